@@ -1,0 +1,33 @@
+package v1alpha1
+
+const (
+	// AnnotationExternalName records the AWS identifier of a managed resource. It is written
+	// immediately after the resource is created, so a crash before the status write cannot lead
+	// to a second resource. Setting it by hand adopts an existing AWS resource.
+	AnnotationExternalName = Group + "/external-name"
+
+	// AnnotationCreatePending records when a create call was last started and not yet
+	// confirmed. While it is recent, a resource that AWS does not show yet is waited for
+	// rather than created again.
+	AnnotationCreatePending = Group + "/create-pending"
+
+	// AnnotationPaused stops all reconciliation of the object while its value is "true".
+	AnnotationPaused = Group + "/paused"
+
+	// AnnotationResync requests an immediate reconcile whenever its value changes, for example
+	// `kubectl annotate --overwrite vpc/x aws-infra-operator.runner.codes/resync=$(date +%s)`.
+	AnnotationResync = Group + "/resync"
+
+	// Finalizer is held by every managed object until its AWS resource is handled.
+	Finalizer = Group + "/finalizer"
+
+	// TagOwnerUID, TagOwnerNamespace and TagOwnerName tag every created AWS resource with the
+	// Kubernetes object that owns it.
+	TagOwnerUID = Group + "/owner-uid"
+	// TagOwnerNamespace is the ownership tag holding the owner's namespace.
+	TagOwnerNamespace = Group + "/owner-namespace"
+	// TagOwnerName is the ownership tag holding the owner's name.
+	TagOwnerName = Group + "/owner-name"
+	// TagOwnerKind is the ownership tag holding the owner's kind.
+	TagOwnerKind = Group + "/owner-kind"
+)

@@ -1,0 +1,86 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// DeletionPolicy says what happens to the AWS resource when its Kubernetes object is deleted.
+// +kubebuilder:validation:Enum=Delete;Retain;Orphan
+type DeletionPolicy string
+
+const (
+	// DeletionPolicyDelete deletes the AWS resource with the object.
+	DeletionPolicyDelete DeletionPolicy = "Delete"
+	// DeletionPolicyRetain keeps the AWS resource, still tagged as created by the operator.
+	DeletionPolicyRetain DeletionPolicy = "Retain"
+	// DeletionPolicyOrphan keeps the AWS resource and removes the operator's ownership tags, so
+	// nothing marks it as managed any more.
+	DeletionPolicyOrphan DeletionPolicy = "Orphan"
+)
+
+// ProviderReference names the AWSProvider whose credentials and region a resource uses.
+type ProviderReference struct {
+	// Name of the AWSProvider.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+
+	// Namespace of the AWSProvider. Empty means the resource's own namespace. Another namespace
+	// is honoured only when that AWSProvider lists the resource's namespace in
+	// spec.allowedNamespaces.
+	// +optional
+	// +kubebuilder:validation:MaxLength=63
+	Namespace string `json:"namespace,omitempty"`
+}
+
+// ManagedSpec holds the fields every managed kind has at the top of its spec.
+// +kubebuilder:validation:XValidation:rule="!has(self.tags) || self.tags.all(k, !k.startsWith('aws:') && !k.startsWith('aws-infra-operator.runner.codes/'))",message="tag keys starting with 'aws:' or 'aws-infra-operator.runner.codes/' are reserved"
+type ManagedSpec struct {
+	// ProviderRef names the AWSProvider to use.
+	ProviderRef ProviderReference `json:"providerRef"`
+
+	// Tags are added to the AWS resource. They win over the provider's defaultTags.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=46
+	Tags map[string]string `json:"tags,omitempty"`
+
+	// DeletionPolicy says what happens to the AWS resource when this object is deleted:
+	// Delete (the default) deletes it, Retain keeps it, Orphan keeps it and removes the
+	// operator's ownership tags.
+	// +optional
+	// +kubebuilder:default=Delete
+	DeletionPolicy DeletionPolicy `json:"deletionPolicy,omitempty"`
+}
+
+// ManagedStatus holds the fields every managed kind has in its status.
+type ManagedStatus struct {
+	// Ready is true when the AWS resource exists, matches the spec and is usable.
+	// +optional
+	Ready bool `json:"ready"`
+
+	// Conditions are Ready (the AWS resource is usable) and Synced (the last reconcile
+	// succeeded).
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
+	// ObservedGeneration is the generation of the spec that was last fully applied.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// LastSyncTime is when the resource was last compared with AWS.
+	// +optional
+	LastSyncTime *metav1.Time `json:"lastSyncTime,omitempty"`
+}
+
+// Managed is implemented by every kind the generic reconciler manages.
+// +kubebuilder:object:generate=false
+type Managed interface {
+	client.Object
+	// GetManagedSpec returns the spec fields every managed kind shares.
+	GetManagedSpec() *ManagedSpec
+	// GetManagedStatus returns the status fields every managed kind shares.
+	GetManagedStatus() *ManagedStatus
+}

@@ -1,0 +1,118 @@
+// Package ststest is a narrow STS stand-in for the shared library's own tests, which may not
+// import the emulator. It speaks STS's awsQuery protocol for GetCallerIdentity and AssumeRole,
+// accepts only the access keys it was given, and counts calls.
+package ststest
+
+import (
+	"encoding/xml"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Server is an STS endpoint.
+type Server struct {
+	// Accounts maps each accepted access key ID to its account ID.
+	Accounts map[string]string
+
+	mu      sync.Mutex
+	issued  map[string]string
+	counter atomic.Int64
+	calls   map[string]int
+}
+
+var credentialRE = regexp.MustCompile(`Credential=([^/,\s]+)/`)
+
+// ServeHTTP answers one STS request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, http.StatusBadRequest, "MalformedQueryString", "cannot parse the request body")
+		return
+	}
+	action := r.PostForm.Get("Action")
+	s.count(action)
+	m := credentialRE.FindStringSubmatch(r.Header.Get("Authorization"))
+	if m == nil {
+		s.fail(w, http.StatusForbidden, "MissingAuthenticationToken", "Request is missing Authentication Token")
+		return
+	}
+	account, ok := s.account(m[1])
+	if !ok {
+		s.fail(w, http.StatusForbidden, "InvalidClientTokenId", "The security token included in the request is invalid.")
+		return
+	}
+	switch action {
+	case "GetCallerIdentity":
+		s.respond(w, "GetCallerIdentity", fmt.Sprintf(
+			"<Arn>arn:aws:iam::%s:user/tester</Arn><UserId>AIDATESTER</UserId><Account>%s</Account>", account, account))
+	case "AssumeRole":
+		role := r.PostForm.Get("RoleArn")
+		parts := strings.Split(role, ":")
+		if len(parts) < 6 {
+			s.fail(w, http.StatusBadRequest, "ValidationError", "RoleArn is not a valid ARN")
+			return
+		}
+		key := fmt.Sprintf("ASIATEST%08d", s.counter.Add(1))
+		s.mu.Lock()
+		if s.issued == nil {
+			s.issued = map[string]string{}
+		}
+		s.issued[key] = parts[4]
+		s.mu.Unlock()
+		s.respond(w, "AssumeRole", fmt.Sprintf(
+			"<Credentials><AccessKeyId>%s</AccessKeyId><SecretAccessKey>temporary</SecretAccessKey>"+
+				"<SessionToken>token</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration></Credentials>"+
+				"<AssumedRoleUser><Arn>%s</Arn><AssumedRoleId>AROATEST:%s</AssumedRoleId></AssumedRoleUser>",
+			key, xmlEscape(role), xmlEscape(r.PostForm.Get("RoleSessionName"))))
+	default:
+		s.fail(w, http.StatusBadRequest, "InvalidAction", fmt.Sprintf("Could not find operation %s for version 2011-06-15", action))
+	}
+}
+
+// Calls returns how many requests named action were received.
+func (s *Server) Calls(action string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[action]
+}
+
+func (s *Server) count(action string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.calls == nil {
+		s.calls = map[string]int{}
+	}
+	s.calls[action]++
+}
+
+func (s *Server) account(key string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a, ok := s.Accounts[key]; ok {
+		return a, true
+	}
+	a, ok := s.issued[key]
+	return a, ok
+}
+
+func (s *Server) respond(w http.ResponseWriter, action, result string) {
+	w.Header().Set("Content-Type", "text/xml")
+	fmt.Fprintf(w, `<%sResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><%sResult>%s</%sResult>`+
+		`<ResponseMetadata><RequestId>test</RequestId></ResponseMetadata></%sResponse>`, action, action, result, action, action)
+}
+
+func (s *Server) fail(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "text/xml")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type>`+
+		`<Code>%s</Code><Message>%s</Message></Error><RequestId>test</RequestId></ErrorResponse>`, code, xmlEscape(msg))
+}
+
+func xmlEscape(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(s))
+	return b.String()
+}

@@ -1,0 +1,67 @@
+// Package testkind defines Widget, a managed kind that exists only to test the generic
+// reconciler against a real API server.
+//
+// +kubebuilder:object:generate=true
+// +groupName=aws-infra-operator.runner.codes
+package testkind
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/scheme"
+
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+)
+
+var (
+	// SchemeBuilder registers Widget.
+	SchemeBuilder = &scheme.Builder{GroupVersion: v1alpha1.GroupVersion}
+	// AddToScheme adds Widget to a scheme.
+	AddToScheme = SchemeBuilder.AddToScheme
+)
+
+// WidgetSpec is the desired state of a Widget.
+type WidgetSpec struct {
+	v1alpha1.ManagedSpec `json:",inline"`
+
+	// Size is a mutable setting of the widget.
+	// +kubebuilder:validation:Minimum=1
+	Size int32 `json:"size"`
+}
+
+// WidgetStatus is the observed state of a Widget.
+type WidgetStatus struct {
+	v1alpha1.ManagedStatus `json:",inline"`
+
+	// WidgetID is the AWS-side identifier.
+	// +optional
+	WidgetID string `json:"widgetID,omitempty"`
+}
+
+// Widget is a test kind.
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+type Widget struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   WidgetSpec   `json:"spec,omitempty"`
+	Status WidgetStatus `json:"status,omitempty"`
+}
+
+// WidgetList is a list of Widgets.
+// +kubebuilder:object:root=true
+type WidgetList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Widget `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&Widget{}, &WidgetList{})
+}
+
+// GetManagedSpec returns the shared spec fields.
+func (w *Widget) GetManagedSpec() *v1alpha1.ManagedSpec { return &w.Spec.ManagedSpec }
+
+// GetManagedStatus returns the shared status fields.
+func (w *Widget) GetManagedStatus() *v1alpha1.ManagedStatus { return &w.Status.ManagedStatus }

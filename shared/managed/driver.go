@@ -1,0 +1,73 @@
+// Package managed is the generic reconciler every infra-operator kind uses. A kind supplies a
+// small Driver that talks to AWS; this package owns everything else: the finalizer, the
+// AWSProvider lookup, ownership tags, the never-create-twice guard, deletion policies,
+// conditions and status, events, requeue and backoff, and metrics.
+package managed
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/provider"
+)
+
+// Driver manages one AWS kind through one provider Session. Every call is idempotent and
+// returns quickly; none blocks waiting for AWS to finish.
+type Driver[O v1alpha1.Managed, S any] interface {
+	// Observe reads AWS and never writes to it. When o has no external name yet, Observe
+	// looks the resource up by its ownership tags or idempotency token and, when found,
+	// records its identifier with SetExternalName. Observe fills o's kind-specific status.
+	Observe(ctx context.Context, o O) (Observation[S], error)
+	// Create creates the AWS resource with the ownership tags of DesiredTags and, where the
+	// API has one, an idempotency token derived from o's UID. It records the identifier with
+	// SetExternalName as soon as AWS returns it, even when a later step of Create fails.
+	Create(ctx context.Context, o O) error
+	// Update changes the AWS resource to match o's spec, calling only what differs from obs.
+	Update(ctx context.Context, o O, obs Observation[S]) error
+	// Delete starts deleting the AWS resource. A resource that is already gone is success.
+	Delete(ctx context.Context, o O, obs Observation[S]) error
+}
+
+// OwnershipReleaser is implemented by drivers that can remove the ownership tags from their
+// resources; the Orphan deletion policy uses it.
+type OwnershipReleaser[O v1alpha1.Managed, S any] interface {
+	ReleaseOwnership(ctx context.Context, o O, obs Observation[S]) error
+}
+
+// Observation is what Observe learned about the AWS resource.
+type Observation[S any] struct {
+	// Exists is true when the AWS resource exists (and is not being deleted).
+	Exists bool
+	// UpToDate is true when every managed field matches the spec.
+	UpToDate bool
+	// Ready is true when the resource is usable.
+	Ready bool
+	// State is what AWS said, handed to Update and Delete so they need no second read.
+	State *S
+	// Diff names the fields that differ from the spec, for events and logs, for example
+	// "tags, versioning.enabled".
+	Diff string
+	// Message explains why a resource that exists is not ready, for example
+	// "state is pending".
+	Message string
+}
+
+// Kind describes one managed kind to the generic reconciler.
+type Kind[O v1alpha1.Managed, S any] struct {
+	// Name is the kind's name, for example "VPC".
+	Name string
+	// New returns an empty object of the kind.
+	New func() O
+	// NewList returns an empty list of the kind.
+	NewList func() client.ObjectList
+	// Connect returns a Driver that uses the session's AWS configuration.
+	Connect func(s *provider.Session) Driver[O, S]
+	// Validate checks the spec beyond what admission checks. An error is terminal and no AWS
+	// call is made. Optional.
+	Validate func(o O) error
+	// ResolveReferences fills AWS identifiers from referenced objects in the cluster. It
+	// returns a *WaitingError while a reference is not ready. Optional.
+	ResolveReferences func(ctx context.Context, c client.Reader, o O) error
+}

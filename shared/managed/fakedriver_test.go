@@ -1,0 +1,136 @@
+package managed
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"sync"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/internal/testkind"
+	"github.com/runner-codes/infra-operator/shared/provider"
+)
+
+// cloud is an in-memory stand-in for an AWS service that holds widgets.
+type cloud struct {
+	mu     sync.Mutex
+	items  map[string]*widgetState
+	nextID int
+	calls  map[string]int
+	errs   map[string]error
+}
+
+type widgetState struct {
+	Size  int32
+	Tags  map[string]string
+	Ready bool
+}
+
+func newCloud() *cloud {
+	return &cloud{items: map[string]*widgetState{}, calls: map[string]int{}, errs: map[string]error{}}
+}
+
+func (c *cloud) call(op string) error {
+	c.calls[op]++
+	return c.errs[op]
+}
+
+// fakeDriver manages widgets in a cloud, following the Driver contract.
+type fakeDriver struct {
+	c    *cloud
+	sess *provider.Session
+}
+
+func widgetKind(c *cloud, validate func(*testkind.Widget) error) Kind[*testkind.Widget, widgetState] {
+	return Kind[*testkind.Widget, widgetState]{
+		Name:     "Widget",
+		New:      func() *testkind.Widget { return &testkind.Widget{} },
+		NewList:  func() client.ObjectList { return &testkind.WidgetList{} },
+		Connect:  func(s *provider.Session) Driver[*testkind.Widget, widgetState] { return &fakeDriver{c: c, sess: s} },
+		Validate: validate,
+	}
+}
+
+func (d *fakeDriver) Observe(_ context.Context, o *testkind.Widget) (Observation[widgetState], error) {
+	d.c.mu.Lock()
+	defer d.c.mu.Unlock()
+	if err := d.c.call("Observe"); err != nil {
+		return Observation[widgetState]{}, err
+	}
+	id := ExternalName(o)
+	if id == "" {
+		for candidate, w := range d.c.items {
+			if w.Tags[v1alpha1.TagOwnerUID] == string(o.UID) {
+				id = candidate
+				SetExternalName(o, id)
+			}
+		}
+	}
+	w, ok := d.c.items[id]
+	if !ok {
+		return Observation[widgetState]{}, nil
+	}
+	o.Status.WidgetID = id
+	obs := Observation[widgetState]{Exists: true, Ready: w.Ready, State: w, UpToDate: true}
+	if w.Size != o.Spec.Size {
+		obs.UpToDate, obs.Diff = false, "size"
+	}
+	if !maps.Equal(w.Tags, DesiredTags(o, d.sess.DefaultTags())) {
+		obs.UpToDate = false
+	}
+	if !w.Ready {
+		obs.Message = "state is pending"
+	}
+	return obs, nil
+}
+
+func (d *fakeDriver) Create(_ context.Context, o *testkind.Widget) error {
+	d.c.mu.Lock()
+	defer d.c.mu.Unlock()
+	if err := d.c.call("Create"); err != nil {
+		return err
+	}
+	d.c.nextID++
+	id := fmt.Sprintf("w-%d", d.c.nextID)
+	d.c.items[id] = &widgetState{Size: o.Spec.Size, Tags: DesiredTags(o, d.sess.DefaultTags())}
+	SetExternalName(o, id)
+	return nil
+}
+
+func (d *fakeDriver) Update(_ context.Context, o *testkind.Widget, obs Observation[widgetState]) error {
+	d.c.mu.Lock()
+	defer d.c.mu.Unlock()
+	if err := d.c.call("Update"); err != nil {
+		return err
+	}
+	w := d.c.items[ExternalName(o)]
+	w.Size = o.Spec.Size
+	w.Tags = DesiredTags(o, d.sess.DefaultTags())
+	return nil
+}
+
+func (d *fakeDriver) Delete(_ context.Context, o *testkind.Widget, _ Observation[widgetState]) error {
+	d.c.mu.Lock()
+	defer d.c.mu.Unlock()
+	if err := d.c.call("Delete"); err != nil {
+		return err
+	}
+	delete(d.c.items, ExternalName(o))
+	return nil
+}
+
+func (d *fakeDriver) ReleaseOwnership(_ context.Context, o *testkind.Widget, _ Observation[widgetState]) error {
+	d.c.mu.Lock()
+	defer d.c.mu.Unlock()
+	if err := d.c.call("ReleaseOwnership"); err != nil {
+		return err
+	}
+	for k := range d.c.items[ExternalName(o)].Tags {
+		if IsOwnershipTag(k) {
+			delete(d.c.items[ExternalName(o)].Tags, k)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package managed
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/provider"
+)
+
+// fail reports err on the object and decides when to look again. Terminal errors are not
+// retried until the spec changes; waiting errors are checked again after a delay; provider
+// problems are retried slowly (a change of the provider wakes the resource sooner); every
+// other error is returned so the work queue retries it with per-item exponential backoff.
+func (r *Reconciler[O, S]) fail(p *pass[O], err error) (ctrl.Result, error) {
+	o := p.o
+	if w, ok := asWaiting(err); ok {
+		setCondition(o, TypeReady, metav1.ConditionFalse, w.Reason, w.Message)
+		setCondition(o, TypeSynced, metav1.ConditionFalse, w.Reason, w.Message)
+		p.result = "wait"
+		after := w.After
+		if after <= 0 {
+			after = r.opts.WaitInterval
+		}
+		return ctrl.Result{RequeueAfter: after}, nil
+	}
+	if pe, ok := provider.AsError(err); ok {
+		setCondition(o, TypeReady, metav1.ConditionFalse, pe.Reason, pe.Message)
+		setCondition(o, TypeSynced, metav1.ConditionFalse, pe.Reason, pe.Message)
+		p.result = "wait"
+		return ctrl.Result{RequeueAfter: r.opts.ProviderRetry}, nil
+	}
+	if t, ok := asTerminal(err); ok {
+		r.terminal(p, t.Reason, t.Error())
+		return ctrl.Result{}, nil
+	}
+	class := awserr.Classify(err)
+	reason := ReasonReconcileError
+	switch class {
+	case awserr.ClassInvalidInput:
+		r.terminal(p, ReasonAWSRejected, awserr.Describe(err))
+		return ctrl.Result{}, nil
+	case awserr.ClassThrottling:
+		reason = ReasonThrottled
+	case awserr.ClassAccessDenied:
+		reason = ReasonAccessDenied
+	case awserr.ClassQuotaExceeded:
+		reason = ReasonQuotaExceeded
+	case awserr.ClassDependencyViolation:
+		reason = ReasonDependencyViolation
+	}
+	msg := awserr.Describe(err)
+	setCondition(o, TypeSynced, metav1.ConditionFalse, reason, msg)
+	if !isTrue(o.GetManagedStatus().Conditions, TypeReady) {
+		setCondition(o, TypeReady, metav1.ConditionFalse, reason, msg)
+	}
+	if class != awserr.ClassThrottling {
+		r.event(o, corev1.EventTypeWarning, reason, "Reconcile", "%s", msg)
+	}
+	p.result = "error"
+	if class == awserr.ClassThrottling {
+		p.result = "throttled"
+	}
+	return ctrl.Result{}, err
+}
+
+// terminal marks the object as needing a spec change.
+func (r *Reconciler[O, S]) terminal(p *pass[O], reason, msg string) {
+	o := p.o
+	setCondition(o, TypeSynced, metav1.ConditionFalse, reason, msg)
+	if !isTrue(o.GetManagedStatus().Conditions, TypeReady) {
+		setCondition(o, TypeReady, metav1.ConditionFalse, reason, msg)
+	}
+	r.event(o, corev1.EventTypeWarning, reason, "Reconcile", "%s", msg)
+	p.result = "terminal"
+}

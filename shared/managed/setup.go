@@ -1,0 +1,136 @@
+package managed
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/client-go/util/workqueue"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/provider"
+)
+
+// providerIndex indexes managed objects by the namespace/name of their AWSProvider.
+const providerIndex = ".spec.providerRef"
+
+// SetupOptions configure the controller of one kind.
+type SetupOptions struct {
+	// Resolver turns AWSProviders into sessions; one is shared by every kind of a family.
+	Resolver *provider.Resolver
+	// Recorder emits events; when nil, the manager's recorder for the kind is used.
+	Recorder events.EventRecorder
+	// MaxConcurrentReconciles is how many objects of the kind are reconciled at once.
+	MaxConcurrentReconciles int
+	// Reconciler tunes timing.
+	Reconciler Options
+}
+
+// Setup registers the controller of kind with mgr: the reconciler, its watches (the kind
+// itself, and AWSProviders that it uses), and per-item exponential backoff.
+func Setup[O v1alpha1.Managed, S any](ctx context.Context, mgr ctrl.Manager, kind Kind[O, S], opts SetupOptions) error {
+	if err := mgr.GetFieldIndexer().IndexField(ctx, kind.New(), providerIndex, func(obj client.Object) []string {
+		return []string{provider.ProviderKey(obj.(O)).String()}
+	}); err != nil {
+		return fmt.Errorf("index %s by provider: %w", kind.Name, err)
+	}
+	rec := opts.Recorder
+	if rec == nil {
+		rec = mgr.GetEventRecorder("infra-operator-" + strings.ToLower(kind.Name))
+	}
+	r := NewReconciler(kind, mgr.GetClient(), opts.Resolver, rec, opts.Reconciler)
+	return ctrl.NewControllerManagedBy(mgr).
+		Named(strings.ToLower(kind.Name)).
+		For(kind.New(), builder.WithPredicates(specOrIntentChanged())).
+		Watches(&v1alpha1.AWSProvider{}, handler.EnqueueRequestsFromMapFunc(r.requestsForProvider),
+			builder.WithPredicates(providerUsabilityChanged())).
+		WithOptions(controller.Options{
+			MaxConcurrentReconciles: max(1, opts.MaxConcurrentReconciles),
+			RateLimiter: workqueue.NewTypedMaxOfRateLimiter(
+				workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Second, 5*time.Minute),
+				&workqueue.TypedBucketRateLimiter[reconcile.Request]{Limiter: newBucket()},
+			),
+		}).
+		Complete(r)
+}
+
+// requestsForProvider returns a request for every object of the kind that uses p.
+func (r *Reconciler[O, S]) requestsForProvider(ctx context.Context, p client.Object) []reconcile.Request {
+	list := r.kind.NewList()
+	key := client.ObjectKeyFromObject(p).String()
+	if err := r.client.List(ctx, list, client.MatchingFields{providerIndex: key}); err != nil {
+		return nil
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return nil
+	}
+	reqs := make([]reconcile.Request, 0, len(items))
+	for _, item := range items {
+		o := item.(client.Object)
+		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(o)})
+	}
+	return reqs
+}
+
+// specOrIntentChanged passes creations, deletions, and updates that change the spec, start
+// deletion, or change an annotation other than the reconciler's own bookkeeping (pause,
+// resync, adoption). Status writes do not wake the reconciler.
+func specOrIntentChanged() predicate.Predicate {
+	return predicate.Funcs{
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			if e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration() {
+				return true
+			}
+			if e.ObjectOld.GetDeletionTimestamp().IsZero() != e.ObjectNew.GetDeletionTimestamp().IsZero() {
+				return true
+			}
+			return !maps.Equal(userAnnotations(e.ObjectOld), userAnnotations(e.ObjectNew))
+		},
+	}
+}
+
+// userAnnotations returns the annotations that are not the reconciler's own bookkeeping.
+func userAnnotations(o client.Object) map[string]string {
+	out := maps.Clone(o.GetAnnotations())
+	for _, k := range bookkeepingKeys {
+		delete(out, k)
+	}
+	return out
+}
+
+// providerUsabilityChanged passes provider events that can change whether resources may use
+// it: creation, deletion, a spec change, or a change of its Ready condition. The provider's
+// periodic revalidation does not wake every resource that uses it.
+func providerUsabilityChanged() predicate.Predicate {
+	return predicate.Funcs{
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			if e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration() {
+				return true
+			}
+			oldP, ok1 := e.ObjectOld.(*v1alpha1.AWSProvider)
+			newP, ok2 := e.ObjectNew.(*v1alpha1.AWSProvider)
+			if !ok1 || !ok2 {
+				return true
+			}
+			oldC := meta.FindStatusCondition(oldP.Status.Conditions, TypeReady)
+			newC := meta.FindStatusCondition(newP.Status.Conditions, TypeReady)
+			if oldC == nil || newC == nil {
+				return oldC != newC
+			}
+			return oldC.Status != newC.Status || oldC.Reason != newC.Reason || oldC.ObservedGeneration != newC.ObservedGeneration
+		},
+	}
+}

@@ -1,0 +1,24 @@
+// Package operator runs infra-operator families: the manager, its flags, health and metrics
+// endpoints, leader election, the AWSProvider controller and the kinds' controllers.
+package operator
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// Family is one operator family: its name, its kinds' types and the registration of their
+// controllers. Families are registered explicitly by each operator's main.
+type Family struct {
+	// Name is the family's name, for example "data".
+	Name string
+	// AddToScheme registers the family's kinds.
+	AddToScheme []func(*runtime.Scheme) error
+	// Setup registers the family's controllers with the manager. Nil for a family with no
+	// kinds yet, which still runs the AWSProvider controller and serves its endpoints.
+	Setup func(ctx context.Context, mgr ctrl.Manager, opts managed.SetupOptions) error
+}

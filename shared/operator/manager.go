@@ -1,0 +1,137 @@
+package operator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/provider"
+)
+
+// NewManager builds a manager that runs the given families with opts against cfg: the
+// AWSProvider controller once, and every family's controllers. instance names this operator
+// instance in AWSProvider status.validatedBy.
+func NewManager(ctx context.Context, cfg *rest.Config, families []Family, instance string, opts Options) (manager.Manager, error) {
+	scheme := runtime.NewScheme()
+	adds := []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, v1alpha1.AddToScheme}
+	var names []string
+	for _, f := range families {
+		adds = append(adds, f.AddToScheme...)
+		names = append(names, f.Name)
+	}
+	for _, add := range adds {
+		if err := add(scheme); err != nil {
+			return nil, fmt.Errorf("build scheme: %w", err)
+		}
+	}
+	cacheOpts := cache.Options{}
+	if len(opts.Namespaces) > 0 {
+		cacheOpts.DefaultNamespaces = map[string]cache.Config{}
+		for _, ns := range opts.Namespaces {
+			cacheOpts.DefaultNamespaces[ns] = cache.Config{}
+		}
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                  scheme,
+		Cache:                   cacheOpts,
+		Metrics:                 metricsserver.Options{BindAddress: opts.MetricsAddress},
+		HealthProbeBindAddress:  opts.ProbeAddress,
+		LeaderElection:          opts.LeaderElect,
+		LeaderElectionID:        strings.Join(names, "-") + ".infra-operator.runner.codes",
+		LeaderElectionNamespace: opts.LeaderElectionNamespace,
+		// Leaving the Lease at shutdown lets a new replica take over at once.
+		LeaderElectionReleaseOnCancel: true,
+		GracefulShutdownTimeout:       ptr(30 * time.Second),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create manager: %w", err)
+	}
+	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+		return nil, fmt.Errorf("add health check: %w", err)
+	}
+	if err := mgr.AddReadyzCheck("informers", cacheSynced(mgr)); err != nil {
+		return nil, fmt.Errorf("add readiness check: %w", err)
+	}
+	resolver := &provider.Resolver{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), SessionName: "infra-operator-" + strings.Join(names, "-")}
+	pc := &provider.Controller{
+		Client:   mgr.GetClient(),
+		Resolver: resolver,
+		Recorder: mgr.GetEventRecorder("infra-operator-awsprovider"),
+		Instance: instance,
+		Interval: opts.ProviderRevalidation,
+	}
+	if err := pc.SetupWithManager(ctx, mgr); err != nil {
+		return nil, fmt.Errorf("set up the AWSProvider controller: %w", err)
+	}
+	setup := managed.SetupOptions{
+		Resolver:                resolver,
+		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
+		Reconciler:              managed.Options{SyncPeriod: opts.SyncPeriod},
+	}
+	for _, f := range families {
+		if f.Setup == nil {
+			continue
+		}
+		if err := f.Setup(ctx, mgr, setup); err != nil {
+			return nil, fmt.Errorf("set up the %s family: %w", f.Name, err)
+		}
+	}
+	return mgr, nil
+}
+
+// cacheSynced is a readiness check that passes once the manager's informers have synced.
+func cacheSynced(mgr manager.Manager) healthz.Checker {
+	return func(req *http.Request) error {
+		ctx, cancel := context.WithTimeout(req.Context(), time.Second)
+		defer cancel()
+		if !mgr.GetCache().WaitForCacheSync(ctx) {
+			return errors.New("informers have not synced yet")
+		}
+		return nil
+	}
+}
+
+// RESTConfig returns the configuration to reach the API server: from kubeconfig when given,
+// otherwise in-cluster, otherwise $KUBECONFIG or ~/.kube/config.
+func RESTConfig(kubeconfig string) (*rest.Config, error) {
+	if kubeconfig != "" {
+		cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+		if err != nil {
+			return nil, fmt.Errorf("load kubeconfig %s: %w", kubeconfig, err)
+		}
+		return cfg, nil
+	}
+	cfg, err := ctrl.GetConfig()
+	if err != nil {
+		return nil, fmt.Errorf("find the cluster (no in-cluster config, no $KUBECONFIG, no ~/.kube/config): %w", err)
+	}
+	return cfg, nil
+}
+
+// Instance names this operator instance for AWSProvider status.validatedBy: the family names
+// and the pod's namespace ($POD_NAMESPACE), which tells apart installs in several namespaces.
+func Instance(names ...string) string {
+	id := strings.Join(names, "+")
+	if ns := os.Getenv("POD_NAMESPACE"); ns != "" {
+		id += "@" + ns
+	}
+	return id
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,36 @@
+package provider
+
+import (
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+)
+
+// Session is a ready-to-use AWS configuration for one AWSProvider, with the SDK clients built
+// from it. Sessions are cached by the Resolver and shared by every reconcile that uses the same
+// provider, so SDK clients are built once per provider version, not once per reconcile.
+type Session struct {
+	// Config is the AWS configuration: region, credentials, endpoint and metrics middleware.
+	Config aws.Config
+	// Provider is the AWSProvider the session was built from. It must not be modified.
+	Provider *v1alpha1.AWSProvider
+
+	key     string
+	clients sync.Map
+}
+
+// DefaultTags returns the provider's default tags. The map must not be modified.
+func (s *Session) DefaultTags() map[string]string { return s.Provider.Spec.DefaultTags }
+
+// Client returns the SDK client named name, building it with build on first use. Drivers call
+// it with their service's NewFromConfig, for example
+// provider.Client(s, "ec2", func(c aws.Config) *ec2.Client { return ec2.NewFromConfig(c) }).
+func Client[T any](s *Session, name string, build func(aws.Config) T) T {
+	if c, ok := s.clients.Load(name); ok {
+		return c.(T)
+	}
+	c, _ := s.clients.LoadOrStore(name, build(s.Config))
+	return c.(T)
+}
