@@ -26,6 +26,8 @@ type widgetState struct {
 	Size  int32
 	Tags  map[string]string
 	Ready bool
+	// PendingObserves is how many more observations report the widget as still creating.
+	PendingObserves int
 }
 
 func newCloud() *cloud {
@@ -73,6 +75,11 @@ func (d *fakeDriver) Observe(_ context.Context, o *testkind.Widget) (Observation
 		return Observation[widgetState]{}, nil
 	}
 	o.Status.WidgetID = id
+	if !w.Ready && w.PendingObserves > 0 {
+		w.PendingObserves--
+	} else if !w.Ready && w.PendingObserves == 0 {
+		w.Ready = true
+	}
 	obs := Observation[widgetState]{Exists: true, Ready: w.Ready, State: w, UpToDate: true}
 	if w.Size != o.Spec.Size {
 		obs.UpToDate, obs.Diff = false, "size"
@@ -94,7 +101,7 @@ func (d *fakeDriver) Create(_ context.Context, o *testkind.Widget) error {
 	}
 	d.c.nextID++
 	id := fmt.Sprintf("w-%d", d.c.nextID)
-	d.c.items[id] = &widgetState{Size: o.Spec.Size, Tags: DesiredTags(o, d.sess.DefaultTags())}
+	d.c.items[id] = &widgetState{Size: o.Spec.Size, Tags: DesiredTags(o, d.sess.DefaultTags()), PendingObserves: 1}
 	SetExternalName(o, id)
 	return nil
 }

@@ -245,11 +245,10 @@ func diffOrUnknown(diff string) string {
 
 // session resolves o's AWSProvider and checks that the provider was validated.
 func (r *Reconciler[O, S]) session(ctx context.Context, o O) (*provider.Session, error) {
-	sess, err := r.resolver.ForResource(ctx, o)
+	sess, p, err := r.resolver.ForResource(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	p := sess.Provider
 	key := provider.ProviderKey(o)
 	for _, c := range p.Status.Conditions {
 		if c.Type != TypeReady {

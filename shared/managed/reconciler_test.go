@@ -97,7 +97,11 @@ func applied(w *testkind.Widget) {
 }
 func inCloud(size int32, ready bool) func(*cloud, *testkind.Widget) {
 	return func(c *cloud, w *testkind.Widget) {
-		c.items["w-9"] = &widgetState{Size: size, Ready: ready, Tags: DesiredTags(w, nil)}
+		pending := 0
+		if !ready {
+			pending = 1000
+		}
+		c.items["w-9"] = &widgetState{Size: size, Ready: ready, Tags: DesiredTags(w, nil), PendingObserves: pending}
 	}
 }
 func apiError(code string) error {
@@ -118,11 +122,9 @@ func TestReconcile(t *testing.T) {
 		},
 		"CreateThenReady": {
 			reason: "The created resource becomes Ready at a later reconcile, without a second create.",
-			args: fixture{widget: widget(), reconciles: 3, cloud: func(c *cloud, _ *testkind.Widget) {
-				c.errs = map[string]error{}
-			}},
-			want: outcome{Calls: map[string]int{"Observe": 3, "Create": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
-				ExternalName: "w-1", Finalizer: true, Requeue: "wait", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
+			args:   fixture{widget: widget(), reconciles: 3},
+			want: outcome{Calls: map[string]int{"Observe": 3, "Create": 1}, Ready: "True/Available", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-1", Finalizer: true, Requeue: "sync", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
 		},
 		"NoOp": {
 			reason: "An up-to-date, ready resource costs one read and is looked at again after the sync period.",

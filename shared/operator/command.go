@@ -1,6 +1,8 @@
 package operator
 
 import (
+	"os"
+
 	"fmt"
 
 	"github.com/go-logr/logr"
@@ -68,4 +70,11 @@ func NewLogger(level, format string) logr.Logger {
 			})
 		}
 	})
+}
+
+// Main runs one family's operator binary and exits with a non-zero status when it fails.
+func Main(f Family) {
+	if err := NewCommand(f).Execute(); err != nil {
+		os.Exit(1)
+	}
 }

@@ -41,23 +41,25 @@ type Resolver struct {
 	sessions map[types.NamespacedName]*Session
 }
 
-// ForResource returns the Session of the AWSProvider that o refers to. The provider must be
-// in o's namespace, or allow o's namespace in spec.allowedNamespaces.
-func (r *Resolver) ForResource(ctx context.Context, o v1alpha1.Managed) (*Session, error) {
+// ForResource returns the Session of the AWSProvider that o refers to, and that provider as it
+// is now (its status may be newer than the session's copy). The provider must be in o's
+// namespace, or allow o's namespace in spec.allowedNamespaces.
+func (r *Resolver) ForResource(ctx context.Context, o v1alpha1.Managed) (*Session, *v1alpha1.AWSProvider, error) {
 	ref := o.GetManagedSpec().ProviderRef
 	key := ProviderKey(o)
 	p := &v1alpha1.AWSProvider{}
 	if err := r.Client.Get(ctx, key, p); err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, &Error{Reason: ReasonProviderNotFound, Message: fmt.Sprintf("AWSProvider %s not found", key)}
+			return nil, nil, &Error{Reason: ReasonProviderNotFound, Message: fmt.Sprintf("AWSProvider %s not found", key)}
 		}
-		return nil, fmt.Errorf("get AWSProvider %s: %w", key, err)
+		return nil, nil, fmt.Errorf("get AWSProvider %s: %w", key, err)
 	}
 	if ref.Namespace != "" && !p.Allows(o.GetNamespace()) {
-		return nil, &Error{Reason: ReasonProviderNotAllowed, Message: fmt.Sprintf(
+		return nil, nil, &Error{Reason: ReasonProviderNotAllowed, Message: fmt.Sprintf(
 			"AWSProvider %s does not allow namespace %q (see its spec.allowedNamespaces)", key, o.GetNamespace())}
 	}
-	return r.ForProvider(ctx, p)
+	s, err := r.ForProvider(ctx, p)
+	return s, p, err
 }
 
 // ProviderKey returns the namespace and name of the AWSProvider that o refers to.

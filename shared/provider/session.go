@@ -14,7 +14,8 @@ import (
 type Session struct {
 	// Config is the AWS configuration: region, credentials, endpoint and metrics middleware.
 	Config aws.Config
-	// Provider is the AWSProvider the session was built from. It must not be modified.
+	// Provider is the AWSProvider the session was built from: its spec is current, its status
+	// may be stale. It must not be modified.
 	Provider *v1alpha1.AWSProvider
 
 	key     string

@@ -118,10 +118,6 @@ type AWSProviderList struct {
 	Items           []AWSProvider `json:"items"`
 }
 
-func init() {
-	SchemeBuilder.Register(&AWSProvider{}, &AWSProviderList{})
-}
-
 // Allows reports whether resources in namespace ns may use this provider.
 func (p *AWSProvider) Allows(ns string) bool {
 	if ns == p.Namespace {

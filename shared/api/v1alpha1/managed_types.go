@@ -2,7 +2,7 @@ package v1alpha1
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // DeletionPolicy says what happens to the AWS resource when its Kubernetes object is deleted.
@@ -78,7 +78,8 @@ type ManagedStatus struct {
 // Managed is implemented by every kind the generic reconciler manages.
 // +kubebuilder:object:generate=false
 type Managed interface {
-	client.Object
+	metav1.Object
+	runtime.Object
 	// GetManagedSpec returns the spec fields every managed kind shares.
 	GetManagedSpec() *ManagedSpec
 	// GetManagedStatus returns the status fields every managed kind shares.

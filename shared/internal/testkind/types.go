@@ -3,18 +3,22 @@
 //
 // +kubebuilder:object:generate=true
 // +groupName=aws-infra-operator.runner.codes
+// +versionName=v1alpha1
 package testkind
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/scheme"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 )
 
 var (
 	// SchemeBuilder registers Widget.
-	SchemeBuilder = &scheme.Builder{GroupVersion: v1alpha1.GroupVersion}
+	SchemeBuilder = runtime.NewSchemeBuilder(func(s *runtime.Scheme) error {
+		s.AddKnownTypes(v1alpha1.GroupVersion, &Widget{}, &WidgetList{})
+		return nil
+	})
 	// AddToScheme adds Widget to a scheme.
 	AddToScheme = SchemeBuilder.AddToScheme
 )
@@ -54,10 +58,6 @@ type WidgetList struct {
 	metav1.TypeMeta `json:",inline"`
 	metav1.ListMeta `json:"metadata,omitempty"`
 	Items           []Widget `json:"items"`
-}
-
-func init() {
-	SchemeBuilder.Register(&Widget{}, &WidgetList{})
 }
 
 // GetManagedSpec returns the shared spec fields.

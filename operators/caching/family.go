@@ -1,0 +1,14 @@
+// Package caching is the caching family of infra-operator: ElastiCacheCluster.
+package caching
+
+import "github.com/runner-codes/infra-operator/shared/operator"
+
+// Name is the family's name.
+const Name = "caching"
+
+// Family returns the caching family with every kind it implements so far. Kinds are added to
+// AddToScheme and Setup as their drivers land; until then the family runs the AWSProvider
+// controller and serves its health and metrics endpoints.
+func Family() operator.Family {
+	return operator.Family{Name: Name}
+}

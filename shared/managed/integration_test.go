@@ -1,0 +1,158 @@
+package managed
+
+import (
+	"context"
+	"io/fs"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/internal/ststest"
+	"github.com/runner-codes/infra-operator/shared/internal/testkind"
+	"github.com/runner-codes/infra-operator/shared/provider"
+	"github.com/runner-codes/infra-operator/shared/testenv"
+)
+
+// TestWidgetEndToEnd drives the Widget kind through the generic reconciler with a real API
+// server: finalizer, conditions, update, delete, and recovery from a missing provider.
+func TestWidgetEndToEnd(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{
+		CRDs:        []fs.FS{testkind.CRDs()},
+		AddToScheme: []func(*runtime.Scheme) error{testkind.AddToScheme},
+		AWS:         &ststest.Server{Accounts: map[string]string{"AKIDTEST": "123456789012"}},
+	})
+	cl := newCloud()
+	startManager(t, env, cl)
+	ctx := context.Background()
+	ns := env.Namespace(t)
+
+	w := &testkind.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "w"}}
+	w.Spec.ProviderRef.Name = "aws"
+	w.Spec.Size = 2
+	w.Spec.Tags = map[string]string{"team": "platform"}
+	if err := env.Client.Create(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, env, ns, "a missing provider is reported", func(w *testkind.Widget) bool {
+		return condition(w.Status.Conditions, TypeReady) == "False/ProviderNotFound"
+	})
+
+	env.Provider(t, ns, "aws", "AKIDTEST", "secret")
+	got := waitFor(t, env, ns, "the widget becomes Ready once the provider exists", func(w *testkind.Widget) bool {
+		return condition(w.Status.Conditions, TypeReady) == "True/Available"
+	})
+	if !got.Status.Ready || got.Status.ObservedGeneration != got.Generation || got.Status.LastSyncTime == nil {
+		t.Errorf("status is incomplete: %+v", got.Status.ManagedStatus)
+	}
+	if !hasFinalizer(got) || ExternalName(got) == "" || got.Status.WidgetID != ExternalName(got) {
+		t.Errorf("finalizer or external name missing: finalizers %v, annotations %v", got.Finalizers, got.Annotations)
+	}
+	cl.mu.Lock()
+	item := cl.items[ExternalName(got)]
+	tags := item.Tags
+	creates := cl.calls["Create"]
+	cl.mu.Unlock()
+	if creates != 1 || tags["team"] != "platform" || tags[v1alpha1.TagOwnerUID] != string(got.UID) || tags[v1alpha1.TagOwnerKind] != "Widget" {
+		t.Errorf("want one create with spec and ownership tags; got %d creates, tags %v", creates, tags)
+	}
+
+	got.Spec.Size = 5
+	if err := env.Client.Update(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, env, ns, "the spec change is applied", func(w *testkind.Widget) bool {
+		cl.mu.Lock()
+		defer cl.mu.Unlock()
+		return w.Status.ObservedGeneration == w.Generation && cl.items[ExternalName(w)].Size == 5 &&
+			condition(w.Status.Conditions, TypeReady) == "True/Available"
+	})
+
+	if err := env.Client.Delete(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		err := env.Client.Get(ctx, types.NamespacedName{Namespace: ns, Name: "w"}, &testkind.Widget{})
+		if apierrors.IsNotFound(err) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the widget was not released after delete: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if len(cl.items) != 0 {
+		t.Errorf("the AWS resource was left behind: %v", cl.items)
+	}
+}
+
+func startManager(t *testing.T, env *testenv.Env, cl *cloud) {
+	t.Helper()
+	mgr, err := ctrl.NewManager(env.Config, ctrl.Options{
+		Scheme:                 env.Scheme,
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		Controller:             ctrlconfig.Controller{SkipNameValidation: aws.Bool(true)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	resolver := &provider.Resolver{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
+		LoadOptions: []func(*config.LoadOptions) error{config.WithRetryMaxAttempts(1)}}
+	pc := &provider.Controller{Client: mgr.GetClient(), Resolver: resolver, Instance: "test", RetryInterval: time.Second}
+	if err := pc.SetupWithManager(ctx, mgr); err != nil {
+		t.Fatal(err)
+	}
+	opts := SetupOptions{Resolver: resolver, MaxConcurrentReconciles: 2,
+		Reconciler: Options{WaitInterval: 200 * time.Millisecond, ProviderRetry: time.Second}}
+	if err := Setup(ctx, mgr, widgetKind(cl, nil), opts); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := mgr.Start(ctx); err != nil {
+			t.Errorf("manager: %v", err)
+		}
+	}()
+	t.Cleanup(func() { cancel(); wg.Wait() })
+}
+
+func waitFor(t *testing.T, env *testenv.Env, ns, what string, ok func(*testkind.Widget) bool) *testkind.Widget {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	w := &testkind.Widget{}
+	for time.Now().Before(deadline) {
+		if err := env.Client.Get(context.Background(), types.NamespacedName{Namespace: ns, Name: "w"}, w); err == nil && ok(w) {
+			return w
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s: not within 20s; conditions %v", what, w.Status.Conditions)
+	return nil
+}
+
+func hasFinalizer(o client.Object) bool {
+	for _, f := range o.GetFinalizers() {
+		if f == v1alpha1.Finalizer {
+			return true
+		}
+	}
+	return false
+}

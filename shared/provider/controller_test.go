@@ -1,0 +1,250 @@
+package provider_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	ctrl "sigs.k8s.io/controller-runtime"
+	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/internal/ststest"
+	"github.com/runner-codes/infra-operator/shared/provider"
+	"github.com/runner-codes/infra-operator/shared/testenv"
+)
+
+const (
+	goodKey    = "AKIDGOODEXAMPLE"
+	goodSecret = "good-secret-value"
+	account    = "123456789012"
+)
+
+// startController runs a manager with the AWSProvider controller as instance until the
+// returned stop function is called or the test ends.
+func startController(t *testing.T, env *testenv.Env, instance string, interval, grace time.Duration) (stop func()) {
+	t.Helper()
+	mgr, err := ctrl.NewManager(env.Config, ctrl.Options{
+		Scheme:                 env.Scheme,
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		Controller:             ctrlconfig.Controller{SkipNameValidation: aws.Bool(true)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &provider.Controller{
+		Client: mgr.GetClient(),
+		Resolver: &provider.Resolver{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
+			LoadOptions: []func(*config.LoadOptions) error{config.WithRetryMaxAttempts(1)}},
+		Recorder:      mgr.GetEventRecorder("test-" + instance),
+		Instance:      instance,
+		Interval:      interval,
+		Grace:         grace,
+		RetryInterval: time.Second,
+	}
+	if err := c.SetupWithManager(ctx, mgr); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := mgr.Start(ctx); err != nil {
+			t.Errorf("manager %s: %v", instance, err)
+		}
+	}()
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); wg.Wait() }) }
+	t.Cleanup(stop)
+	return stop
+}
+
+// eventually polls check until it returns "" or the timeout passes, then fails with its last
+// answer.
+func eventually(t *testing.T, timeout time.Duration, check func() string) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	last := ""
+	for time.Now().Before(deadline) {
+		if last = check(); last == "" {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("after %s: %s", timeout, last)
+}
+
+func getProvider(t *testing.T, env *testenv.Env, ns, name string) *v1alpha1.AWSProvider {
+	t.Helper()
+	p := &v1alpha1.AWSProvider{}
+	if err := env.Client.Get(context.Background(), types.NamespacedName{Namespace: ns, Name: name}, p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func readyReason(p *v1alpha1.AWSProvider) string {
+	for _, c := range p.Status.Conditions {
+		if c.Type == "Ready" && c.ObservedGeneration == p.Generation {
+			return string(c.Status) + "/" + c.Reason
+		}
+	}
+	return "none"
+}
+
+func TestAWSProviderController(t *testing.T) {
+	sts := &ststest.Server{Accounts: map[string]string{goodKey: account}}
+	env := testenv.Start(t, testenv.Options{AWS: sts})
+	startController(t, env, "a", 5*time.Minute, 2*time.Minute)
+	ctx := context.Background()
+
+	t.Run("ValidCredentials", func(t *testing.T) {
+		ns := env.Namespace(t)
+		env.Provider(t, ns, "aws", goodKey, goodSecret)
+		eventually(t, 20*time.Second, func() string {
+			p := getProvider(t, env, ns, "aws")
+			if got := readyReason(p); got != "True/CredentialsValid" {
+				return "Ready is " + got
+			}
+			if p.Status.AccountID != account || !strings.Contains(p.Status.CallerIdentity, account) || !p.Status.Ready || p.Status.ValidatedBy != "a" {
+				return "status is incomplete"
+			}
+			return ""
+		})
+	})
+
+	t.Run("RejectedThenFixed", func(t *testing.T) {
+		ns := env.Namespace(t)
+		env.Provider(t, ns, "aws", "AKIDWRONGEXAMPLE", "wrong-secret-value")
+		var p *v1alpha1.AWSProvider
+		eventually(t, 20*time.Second, func() string {
+			p = getProvider(t, env, ns, "aws")
+			if got := readyReason(p); got != "False/CredentialsRejected" {
+				return "Ready is " + got
+			}
+			return ""
+		})
+		for _, c := range p.Status.Conditions {
+			if strings.Contains(c.Message, "AKIDWRONGEXAMPLE") || strings.Contains(c.Message, "wrong-secret-value") {
+				t.Errorf("the condition message leaks a credential: %q", c.Message)
+			}
+		}
+		secret := &corev1.Secret{}
+		if err := env.Client.Get(ctx, types.NamespacedName{Namespace: ns, Name: "aws-credentials"}, secret); err != nil {
+			t.Fatal(err)
+		}
+		secret.Data = map[string][]byte{"access-key-id": []byte(goodKey), "secret-access-key": []byte(goodSecret)}
+		if err := env.Client.Update(ctx, secret); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, 20*time.Second, func() string {
+			if got := readyReason(getProvider(t, env, ns, "aws")); got != "True/CredentialsValid" {
+				return "after fixing the Secret, Ready is " + got
+			}
+			return ""
+		})
+	})
+
+	t.Run("MissingSecretRecovers", func(t *testing.T) {
+		ns := env.Namespace(t)
+		p := &v1alpha1.AWSProvider{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "aws"},
+			Spec: v1alpha1.AWSProviderSpec{Region: "us-east-1", Endpoint: env.AWSEndpoint,
+				AccessKeyIDRef:     &v1alpha1.SecretKeySelector{Name: "later", Key: "id"},
+				SecretAccessKeyRef: &v1alpha1.SecretKeySelector{Name: "later", Key: "secret"}},
+		}
+		if err := env.Client.Create(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, 20*time.Second, func() string {
+			if got := readyReason(getProvider(t, env, ns, "aws")); got != "False/SecretNotFound" {
+				return "Ready is " + got
+			}
+			return ""
+		})
+		if err := env.Client.Create(ctx, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "later"},
+			StringData: map[string]string{"id": goodKey, "secret": goodSecret}}); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, 20*time.Second, func() string {
+			if got := readyReason(getProvider(t, env, ns, "aws")); got != "True/CredentialsValid" {
+				return "after creating the Secret, Ready is " + got
+			}
+			return ""
+		})
+	})
+
+	t.Run("RoleAssumedOnTop", func(t *testing.T) {
+		ns := env.Namespace(t)
+		p := env.Provider(t, ns, "aws", goodKey, goodSecret)
+		p.Spec.RoleARN = "arn:aws:iam::210987654321:role/infra"
+		if err := env.Client.Update(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, 20*time.Second, func() string {
+			got := getProvider(t, env, ns, "aws")
+			if got.Status.AccountID != "210987654321" || readyReason(got) != "True/CredentialsValid" {
+				return "account " + got.Status.AccountID + ", Ready " + readyReason(got)
+			}
+			return ""
+		})
+		if sts.Calls("AssumeRole") == 0 {
+			t.Error("the role was not assumed through STS AssumeRole")
+		}
+	})
+}
+
+func TestAWSProviderSingleValidator(t *testing.T) {
+	sts := &ststest.Server{Accounts: map[string]string{goodKey: account}}
+	env := testenv.Start(t, testenv.Options{AWS: sts})
+	interval, grace := 3*time.Second, time.Second
+	stopA := startController(t, env, "a", interval, grace)
+	stopB := startController(t, env, "b", interval, grace)
+	ns := env.Namespace(t)
+	env.Provider(t, ns, "aws", goodKey, goodSecret)
+
+	var owner string
+	eventually(t, 20*time.Second, func() string {
+		p := getProvider(t, env, ns, "aws")
+		if readyReason(p) != "True/CredentialsValid" {
+			return "Ready is " + readyReason(p)
+		}
+		owner = p.Status.ValidatedBy
+		return ""
+	})
+	// Over two revalidation intervals, only the owner validates and writes.
+	deadline := time.Now().Add(2*interval + 500*time.Millisecond)
+	for time.Now().Before(deadline) {
+		if got := getProvider(t, env, ns, "aws").Status.ValidatedBy; got != owner {
+			t.Fatalf("validatedBy flapped from %s to %s", owner, got)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if calls := sts.Calls("GetCallerIdentity"); calls < 2 || calls > 4 {
+		t.Errorf("GetCallerIdentity was called %d times in about three intervals; want one call per interval from one instance (2 to 4)", calls)
+	}
+	// When the owner stops, the other takes over after interval+grace.
+	successor := "b"
+	if owner == "a" {
+		stopA()
+	} else {
+		successor = "a"
+		stopB()
+	}
+	eventually(t, 3*(interval+grace), func() string {
+		if got := getProvider(t, env, ns, "aws").Status.ValidatedBy; got != successor {
+			return "validatedBy is still " + got
+		}
+		return ""
+	})
+}
