@@ -24,7 +24,7 @@ help: ## Show this help.
 ##@ Development
 
 .PHONY: generate
-generate: $(CONTROLLER_GEN) ## Generate deepcopy code and CRDs from the API types.
+generate: $(CONTROLLER_GEN) ## Generate deepcopy code, CRDs and each family's RBAC from the kubebuilder markers.
 	cd shared && GOWORK=off $(CONTROLLER_GEN) object paths=./api/... paths=./internal/testkind/...
 	cd shared && GOWORK=off $(CONTROLLER_GEN) crd paths=./api/... output:crd:dir=./crds
 	cd shared && GOWORK=off $(CONTROLLER_GEN) crd paths=./internal/testkind/... output:crd:dir=./internal/testkind/crds
@@ -33,6 +33,8 @@ generate: $(CONTROLLER_GEN) ## Generate deepcopy code and CRDs from the API type
 	    (cd operators/$$f && GOWORK=off $(CONTROLLER_GEN) object paths=./api/... && \
 	     GOWORK=off $(CONTROLLER_GEN) crd paths=./api/... output:crd:dir=./crds); \
 	  fi; \
+	  (cd operators/$$f && $(CONTROLLER_GEN) rbac:roleName=infra-operator-$$f paths=./... \
+	     paths=../../shared/provider/... output:rbac:dir=config/rbac); \
 	done
 
 .PHONY: verify-generated
@@ -73,7 +75,7 @@ envtest: ## Build (once, cached under ~/.cache/infra-operator) the test control 
 .PHONY: test
 test: vet build-standalone envtest ## Run every module's tests against a real kube-apiserver and etcd.
 	export KUBEBUILDER_ASSETS="$$(hack/envtest-assets.sh)"; \
-	for m in $(MODULES); do (cd $$m && go test -count=1 ./...); done
+	for m in $(MODULES); do (cd $$m && go test -race -count=1 ./...); done
 
 .PHONY: bench
 bench: envtest ## Run every module's benchmarks and print their figures.

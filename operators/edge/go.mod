@@ -2,7 +2,11 @@ module github.com/runner-codes/infra-operator/operators/edge
 
 go 1.26.0
 
-require github.com/runner-codes/infra-operator/shared v0.0.0
+require (
+	github.com/runner-codes/infra-operator/shared v0.0.0
+	k8s.io/api v0.37.0
+	k8s.io/apimachinery v0.37.0
+)
 
 require (
 	github.com/aws/aws-sdk-go-v2 v1.47.7 // indirect
@@ -72,9 +76,7 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
-	k8s.io/api v0.37.0 // indirect
 	k8s.io/apiextensions-apiserver v0.37.0 // indirect
-	k8s.io/apimachinery v0.37.0 // indirect
 	k8s.io/client-go v0.37.0 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
 	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad // indirect

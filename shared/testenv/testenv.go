@@ -50,6 +50,8 @@ type Env struct {
 	Scheme *runtime.Scheme
 	// AWSEndpoint is the URL of the in-process AWS endpoint, when Options.AWS was set.
 	AWSEndpoint string
+
+	env *envtest.Environment
 }
 
 // Start starts a control plane for t and stops it when t ends. It fails t, with what to do,
@@ -95,7 +97,7 @@ func Start(t testing.TB, opts Options) *Env {
 	if err != nil {
 		t.Fatalf("client: %v", err)
 	}
-	e := &Env{Config: cfg, Client: c, Scheme: scheme}
+	e := &Env{Config: cfg, Client: c, Scheme: scheme, env: env}
 	if opts.AWS != nil {
 		srv := httptest.NewServer(opts.AWS)
 		t.Cleanup(srv.Close)
@@ -161,4 +163,23 @@ func (e *Env) Provider(t testing.TB, ns, name, accessKey, secretKey string) *v1a
 		t.Fatalf("create AWSProvider: %v", err)
 	}
 	return p
+}
+
+// Kubeconfig writes a kubeconfig for a cluster administrator into a temporary file and returns
+// its path, for running operator binaries against the control plane.
+func (e *Env) Kubeconfig(t testing.TB) string {
+	t.Helper()
+	user, err := e.env.AddUser(envtest.User{Name: "operator", Groups: []string{"system:masters"}}, nil)
+	if err != nil {
+		t.Fatalf("add a user to the control plane: %v", err)
+	}
+	b, err := user.KubeConfig()
+	if err != nil {
+		t.Fatalf("kubeconfig: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatalf("write kubeconfig: %v", err)
+	}
+	return path
 }
