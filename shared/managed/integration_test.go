@@ -3,20 +3,15 @@ package managed
 import (
 	"context"
 	"io/fs"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/internal/ststest"
@@ -102,15 +97,7 @@ func TestWidgetEndToEnd(t *testing.T) {
 
 func startManager(t *testing.T, env *testenv.Env, cl *cloud) {
 	t.Helper()
-	mgr, err := ctrl.NewManager(env.Config, ctrl.Options{
-		Scheme:                 env.Scheme,
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		Controller:             ctrlconfig.Controller{SkipNameValidation: aws.Bool(true)},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	mgr := env.Manager(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	resolver := &provider.Resolver{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
 		LoadOptions: []func(*config.LoadOptions) error{config.WithRetryMaxAttempts(1)}}
@@ -123,15 +110,7 @@ func startManager(t *testing.T, env *testenv.Env, cl *cloud) {
 	if err := Setup(ctx, mgr, widgetKind(cl, nil), opts); err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		if err := mgr.Start(ctx); err != nil {
-			t.Errorf("manager: %v", err)
-		}
-	}()
-	t.Cleanup(func() { cancel(); wg.Wait() })
+	testenv.Run(t, mgr, ctx, cancel)
 }
 
 func waitFor(t *testing.T, env *testenv.Env, ns, what string, ok func(*testkind.Widget) bool) *testkind.Widget {

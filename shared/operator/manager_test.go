@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,22 +20,14 @@ import (
 func TestFamilyWithoutKindsServesEndpoints(t *testing.T) {
 	env := testenv.Start(t, testenv.Options{AWS: &ststest.Server{Accounts: map[string]string{"AKIDTEST": "123456789012"}}})
 	opts := operator.DefaultOptions()
-	opts.MetricsAddress = freeAddress(t)
-	opts.ProbeAddress = freeAddress(t)
+	opts.MetricsAddress = testenv.FreeAddress(t)
+	opts.ProbeAddress = testenv.FreeAddress(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	mgr, err := operator.NewManager(ctx, env.Config, []operator.Family{{Name: "edge"}}, "edge@test", opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		if err := mgr.Start(ctx); err != nil {
-			t.Errorf("manager: %v", err)
-		}
-	}()
-	t.Cleanup(func() { cancel(); wg.Wait() })
+	testenv.Run(t, mgr, ctx, cancel)
 
 	for _, path := range []string{"/healthz", "/readyz"} {
 		waitBody(t, "http://"+opts.ProbeAddress+path, "ok")
@@ -68,16 +58,6 @@ func TestCommandFlags(t *testing.T) {
 	if err := cmd.Execute(); err == nil || !strings.Contains(err.Error(), "--log-level") {
 		t.Errorf("an invalid --log-level gave %v, want an error naming the flag", err)
 	}
-}
-
-func freeAddress(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // waitBody polls url until its body contains want.

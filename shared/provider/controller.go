@@ -62,7 +62,15 @@ type Controller struct {
 	Now func() time.Time
 
 	mu        sync.Mutex
-	validated map[types.NamespacedName]string
+	validated map[types.NamespacedName]validation
+}
+
+// validation is what this instance last validated for a provider: the session key (spec and
+// Secret versions) and when it is due again. It lets the controller skip events that arrive
+// while its informer cache still shows the status from before its own write.
+type validation struct {
+	key string
+	due time.Time
 }
 
 // SetupWithManager registers the controller, indexing providers by Secret so that a changed
@@ -127,8 +135,8 @@ func (c *Controller) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return ctrl.Result{RequeueAfter: wait}, nil
 	}
 	sess, resolveErr := c.Resolver.ForProvider(ctx, p)
-	if resolveErr == nil && c.upToDate(p, sess, now) {
-		return ctrl.Result{RequeueAfter: p.Status.LastSyncTime.Add(c.interval()).Sub(now)}, nil
+	if due, ok := c.upToDate(req.NamespacedName, sess, now); ok {
+		return ctrl.Result{RequeueAfter: due.Sub(now)}, nil
 	}
 
 	wasReady := meta.IsStatusConditionTrue(p.Status.Conditions, "Ready")
@@ -144,8 +152,8 @@ func (c *Controller) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		}
 		return ctrl.Result{}, fmt.Errorf("update AWSProvider %s status: %w", req.NamespacedName, err)
 	}
-	if resolveErr == nil && p.Status.Ready {
-		c.remember(req.NamespacedName, sess.key)
+	if sess != nil {
+		c.remember(req.NamespacedName, validation{key: sess.key, due: now.Add(next)})
 	} else {
 		c.forget(req.NamespacedName)
 	}
@@ -166,18 +174,19 @@ func (c *Controller) ownedElsewhere(p *v1alpha1.AWSProvider, now time.Time) (tim
 	return expires.Sub(now), true
 }
 
-// upToDate reports whether this instance already validated exactly this version of p (its
-// spec and Secrets) within the interval.
-func (c *Controller) upToDate(p *v1alpha1.AWSProvider, sess *Session, now time.Time) bool {
-	if p.Status.ValidatedBy != c.Instance || p.Status.ObservedGeneration != p.Generation || p.Status.LastSyncTime == nil {
-		return false
-	}
-	if now.Sub(p.Status.LastSyncTime.Time) >= c.interval() {
-		return false
+// upToDate reports whether this instance already validated exactly this version of the
+// provider (its spec and Secrets) and the next validation is not due yet, and when it is due.
+func (c *Controller) upToDate(name types.NamespacedName, sess *Session, now time.Time) (time.Time, bool) {
+	if sess == nil {
+		return time.Time{}, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.validated[types.NamespacedName{Namespace: p.Namespace, Name: p.Name}] == sess.key
+	v, ok := c.validated[name]
+	if !ok || v.key != sess.key || !now.Before(v.due) {
+		return time.Time{}, false
+	}
+	return v.due, true
 }
 
 // validate checks the credentials and fills p's status; it returns when to validate again.
@@ -254,13 +263,13 @@ func (c *Controller) announce(p *v1alpha1.AWSProvider, wasReady bool) {
 	c.Recorder.Eventf(p, nil, corev1.EventTypeWarning, cond.Reason, "Validate", "%s", cond.Message)
 }
 
-func (c *Controller) remember(name types.NamespacedName, key string) {
+func (c *Controller) remember(name types.NamespacedName, v validation) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.validated == nil {
-		c.validated = map[types.NamespacedName]string{}
+		c.validated = map[types.NamespacedName]validation{}
 	}
-	c.validated[name] = key
+	c.validated[name] = v
 }
 
 func (c *Controller) forget(name types.NamespacedName) {

@@ -3,18 +3,13 @@ package provider_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	ctrl "sigs.k8s.io/controller-runtime"
-	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/internal/ststest"
@@ -32,15 +27,7 @@ const (
 // returned stop function is called or the test ends.
 func startController(t *testing.T, env *testenv.Env, instance string, interval, grace time.Duration) (stop func()) {
 	t.Helper()
-	mgr, err := ctrl.NewManager(env.Config, ctrl.Options{
-		Scheme:                 env.Scheme,
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-		Controller:             ctrlconfig.Controller{SkipNameValidation: aws.Bool(true)},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	mgr := env.Manager(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &provider.Controller{
 		Client: mgr.GetClient(),
@@ -55,33 +42,7 @@ func startController(t *testing.T, env *testenv.Env, instance string, interval, 
 	if err := c.SetupWithManager(ctx, mgr); err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		if err := mgr.Start(ctx); err != nil {
-			t.Errorf("manager %s: %v", instance, err)
-		}
-	}()
-	var once sync.Once
-	stop = func() { once.Do(func() { cancel(); wg.Wait() }) }
-	t.Cleanup(stop)
-	return stop
-}
-
-// eventually polls check until it returns "" or the timeout passes, then fails with its last
-// answer.
-func eventually(t *testing.T, timeout time.Duration, check func() string) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	last := ""
-	for time.Now().Before(deadline) {
-		if last = check(); last == "" {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("after %s: %s", timeout, last)
+	return testenv.Run(t, mgr, ctx, cancel)
 }
 
 func getProvider(t *testing.T, env *testenv.Env, ns, name string) *v1alpha1.AWSProvider {
@@ -111,7 +72,7 @@ func TestAWSProviderController(t *testing.T) {
 	t.Run("ValidCredentials", func(t *testing.T) {
 		ns := env.Namespace(t)
 		env.Provider(t, ns, "aws", goodKey, goodSecret)
-		eventually(t, 20*time.Second, func() string {
+		testenv.Eventually(t, 20*time.Second, func() string {
 			p := getProvider(t, env, ns, "aws")
 			if got := readyReason(p); got != "True/CredentialsValid" {
 				return "Ready is " + got
@@ -127,7 +88,7 @@ func TestAWSProviderController(t *testing.T) {
 		ns := env.Namespace(t)
 		env.Provider(t, ns, "aws", "AKIDWRONGEXAMPLE", "wrong-secret-value")
 		var p *v1alpha1.AWSProvider
-		eventually(t, 20*time.Second, func() string {
+		testenv.Eventually(t, 20*time.Second, func() string {
 			p = getProvider(t, env, ns, "aws")
 			if got := readyReason(p); got != "False/CredentialsRejected" {
 				return "Ready is " + got
@@ -147,7 +108,7 @@ func TestAWSProviderController(t *testing.T) {
 		if err := env.Client.Update(ctx, secret); err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, 20*time.Second, func() string {
+		testenv.Eventually(t, 20*time.Second, func() string {
 			if got := readyReason(getProvider(t, env, ns, "aws")); got != "True/CredentialsValid" {
 				return "after fixing the Secret, Ready is " + got
 			}
@@ -166,7 +127,7 @@ func TestAWSProviderController(t *testing.T) {
 		if err := env.Client.Create(ctx, p); err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, 20*time.Second, func() string {
+		testenv.Eventually(t, 20*time.Second, func() string {
 			if got := readyReason(getProvider(t, env, ns, "aws")); got != "False/SecretNotFound" {
 				return "Ready is " + got
 			}
@@ -176,7 +137,7 @@ func TestAWSProviderController(t *testing.T) {
 			StringData: map[string]string{"id": goodKey, "secret": goodSecret}}); err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, 20*time.Second, func() string {
+		testenv.Eventually(t, 20*time.Second, func() string {
 			if got := readyReason(getProvider(t, env, ns, "aws")); got != "True/CredentialsValid" {
 				return "after creating the Secret, Ready is " + got
 			}
@@ -191,7 +152,7 @@ func TestAWSProviderController(t *testing.T) {
 		if err := env.Client.Update(ctx, p); err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, 20*time.Second, func() string {
+		testenv.Eventually(t, 20*time.Second, func() string {
 			got := getProvider(t, env, ns, "aws")
 			if got.Status.AccountID != "210987654321" || readyReason(got) != "True/CredentialsValid" {
 				return "account " + got.Status.AccountID + ", Ready " + readyReason(got)
@@ -214,7 +175,7 @@ func TestAWSProviderSingleValidator(t *testing.T) {
 	env.Provider(t, ns, "aws", goodKey, goodSecret)
 
 	var owner string
-	eventually(t, 20*time.Second, func() string {
+	testenv.Eventually(t, 20*time.Second, func() string {
 		p := getProvider(t, env, ns, "aws")
 		if readyReason(p) != "True/CredentialsValid" {
 			return "Ready is " + readyReason(p)
@@ -241,7 +202,7 @@ func TestAWSProviderSingleValidator(t *testing.T) {
 		successor = "a"
 		stopB()
 	}
-	eventually(t, 3*(interval+grace), func() string {
+	testenv.Eventually(t, 3*(interval+grace), func() string {
 		if got := getProvider(t, env, ns, "aws").Status.ValidatedBy; got != successor {
 			return "validatedBy is still " + got
 		}

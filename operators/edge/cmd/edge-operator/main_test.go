@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -32,7 +31,7 @@ func TestBinary(t *testing.T) {
 	if err := build.Run(); err != nil {
 		t.Fatalf("build: %v", err)
 	}
-	metrics, probes := freeAddress(t), freeAddress(t)
+	metrics, probes := testenv.FreeAddress(t), testenv.FreeAddress(t)
 	cmd := exec.Command(bin,
 		"--kubeconfig", env.Kubeconfig(t),
 		"--metrics-bind-address", metrics,
@@ -81,16 +80,6 @@ func TestBinary(t *testing.T) {
 	if !strings.Contains(logs.String(), `"msg":"starting"`) {
 		t.Errorf("logs are not JSON with a start line:\n%s", logs.String())
 	}
-}
-
-func freeAddress(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // waitOK polls url until it answers 200, failing early if the binary exits.
