@@ -160,6 +160,13 @@ func (r *Resolver) buildConfig(ctx context.Context, p *v1alpha1.AWSProvider) (aw
 		config.WithAPIOptions([]func(*middleware.Stack) error{metrics.AddAWSCallMetrics}),
 	}
 	static := p.Spec.AccessKeyIDRef != nil
+	tokenFile := os.Getenv("AWS_WEB_IDENTITY_TOKEN_FILE")
+	webIdentity := !static && p.Spec.RoleARN != "" && tokenFile != ""
+	if webIdentity {
+		// The token itself is the credential (AssumeRoleWithWebIdentity is unsigned), so the
+		// default chain is not consulted; it may not even be complete (no AWS_ROLE_ARN).
+		opts = append(opts, config.WithCredentialsProvider(aws.AnonymousCredentials{}))
+	}
 	if static {
 		id, err := r.secretValue(ctx, p.Namespace, p.Spec.AccessKeyIDRef)
 		if err != nil {
@@ -179,25 +186,33 @@ func (r *Resolver) buildConfig(ctx context.Context, p *v1alpha1.AWSProvider) (aw
 	if p.Spec.Endpoint != "" {
 		cfg.BaseEndpoint = aws.String(p.Spec.Endpoint)
 	}
-	if p.Spec.RoleARN != "" {
-		cfg.Credentials = r.roleCredentials(cfg, p.Spec.RoleARN, static)
+	switch {
+	case webIdentity:
+		cfg.Credentials = r.webIdentityCredentials(cfg, p.Spec.RoleARN, tokenFile)
+	case p.Spec.RoleARN != "":
+		cfg.Credentials = r.assumedRoleCredentials(cfg, p.Spec.RoleARN)
 	}
 	return cfg, nil
 }
 
-// roleCredentials returns credentials for role, obtained with the base credentials in cfg.
-func (r *Resolver) roleCredentials(cfg aws.Config, role string, static bool) aws.CredentialsProvider {
-	client := sts.NewFromConfig(cfg)
-	session := r.SessionName
-	if session == "" {
-		session = "infra-operator"
+// webIdentityCredentials exchanges the pod's web identity token for role.
+func (r *Resolver) webIdentityCredentials(cfg aws.Config, role, tokenFile string) aws.CredentialsProvider {
+	return aws.NewCredentialsCache(stscreds.NewWebIdentityRoleProvider(sts.NewFromConfig(cfg), role,
+		stscreds.IdentityTokenFile(tokenFile),
+		func(o *stscreds.WebIdentityRoleOptions) { o.RoleSessionName = r.sessionName() }))
+}
+
+// assumedRoleCredentials assumes role with the base credentials in cfg.
+func (r *Resolver) assumedRoleCredentials(cfg aws.Config, role string) aws.CredentialsProvider {
+	return aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(sts.NewFromConfig(cfg), role,
+		func(o *stscreds.AssumeRoleOptions) { o.RoleSessionName = r.sessionName() }))
+}
+
+func (r *Resolver) sessionName() string {
+	if r.SessionName == "" {
+		return "infra-operator"
 	}
-	if tokenFile := os.Getenv("AWS_WEB_IDENTITY_TOKEN_FILE"); tokenFile != "" && !static {
-		return aws.NewCredentialsCache(stscreds.NewWebIdentityRoleProvider(client, role, stscreds.IdentityTokenFile(tokenFile),
-			func(o *stscreds.WebIdentityRoleOptions) { o.RoleSessionName = session }))
-	}
-	return aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(client, role,
-		func(o *stscreds.AssumeRoleOptions) { o.RoleSessionName = session }))
+	return r.SessionName
 }
 
 // secretValue reads one key of a Secret. Errors name the Secret and key, never the value.

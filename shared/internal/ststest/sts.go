@@ -34,6 +34,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	action := r.PostForm.Get("Action")
 	s.count(action)
+	if action == "AssumeRoleWithWebIdentity" {
+		// This call is unsigned: the web identity token is the credential.
+		s.assumeRoleWithWebIdentity(w, r)
+		return
+	}
 	m := credentialRE.FindStringSubmatch(r.Header.Get("Authorization"))
 	if m == nil {
 		s.fail(w, http.StatusForbidden, "MissingAuthenticationToken", "Request is missing Authentication Token")
@@ -49,27 +54,44 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.respond(w, "GetCallerIdentity", fmt.Sprintf(
 			"<Arn>arn:aws:iam::%s:user/tester</Arn><UserId>AIDATESTER</UserId><Account>%s</Account>", account, account))
 	case "AssumeRole":
-		role := r.PostForm.Get("RoleArn")
-		parts := strings.Split(role, ":")
-		if len(parts) < 6 {
-			s.fail(w, http.StatusBadRequest, "ValidationError", "RoleArn is not a valid ARN")
-			return
-		}
-		key := fmt.Sprintf("ASIATEST%08d", s.counter.Add(1))
-		s.mu.Lock()
-		if s.issued == nil {
-			s.issued = map[string]string{}
-		}
-		s.issued[key] = parts[4]
-		s.mu.Unlock()
-		s.respond(w, "AssumeRole", fmt.Sprintf(
-			"<Credentials><AccessKeyId>%s</AccessKeyId><SecretAccessKey>temporary</SecretAccessKey>"+
-				"<SessionToken>token</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration></Credentials>"+
-				"<AssumedRoleUser><Arn>%s</Arn><AssumedRoleId>AROATEST:%s</AssumedRoleId></AssumedRoleUser>",
-			key, xmlEscape(role), xmlEscape(r.PostForm.Get("RoleSessionName"))))
+		s.issueRoleCredentials(w, r, "AssumeRole")
 	default:
 		s.fail(w, http.StatusBadRequest, "InvalidAction", fmt.Sprintf("Could not find operation %s for version 2011-06-15", action))
 	}
+}
+
+// WebIdentityToken is the only web identity token AssumeRoleWithWebIdentity accepts.
+const WebIdentityToken = "test-web-identity-token"
+
+func (s *Server) assumeRoleWithWebIdentity(w http.ResponseWriter, r *http.Request) {
+	if r.PostForm.Get("WebIdentityToken") != WebIdentityToken {
+		s.fail(w, http.StatusBadRequest, "InvalidIdentityToken", "The web identity token is not valid")
+		return
+	}
+	s.issueRoleCredentials(w, r, "AssumeRoleWithWebIdentity")
+}
+
+// issueRoleCredentials answers an AssumeRole-style action with temporary credentials whose
+// access key belongs to the role's account.
+func (s *Server) issueRoleCredentials(w http.ResponseWriter, r *http.Request, action string) {
+	role := r.PostForm.Get("RoleArn")
+	parts := strings.Split(role, ":")
+	if len(parts) < 6 {
+		s.fail(w, http.StatusBadRequest, "ValidationError", "RoleArn is not a valid ARN")
+		return
+	}
+	key := fmt.Sprintf("ASIATEST%08d", s.counter.Add(1))
+	s.mu.Lock()
+	if s.issued == nil {
+		s.issued = map[string]string{}
+	}
+	s.issued[key] = parts[4]
+	s.mu.Unlock()
+	s.respond(w, action, fmt.Sprintf(
+		"<Credentials><AccessKeyId>%s</AccessKeyId><SecretAccessKey>temporary</SecretAccessKey>"+
+			"<SessionToken>token</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration></Credentials>"+
+			"<AssumedRoleUser><Arn>%s</Arn><AssumedRoleId>AROATEST:%s</AssumedRoleId></AssumedRoleUser>",
+		key, xmlEscape(role), xmlEscape(r.PostForm.Get("RoleSessionName"))))
 }
 
 // Calls returns how many requests named action were received.
