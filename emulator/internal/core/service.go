@@ -1,0 +1,107 @@
+package core
+
+import (
+	"context"
+	"time"
+)
+
+// Protocol is an AWS protocol family.
+type Protocol int
+
+const (
+	// ProtocolQuery is awsQuery: form-encoded requests, XML responses (STS, SNS, IAM, RDS).
+	ProtocolQuery Protocol = iota
+	// ProtocolJSON10 is awsJson 1.0 (SQS, DynamoDB).
+	ProtocolJSON10
+	// ProtocolJSON11 is awsJson 1.1.
+	ProtocolJSON11
+)
+
+// Service is one emulated AWS service.
+type Service struct {
+	// SigningName is the SigV4 signing name that routes requests here, for example "sqs".
+	SigningName string
+	// ID names the service in counters, faults and errors, for example "SQS".
+	ID string
+	// Protocol is the service's wire protocol.
+	Protocol Protocol
+	// TargetPrefix is the X-Amz-Target prefix of JSON protocols, for example "AmazonSQS".
+	TargetPrefix string
+	// XMLNamespace is the namespace of query protocol responses.
+	XMLNamespace string
+	// APIVersion is the query protocol Version parameter, which routes unsigned query
+	// requests (STS AssumeRoleWithWebIdentity).
+	APIVersion string
+	// QueryCompatible is true for JSON services that also send the legacy awsQuery error code
+	// in the x-amzn-query-error header (SQS).
+	QueryCompatible bool
+	// Unsigned lists the operations AWS accepts without a signature.
+	Unsigned map[string]bool
+	// Operations by name.
+	Operations map[string]Operation
+	// Throttle is the error the service returns when throttled.
+	Throttle *APIError
+	// Dump returns the service's state for debugging.
+	Dump func() any
+}
+
+// Operation is one emulated operation.
+type Operation struct {
+	// NewInput returns a new pointer to the SDK input struct.
+	NewInput func() any
+	// Handle runs the operation and returns a pointer to the SDK output struct.
+	Handle func(call *Call, in any) (any, error)
+}
+
+// Op builds an Operation from a handler typed with the SDK's input and output structs.
+func Op[I, O any](h func(*Call, *I) (*O, error)) Operation {
+	return Operation{
+		NewInput: func() any { return new(I) },
+		Handle: func(call *Call, in any) (any, error) {
+			out, err := h(call, in.(*I))
+			if err != nil {
+				return nil, err
+			}
+			return out, nil
+		},
+	}
+}
+
+// Call is one request as a service handler sees it.
+type Call struct {
+	// Context is the request's context.
+	Context context.Context
+	// Account is the caller's account, from the access key.
+	Account string
+	// Region is the region of the request's SigV4 scope.
+	Region string
+	// AccessKey is the caller's access key ID.
+	AccessKey string
+	// RequestID identifies the request.
+	RequestID string
+	// Now is the simulation clock's time at the start of the request.
+	Now time.Time
+	// Host is the Host the request was sent to, for building URLs such as queue URLs.
+	Host string
+	// Scheme is "http" or "https".
+	Scheme string
+	// Fault is the fault in force for this call; services that simulate eventual consistency
+	// read its ReadAfterCreateDelay.
+	Fault Fault
+}
+
+// Scope is the account and region a resource lives in.
+type Scope struct {
+	Account, Region string
+}
+
+// Scope returns the call's account and region.
+func (c *Call) Scope() Scope { return Scope{Account: c.Account, Region: c.Region} }
+
+// ContentType returns the Content-Type of the service's JSON responses.
+func (s *Service) ContentType() string {
+	if s.Protocol == ProtocolJSON11 {
+		return "application/x-amz-json-1.1"
+	}
+	return "application/x-amz-json-1.0"
+}

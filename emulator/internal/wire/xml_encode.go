@@ -1,0 +1,156 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/xml"
+	"math/big"
+	"strconv"
+	"time"
+
+	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/document"
+)
+
+// XMLEncoder is a ShapeSerializer that writes the members of an awsQuery result as XML:
+// elements named by the model's member names or xmlName traits, wrapped lists
+// (<member>) unless flattened, maps as <entry><key/><value/></entry>, timestamps in ISO 8601.
+// The outermost struct writes no element of its own; the protocol wraps it in <XResult>.
+type XMLEncoder struct {
+	buf   bytes.Buffer
+	stack []xmlFrame
+}
+
+type xmlFrame struct {
+	kind      byte   // 's' struct, 'l' list, 'm' map
+	element   string // element to close when the frame closes ("" for none)
+	item      string // element name of list items or map values
+	flat      bool   // list or map is flattened
+	entry     string // element wrapping one map entry
+	keyName   string // element name of map keys
+	entryOpen bool
+}
+
+// Bytes returns the encoded XML.
+func (e *XMLEncoder) Bytes() []byte { return e.buf.Bytes() }
+
+// name returns the element name of the next value written with schema s.
+func (e *XMLEncoder) name(s *smithy.Schema) string {
+	if len(e.stack) == 0 {
+		return ""
+	}
+	f := e.stack[len(e.stack)-1]
+	switch f.kind {
+	case 'l', 'm':
+		return f.item
+	default:
+		return xmlName(s, s.MemberName())
+	}
+}
+
+func (e *XMLEncoder) text(s *smithy.Schema, v string) {
+	n := e.name(s)
+	e.buf.WriteString("<" + n + ">")
+	_ = xml.EscapeText(&e.buf, []byte(v))
+	e.buf.WriteString("</" + n + ">")
+	e.valueDone()
+}
+
+// valueDone closes a map entry once its value is written.
+func (e *XMLEncoder) valueDone() {
+	if len(e.stack) == 0 {
+		return
+	}
+	f := &e.stack[len(e.stack)-1]
+	if f.kind == 'm' && f.entryOpen {
+		e.buf.WriteString("</" + f.entry + ">")
+		f.entryOpen = false
+	}
+}
+
+func (e *XMLEncoder) WriteInt8(s *smithy.Schema, v int8) { e.text(s, strconv.FormatInt(int64(v), 10)) }
+func (e *XMLEncoder) WriteInt16(s *smithy.Schema, v int16) {
+	e.text(s, strconv.FormatInt(int64(v), 10))
+}
+func (e *XMLEncoder) WriteInt32(s *smithy.Schema, v int32) {
+	e.text(s, strconv.FormatInt(int64(v), 10))
+}
+func (e *XMLEncoder) WriteInt64(s *smithy.Schema, v int64) { e.text(s, strconv.FormatInt(v, 10)) }
+func (e *XMLEncoder) WriteFloat32(s *smithy.Schema, v float32) {
+	e.text(s, strconv.FormatFloat(float64(v), 'f', -1, 32))
+}
+func (e *XMLEncoder) WriteFloat64(s *smithy.Schema, v float64) {
+	e.text(s, strconv.FormatFloat(v, 'f', -1, 64))
+}
+func (e *XMLEncoder) WriteBool(s *smithy.Schema, v bool)           { e.text(s, strconv.FormatBool(v)) }
+func (e *XMLEncoder) WriteString(s *smithy.Schema, v string)       { e.text(s, v) }
+func (e *XMLEncoder) WriteBigInt(s *smithy.Schema, v *big.Int)     { e.text(s, v.String()) }
+func (e *XMLEncoder) WriteBigFloat(s *smithy.Schema, v *big.Float) { e.text(s, v.Text('g', -1)) }
+func (e *XMLEncoder) WriteBlob(s *smithy.Schema, v []byte) {
+	e.text(s, base64.StdEncoding.EncodeToString(v))
+}
+func (e *XMLEncoder) WriteTime(s *smithy.Schema, v time.Time) {
+	e.text(s, formatTime(v, timestampFormat(s, "date-time")))
+}
+func (e *XMLEncoder) WriteDocument(*smithy.Schema, document.Value) {}
+func (e *XMLEncoder) WriteNil(*smithy.Schema)                      {}
+func (e *XMLEncoder) WriteUnion(s, _ *smithy.Schema)               { e.WriteStruct(s) }
+func (e *XMLEncoder) CloseUnion()                                  { e.CloseStruct() }
+
+func (e *XMLEncoder) WriteStruct(s *smithy.Schema) {
+	f := xmlFrame{kind: 's'}
+	if len(e.stack) > 0 {
+		f.element = e.name(s)
+		e.buf.WriteString("<" + f.element + ">")
+	}
+	e.stack = append(e.stack, f)
+}
+
+func (e *XMLEncoder) CloseStruct() { e.pop() }
+
+func (e *XMLEncoder) WriteList(s *smithy.Schema) {
+	name := e.name(s)
+	f := xmlFrame{kind: 'l', flat: flattened(s)}
+	if f.flat {
+		f.item = name
+	} else {
+		f.element = name
+		f.item = xmlName(s.ListMember(), "member")
+		e.buf.WriteString("<" + name + ">")
+	}
+	e.stack = append(e.stack, f)
+}
+
+func (e *XMLEncoder) CloseList() { e.pop() }
+
+func (e *XMLEncoder) WriteMap(s *smithy.Schema) {
+	name := e.name(s)
+	f := xmlFrame{kind: 'm', flat: flattened(s), keyName: xmlName(s.MapKey(), "key"), item: xmlName(s.MapValue(), "value")}
+	if f.flat {
+		f.entry = name
+	} else {
+		f.element = name
+		f.entry = "entry"
+		e.buf.WriteString("<" + name + ">")
+	}
+	e.stack = append(e.stack, f)
+}
+
+func (e *XMLEncoder) WriteKey(_ *smithy.Schema, key string) {
+	f := &e.stack[len(e.stack)-1]
+	e.buf.WriteString("<" + f.entry + "><" + f.keyName + ">")
+	_ = xml.EscapeText(&e.buf, []byte(key))
+	e.buf.WriteString("</" + f.keyName + ">")
+	f.entryOpen = true
+}
+
+func (e *XMLEncoder) CloseMap() { e.pop() }
+
+func (e *XMLEncoder) pop() {
+	f := e.stack[len(e.stack)-1]
+	e.stack = e.stack[:len(e.stack)-1]
+	if f.element != "" {
+		e.buf.WriteString("</" + f.element + ">")
+	}
+	e.valueDone()
+}

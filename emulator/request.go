@@ -1,0 +1,137 @@
+package emulator
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/internal/wire"
+)
+
+// maxBody is the largest request body read (SQS allows 1 MiB messages; S3 objects are
+// streamed by their own service).
+const maxBody = 8 << 20
+
+// request is one parsed AWS request.
+type request struct {
+	svc       *core.Service
+	operation string
+	body      []byte
+	form      url.Values
+	call      *core.Call
+}
+
+// parse identifies the service and operation of r and the caller's account and region.
+func (s *Server) parse(r *http.Request) (*request, error) {
+	req := &request{call: &core.Call{Context: r.Context(), RequestID: s.requestID(), Now: s.Clock.Now(), Host: r.Host, Scheme: "http"}}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		return req, core.Errorf("IncompleteBody", "cannot read the request body")
+	}
+	req.body = body
+	target := r.Header.Get("X-Amz-Target")
+	if target != "" {
+		prefix, op, _ := strings.Cut(target, ".")
+		req.svc, req.operation = s.byTarget[prefix], op
+	} else if form, err := url.ParseQuery(string(body)); err == nil {
+		req.form = form
+		req.operation = form.Get("Action")
+		req.svc = s.byVer[form.Get("Version")]
+	}
+	scope, sigErr := core.ParseSigV4(r.Header.Get("Authorization"))
+	if sigErr == nil {
+		if svc, ok := s.bySigner[scope.Service]; ok {
+			req.svc = svc
+		}
+	}
+	if req.svc == nil {
+		return req, &core.APIError{Code: "UnknownService", Status: http.StatusBadRequest,
+			Message: "the emulator does not implement the service this request is for (signing name " + scope.Service + ")"}
+	}
+	if sigErr != nil && !req.svc.Unsigned[req.operation] {
+		if sigErr == core.ErrUnsigned {
+			return req, &core.APIError{Code: "MissingAuthenticationToken", Status: http.StatusForbidden, Message: "Request is missing Authentication Token"}
+		}
+		return req, &core.APIError{Code: "IncompleteSignature", Status: http.StatusForbidden, Message: sigErr.Error()}
+	}
+	req.call.AccessKey = scope.AccessKey
+	req.call.Account = s.account(scope.AccessKey)
+	req.call.Region = scope.Region
+	if req.call.Region == "" {
+		req.call.Region = "us-east-1"
+	}
+	return req, nil
+}
+
+// dispatch runs the request's operation with the faults in force and writes the answer.
+func (s *Server) dispatch(w http.ResponseWriter, req *request) {
+	svc := req.svc
+	outcome := "success"
+	defer func() { s.Calls.Add(svc.ID, req.operation, outcome) }()
+	fail := func(err *core.APIError) {
+		outcome = err.Code
+		req.writeError(w, err)
+	}
+	fault := s.Faults.For(svc.ID, req.operation)
+	if fault.Latency > 0 {
+		select {
+		case <-time.After(time.Duration(fault.Latency)):
+		case <-req.call.Context.Done():
+			return
+		}
+	}
+	if core.Roll(fault.ThrottleRate) {
+		fail(svc.Throttle)
+		return
+	}
+	if core.Roll(fault.ErrorRate) {
+		fail(&core.APIError{Code: "InternalFailure", Status: http.StatusInternalServerError, Server: true,
+			Message: "The request processing has failed because of an unknown error, exception or failure."})
+		return
+	}
+	op, ok := svc.Operations[req.operation]
+	if !ok {
+		fail(unknownOperation(svc, req.operation))
+		return
+	}
+	in := op.NewInput()
+	if err := req.decode(in); err != nil {
+		fail(malformed(svc, err))
+		return
+	}
+	req.call.Fault = fault
+	out, err := op.Handle(req.call, in)
+	if err != nil {
+		apiErr, ok := err.(*core.APIError)
+		if !ok {
+			apiErr = &core.APIError{Code: "InternalFailure", Status: http.StatusInternalServerError, Server: true, Message: err.Error()}
+		}
+		fail(apiErr)
+		return
+	}
+	req.writeOutput(w, out)
+}
+
+func (req *request) decode(in any) error {
+	if req.svc.Protocol == core.ProtocolQuery {
+		return wire.DecodeQuery(req.form, in)
+	}
+	return wire.DecodeJSON(req.body, in)
+}
+
+func unknownOperation(svc *core.Service, op string) *core.APIError {
+	if svc.Protocol == core.ProtocolQuery {
+		return core.Errorf("InvalidAction", "Could not find operation %s for version %s", op, svc.APIVersion)
+	}
+	return core.Errorf("UnknownOperationException", "operation %s is not supported by this endpoint", op)
+}
+
+func malformed(svc *core.Service, err error) *core.APIError {
+	if svc.Protocol == core.ProtocolQuery {
+		return core.Errorf("MalformedInput", "%v", err)
+	}
+	return core.Errorf("SerializationException", "%v", err)
+}

@@ -1,0 +1,77 @@
+package emulator
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"net/http"
+	"strings"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/internal/wire"
+)
+
+// writeOutput writes a successful answer in the service's protocol.
+func (req *request) writeOutput(w http.ResponseWriter, out any) {
+	switch req.svc.Protocol {
+	case core.ProtocolQuery:
+		enc := &wire.XMLEncoder{}
+		wire.Encode(enc, out)
+		w.Header().Set("Content-Type", "text/xml")
+		w.Header().Set("X-Amzn-RequestId", req.call.RequestID)
+		var b strings.Builder
+		b.WriteString("<" + req.operation + `Response xmlns="` + req.svc.XMLNamespace + `"><` + req.operation + "Result>")
+		b.Write(enc.Bytes())
+		b.WriteString("</" + req.operation + "Result><ResponseMetadata><RequestId>" + req.call.RequestID +
+			"</RequestId></ResponseMetadata></" + req.operation + "Response>")
+		_, _ = w.Write([]byte(b.String()))
+	default:
+		enc := &wire.JSONEncoder{}
+		wire.Encode(enc, out)
+		w.Header().Set("Content-Type", req.svc.ContentType())
+		w.Header().Set("X-Amzn-RequestId", req.call.RequestID)
+		_, _ = w.Write(enc.Bytes())
+	}
+}
+
+// writeError writes err in the envelope of the request's protocol (query protocols when the
+// service is not known).
+func (req *request) writeError(w http.ResponseWriter, err error) {
+	apiErr, ok := err.(*core.APIError)
+	if !ok {
+		apiErr = &core.APIError{Code: "InternalFailure", Status: http.StatusInternalServerError, Server: true, Message: err.Error()}
+	}
+	id := req.call.RequestID
+	w.Header().Set("X-Amzn-RequestId", id)
+	if req.svc != nil && req.svc.Protocol != core.ProtocolQuery {
+		w.Header().Set("Content-Type", req.svc.ContentType())
+		w.Header().Set("X-Amzn-ErrorType", apiErr.Code)
+		if req.svc.QueryCompatible {
+			code := apiErr.QueryCode
+			if code == "" {
+				code = apiErr.Code
+			}
+			w.Header().Set("X-Amzn-Query-Error", code+";"+faultName(apiErr))
+		}
+		w.WriteHeader(apiErr.HTTPStatus())
+		body, _ := json.Marshal(map[string]string{"__type": apiErr.Code, "message": apiErr.Message})
+		_, _ = w.Write(body)
+		return
+	}
+	ns := ""
+	if req.svc != nil {
+		ns = req.svc.XMLNamespace
+	}
+	w.Header().Set("Content-Type", "text/xml")
+	w.WriteHeader(apiErr.HTTPStatus())
+	var msg strings.Builder
+	_ = xml.EscapeText(&msg, []byte(apiErr.Message))
+	_, _ = w.Write([]byte(`<ErrorResponse xmlns="` + ns + `"><Error><Type>` + faultName(apiErr) + "</Type><Code>" + apiErr.Code +
+		"</Code><Message>" + msg.String() + "</Message></Error><RequestId>" + id + "</RequestId></ErrorResponse>"))
+}
+
+func faultName(e *core.APIError) string {
+	if e.Server {
+		return "Receiver"
+	}
+	return "Sender"
+}

@@ -1,0 +1,122 @@
+// Package emulator is a local AWS endpoint that speaks the real AWS wire protocols to the real
+// aws-sdk-go-v2 clients. It serves the operators' integration tests (in-process), benchmarks,
+// fault tests and the sandbox (standalone), keeps state in memory per account and region,
+// simulates asynchronous lifecycles on a controllable clock, injects faults, and counts every
+// call by service, operation and outcome.
+package emulator
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/services/sqs"
+	"github.com/runner-codes/infra-operator/emulator/services/sts"
+)
+
+// DefaultAccount is the account of every access key that Options.Accounts does not name.
+const DefaultAccount = "000000000000"
+
+// Options configure a Server.
+type Options struct {
+	// Accounts maps access key IDs to account IDs. Unknown keys belong to DefaultAccount.
+	Accounts map[string]string
+	// Faults are the faults in force at start, keyed "Service" or "Service.Operation".
+	Faults map[string]Fault
+}
+
+// Fault is what to inject into calls; see the fields of core.Fault.
+type Fault = core.Fault
+
+// Server is the emulator. It is an http.Handler.
+type Server struct {
+	// Clock is the simulation clock; tests freeze and advance it.
+	Clock *core.Clock
+	// Faults are the faults in force; change them at run time with Set.
+	Faults *core.Faults
+	// Calls counts every call by service, operation and outcome.
+	Calls *core.Counters
+
+	accounts map[string]string
+	sts      *sts.Backend
+	bySigner map[string]*core.Service
+	byTarget map[string]*core.Service
+	byVer    map[string]*core.Service
+	seq      atomic.Uint64
+}
+
+// New returns an emulator with every implemented service.
+func New(opts Options) *Server {
+	s := &Server{
+		Clock:    &core.Clock{},
+		Faults:   &core.Faults{},
+		Calls:    &core.Counters{},
+		accounts: opts.Accounts,
+		bySigner: map[string]*core.Service{},
+		byTarget: map[string]*core.Service{},
+		byVer:    map[string]*core.Service{},
+	}
+	for k, f := range opts.Faults {
+		s.Faults.Set(k, f)
+	}
+	s.sts = sts.New()
+	s.register(s.sts.Service())
+	s.register(sqs.New(s.Clock).Service())
+	return s
+}
+
+func (s *Server) register(svc *core.Service) {
+	s.bySigner[svc.SigningName] = svc
+	if svc.TargetPrefix != "" {
+		s.byTarget[svc.TargetPrefix] = svc
+	}
+	if svc.APIVersion != "" {
+		s.byVer[svc.APIVersion] = svc
+	}
+}
+
+// Start serves the emulator on a loopback port until the returned server is closed.
+func (s *Server) Start() *httptest.Server { return httptest.NewServer(s) }
+
+// account returns the account an access key belongs to.
+func (s *Server) account(key string) string {
+	if acct, ok := s.sts.AccountFor(key); ok {
+		return acct
+	}
+	if acct, ok := s.accounts[key]; ok {
+		return acct
+	}
+	return DefaultAccount
+}
+
+func (s *Server) requestID() string {
+	n := s.seq.Add(1)
+	return fmt.Sprintf("%08x-%04x-4000-8000-%012x", uint32(time.Now().Unix()), uint16(n>>48), n&0xffffffffffff)
+}
+
+// ServeHTTP answers one AWS request, or an admin request under /_emulator/.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, adminPrefix) {
+		s.serveAdmin(w, r)
+		return
+	}
+	req, err := s.parse(r)
+	if err != nil {
+		req.writeError(w, err)
+		return
+	}
+	s.dispatch(w, req)
+}
+
+// Services returns the emulated services, for tools and tests that walk every operation.
+func (s *Server) Services() []*core.Service {
+	out := make([]*core.Service, 0, len(s.bySigner))
+	for _, svc := range s.bySigner {
+		out = append(out, svc)
+	}
+	return out
+}

@@ -1,0 +1,202 @@
+package sqs
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// message is one message in a queue.
+type message struct {
+	id, body, receipt string
+	groupID           string
+	sent              time.Time
+	delayedUntil      time.Time
+	invisibleUntil    time.Time
+	receives          int
+}
+
+// Deliver puts a message into the queue with the given ARN, as SNS does for SQS
+// subscriptions. It reports false when no such queue exists.
+func (b *Backend) Deliver(scope core.Scope, queueARN, body string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, q := range b.region(scope).queues {
+		if q.arn == queueARN {
+			now := b.clock.Now()
+			q.messages = append(q.messages, &message{id: b.nextID(), body: body, sent: now, delayedUntil: now})
+			return true
+		}
+	}
+	return false
+}
+
+func (b *Backend) sendMessage(call *core.Call, in *sqs.SendMessageInput) (*sqs.SendMessageOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q, err := b.lookup(call, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	body := aws.ToString(in.MessageBody)
+	if body == "" {
+		return nil, &core.APIError{Code: "MissingParameter", QueryCode: "MissingParameter", Message: "The request must contain the parameter MessageBody."}
+	}
+	maxSize, _ := strconv.Atoi(q.value("MaximumMessageSize"))
+	if len(body) > maxSize {
+		return nil, core.Errorf("InvalidParameterValue", "One or more parameters are invalid. Reason: Message must be shorter than %d bytes.", maxSize)
+	}
+	delay, _ := strconv.Atoi(q.value("DelaySeconds"))
+	if in.DelaySeconds != 0 {
+		if q.fifo {
+			return nil, core.Errorf("InvalidParameterValue", "Value %d for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.", in.DelaySeconds)
+		}
+		delay = int(in.DelaySeconds)
+	}
+	out := &sqs.SendMessageOutput{MD5OfMessageBody: aws.String(md5Hex(body))}
+	if q.fifo {
+		group := aws.ToString(in.MessageGroupId)
+		if group == "" {
+			return nil, &core.APIError{Code: "MissingParameter", QueryCode: "MissingParameter", Message: "The request must contain the parameter MessageGroupId."}
+		}
+		dedup := aws.ToString(in.MessageDeduplicationId)
+		if dedup == "" {
+			if q.value("ContentBasedDeduplication") != "true" {
+				return nil, core.Errorf("InvalidParameterValue",
+					"The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly")
+			}
+			dedup = md5Hex(body)
+		}
+		if at, ok := q.dedup[dedup]; ok && call.Now.Sub(at) < 5*time.Minute {
+			out.MessageId = aws.String(b.nextID())
+			return out, nil
+		}
+		q.dedup[dedup] = call.Now
+		b.seq++
+		out.SequenceNumber = aws.String(strconv.Itoa(b.seq))
+		m := &message{id: b.nextID(), body: body, groupID: group, sent: call.Now, delayedUntil: call.Now}
+		q.messages = append(q.messages, m)
+		out.MessageId = aws.String(m.id)
+		return out, nil
+	}
+	m := &message{id: b.nextID(), body: body, sent: call.Now, delayedUntil: call.Now.Add(time.Duration(delay) * time.Second)}
+	q.messages = append(q.messages, m)
+	out.MessageId = aws.String(m.id)
+	return out, nil
+}
+
+func (b *Backend) receiveMessage(call *core.Call, in *sqs.ReceiveMessageInput) (*sqs.ReceiveMessageOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q, err := b.lookup(call, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	limit := 1
+	if in.MaxNumberOfMessages != 0 {
+		if in.MaxNumberOfMessages < 1 || in.MaxNumberOfMessages > 10 {
+			return nil, core.Errorf("InvalidParameterValue", "Value %d for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.", in.MaxNumberOfMessages)
+		}
+		limit = int(in.MaxNumberOfMessages)
+	}
+	visibility, _ := strconv.Atoi(q.value("VisibilityTimeout"))
+	if in.VisibilityTimeout != 0 {
+		visibility = int(in.VisibilityTimeout)
+	}
+	b.expire(q, call.Now)
+	redrive, hasRedrive := redrivePolicy{}, false
+	if v, ok := q.attrs["RedrivePolicy"]; ok {
+		redrive, _ = parseRedrivePolicy(v)
+		hasRedrive = true
+	}
+	out := &sqs.ReceiveMessageOutput{}
+	busyGroups := map[string]bool{}
+	for _, m := range q.messages {
+		if m.groupID != "" && call.Now.Before(m.invisibleUntil) {
+			busyGroups[m.groupID] = true
+		}
+	}
+	var kept []*message
+	for _, m := range q.messages {
+		if len(out.Messages) >= limit || call.Now.Before(m.delayedUntil) || call.Now.Before(m.invisibleUntil) || busyGroups[m.groupID] {
+			kept = append(kept, m)
+			continue
+		}
+		if hasRedrive && m.receives >= redrive.MaxReceiveCount && b.moveToDeadLetter(call, redrive.DeadLetterTargetArn, m) {
+			continue
+		}
+		m.receives++
+		m.invisibleUntil = call.Now.Add(time.Duration(visibility) * time.Second)
+		m.receipt = b.nextID() + "-" + m.id
+		out.Messages = append(out.Messages, types.Message{
+			MessageId: aws.String(m.id), Body: aws.String(m.body), ReceiptHandle: aws.String(m.receipt),
+			MD5OfBody: aws.String(md5Hex(m.body)),
+			Attributes: map[string]string{
+				"ApproximateReceiveCount": strconv.Itoa(m.receives),
+				"SentTimestamp":           strconv.FormatInt(m.sent.UnixMilli(), 10),
+			},
+		})
+		kept = append(kept, m)
+	}
+	q.messages = kept
+	return out, nil
+}
+
+// moveToDeadLetter moves m to the dead-letter queue with arn, if it exists in the caller's
+// region. The caller holds b.mu.
+func (b *Backend) moveToDeadLetter(call *core.Call, arn string, m *message) bool {
+	for _, dlq := range b.region(call.Scope()).queues {
+		if dlq.arn == arn {
+			m.invisibleUntil, m.receipt = time.Time{}, ""
+			dlq.messages = append(dlq.messages, m)
+			return true
+		}
+	}
+	return false
+}
+
+// expire drops messages older than the queue's retention period. The caller holds b.mu.
+func (b *Backend) expire(q *queue, now time.Time) {
+	retention, _ := strconv.Atoi(q.value("MessageRetentionPeriod"))
+	kept := q.messages[:0]
+	for _, m := range q.messages {
+		if now.Sub(m.sent) < time.Duration(retention)*time.Second {
+			kept = append(kept, m)
+		}
+	}
+	q.messages = kept
+}
+
+func (b *Backend) deleteMessage(call *core.Call, in *sqs.DeleteMessageInput) (*sqs.DeleteMessageOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q, err := b.lookup(call, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	handle := aws.ToString(in.ReceiptHandle)
+	for i, m := range q.messages {
+		if m.receipt != "" && m.receipt == handle {
+			q.messages = append(q.messages[:i], q.messages[i+1:]...)
+			return &sqs.DeleteMessageOutput{}, nil
+		}
+	}
+	return nil, &core.APIError{Code: "ReceiptHandleIsInvalid", QueryCode: "ReceiptHandleIsInvalid",
+		Message: "The input receipt handle \"" + handle + "\" is not a valid receipt handle."}
+}
+
+func (b *Backend) purgeQueue(call *core.Call, in *sqs.PurgeQueueInput) (*sqs.PurgeQueueOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q, err := b.lookup(call, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	q.messages = nil
+	return &sqs.PurgeQueueOutput{}, nil
+}

@@ -1,0 +1,316 @@
+// Package sqs emulates Amazon SQS over its JSON protocol (with query-compatible error codes):
+// standard and FIFO queues, attributes as AWS validates them, tags, and messages with
+// visibility timeouts, delays and dead-letter redrive.
+package sqs
+
+import (
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// Backend holds the queues of every account and region.
+type Backend struct {
+	clock *core.Clock
+	mu    sync.Mutex
+	// regions holds the queues of each account and region by name.
+	regions map[core.Scope]*region
+	seq     int
+}
+
+type region struct {
+	queues  map[string]*queue
+	deleted map[string]time.Time
+}
+
+// New returns an empty SQS backend on clock.
+func New(clock *core.Clock) *Backend {
+	return &Backend{clock: clock, regions: map[core.Scope]*region{}}
+}
+
+// Service describes SQS to the router.
+func (b *Backend) Service() *core.Service {
+	return &core.Service{
+		SigningName:     "sqs",
+		ID:              "SQS",
+		Protocol:        core.ProtocolJSON10,
+		TargetPrefix:    "AmazonSQS",
+		QueryCompatible: true,
+		Throttle: &core.APIError{Code: "ThrottlingException", QueryCode: "ThrottlingException",
+			Message: "Rate exceeded", Status: http.StatusBadRequest},
+		Operations: map[string]core.Operation{
+			"CreateQueue":        core.Op(b.createQueue),
+			"GetQueueUrl":        core.Op(b.getQueueURL),
+			"GetQueueAttributes": core.Op(b.getQueueAttributes),
+			"SetQueueAttributes": core.Op(b.setQueueAttributes),
+			"DeleteQueue":        core.Op(b.deleteQueue),
+			"ListQueues":         core.Op(b.listQueues),
+			"TagQueue":           core.Op(b.tagQueue),
+			"UntagQueue":         core.Op(b.untagQueue),
+			"ListQueueTags":      core.Op(b.listQueueTags),
+			"SendMessage":        core.Op(b.sendMessage),
+			"ReceiveMessage":     core.Op(b.receiveMessage),
+			"DeleteMessage":      core.Op(b.deleteMessage),
+			"PurgeQueue":         core.Op(b.purgeQueue),
+		},
+		Dump: b.dump,
+	}
+}
+
+var queueName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}$`)
+
+// errNoQueue is AWS's answer for a queue that does not exist.
+func errNoQueue() *core.APIError {
+	return &core.APIError{Code: "QueueDoesNotExist", QueryCode: "AWS.SimpleQueueService.NonExistentQueue",
+		Message: "The specified queue does not exist."}
+}
+
+func (b *Backend) region(s core.Scope) *region {
+	r := b.regions[s]
+	if r == nil {
+		r = &region{queues: map[string]*queue{}, deleted: map[string]time.Time{}}
+		b.regions[s] = r
+	}
+	return r
+}
+
+// lookup finds the queue a QueueUrl names in the caller's account and region. The caller holds
+// b.mu.
+func (b *Backend) lookup(call *core.Call, url *string) (*queue, error) {
+	u := aws.ToString(url)
+	name := u[strings.LastIndex(u, "/")+1:]
+	q, ok := b.region(call.Scope()).queues[name]
+	if !ok || q.url != u && !strings.HasSuffix(u, "/"+call.Account+"/"+name) {
+		return nil, errNoQueue()
+	}
+	return q, nil
+}
+
+func (b *Backend) createQueue(call *core.Call, in *sqs.CreateQueueInput) (*sqs.CreateQueueOutput, error) {
+	name := aws.ToString(in.QueueName)
+	fifo := in.Attributes["FifoQueue"] == "true"
+	base := strings.TrimSuffix(name, ".fifo")
+	if !queueName.MatchString(base) || len(name) > 80 {
+		return nil, &core.APIError{Code: "InvalidParameterValue", QueryCode: "InvalidParameterValue",
+			Message: "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length"}
+	}
+	if fifo != strings.HasSuffix(name, ".fifo") {
+		return nil, &core.APIError{Code: "InvalidParameterValue", QueryCode: "InvalidParameterValue",
+			Message: "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length."}
+	}
+	if err := checkAttributes(in.Attributes, fifo); err != nil {
+		return nil, err
+	}
+	if len(in.Tags) > 50 {
+		return nil, core.Errorf("InvalidParameterValue", "Too many tags: a queue can have at most 50.")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.region(call.Scope())
+	if q, ok := r.queues[name]; ok {
+		if !q.sameAttributes(in.Attributes) {
+			return nil, &core.APIError{Code: "QueueAlreadyExists", QueryCode: "QueueAlreadyExists",
+				Message: "A queue already exists with the same name and a different value for attribute(s) " + strings.Join(q.differing(in.Attributes), ", ")}
+		}
+		return &sqs.CreateQueueOutput{QueueUrl: aws.String(q.url)}, nil
+	}
+	if at, ok := r.deleted[name]; ok && call.Now.Sub(at) < 60*time.Second {
+		return nil, &core.APIError{Code: "QueueDeletedRecently", QueryCode: "AWS.SimpleQueueService.QueueDeletedRecently",
+			Message: "You must wait 60 seconds after deleting a queue before you can create another queue with the same name."}
+	}
+	q := newQueue(call, name, fifo, in.Attributes, in.Tags)
+	r.queues[name] = q
+	return &sqs.CreateQueueOutput{QueueUrl: aws.String(q.url)}, nil
+}
+
+func (b *Backend) getQueueURL(call *core.Call, in *sqs.GetQueueUrlInput) (*sqs.GetQueueUrlOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q, ok := b.region(call.Scope()).queues[aws.ToString(in.QueueName)]
+	if !ok || !q.visible(call) {
+		return nil, errNoQueue()
+	}
+	return &sqs.GetQueueUrlOutput{QueueUrl: aws.String(q.url)}, nil
+}
+
+func (b *Backend) getQueueAttributes(call *core.Call, in *sqs.GetQueueAttributesInput) (*sqs.GetQueueAttributesOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q, err := b.lookup(call, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	all := q.attributes(b.clock.Now())
+	out := map[string]string{}
+	for _, name := range in.AttributeNames {
+		if name == types.QueueAttributeNameAll {
+			return &sqs.GetQueueAttributesOutput{Attributes: all}, nil
+		}
+		v, ok := all[string(name)]
+		if !ok {
+			if _, known := knownReadOnly[string(name)]; !known {
+				if _, settableName := settable[string(name)]; !settableName {
+					return nil, &core.APIError{Code: "InvalidAttributeName", QueryCode: "InvalidAttributeName", Message: "Unknown Attribute " + string(name) + "."}
+				}
+			}
+			continue
+		}
+		out[string(name)] = v
+	}
+	return &sqs.GetQueueAttributesOutput{Attributes: out}, nil
+}
+
+func (b *Backend) setQueueAttributes(call *core.Call, in *sqs.SetQueueAttributesInput) (*sqs.SetQueueAttributesOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q, err := b.lookup(call, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	if v, ok := in.Attributes["FifoQueue"]; ok && (v == "true") != q.fifo {
+		return nil, &core.APIError{Code: "InvalidAttributeValue", QueryCode: "InvalidAttributeValue",
+			Message: "Invalid value for the parameter FifoQueue: a queue's type cannot be changed."}
+	}
+	if err := checkAttributes(in.Attributes, q.fifo); err != nil {
+		return nil, err
+	}
+	for k, v := range in.Attributes {
+		if k == "FifoQueue" {
+			continue
+		}
+		q.attrs[k] = v
+	}
+	q.modified = call.Now
+	return &sqs.SetQueueAttributesOutput{}, nil
+}
+
+func (b *Backend) deleteQueue(call *core.Call, in *sqs.DeleteQueueInput) (*sqs.DeleteQueueOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q, err := b.lookup(call, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	r := b.region(call.Scope())
+	delete(r.queues, q.name)
+	r.deleted[q.name] = call.Now
+	return &sqs.DeleteQueueOutput{}, nil
+}
+
+func (b *Backend) listQueues(call *core.Call, in *sqs.ListQueuesInput) (*sqs.ListQueuesOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var urls []string
+	for name, q := range b.region(call.Scope()).queues {
+		if strings.HasPrefix(name, aws.ToString(in.QueueNamePrefix)) && q.visible(call) {
+			urls = append(urls, q.url)
+		}
+	}
+	sort.Strings(urls)
+	limit := 1000
+	if in.MaxResults != nil {
+		if *in.MaxResults < 1 || *in.MaxResults > 1000 {
+			return nil, core.Errorf("InvalidParameterValue", "Value for parameter MaxResults is invalid. Reason: must be between 1 and 1000.")
+		}
+		limit = int(*in.MaxResults)
+	}
+	start := 0
+	if tok := aws.ToString(in.NextToken); tok != "" {
+		n, err := strconv.Atoi(tok)
+		if err != nil || n < 0 || n > len(urls) {
+			return nil, core.Errorf("InvalidParameterValue", "Invalid NextToken value.")
+		}
+		start = n
+	}
+	out := &sqs.ListQueuesOutput{}
+	end := min(start+limit, len(urls))
+	out.QueueUrls = urls[start:end]
+	if end < len(urls) && in.MaxResults != nil {
+		out.NextToken = aws.String(strconv.Itoa(end))
+	}
+	return out, nil
+}
+
+func (b *Backend) tagQueue(call *core.Call, in *sqs.TagQueueInput) (*sqs.TagQueueOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q, err := b.lookup(call, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	merged := len(q.tags)
+	for k := range in.Tags {
+		if _, ok := q.tags[k]; !ok {
+			merged++
+		}
+	}
+	if merged > 50 {
+		return nil, core.Errorf("InvalidParameterValue", "Too many tags: a queue can have at most 50.")
+	}
+	for k, v := range in.Tags {
+		q.tags[k] = v
+	}
+	return &sqs.TagQueueOutput{}, nil
+}
+
+func (b *Backend) untagQueue(call *core.Call, in *sqs.UntagQueueInput) (*sqs.UntagQueueOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q, err := b.lookup(call, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range in.TagKeys {
+		delete(q.tags, k)
+	}
+	return &sqs.UntagQueueOutput{}, nil
+}
+
+func (b *Backend) listQueueTags(call *core.Call, in *sqs.ListQueueTagsInput) (*sqs.ListQueueTagsOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q, err := b.lookup(call, in.QueueUrl)
+	if err != nil {
+		return nil, err
+	}
+	tags := make(map[string]string, len(q.tags))
+	for k, v := range q.tags {
+		tags[k] = v
+	}
+	return &sqs.ListQueueTagsOutput{Tags: tags}, nil
+}
+
+func md5Hex(s string) string {
+	sum := md5.Sum([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+func (b *Backend) nextID() string {
+	b.seq++
+	return fmt.Sprintf("%08x-0000-4000-8000-%012x", b.seq, b.seq)
+}
+
+func (b *Backend) dump() any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := map[string]any{}
+	for scope, r := range b.regions {
+		for name, q := range r.queues {
+			out[scope.Account+"/"+scope.Region+"/"+name] = q.attributes(b.clock.Now())
+		}
+	}
+	return out
+}

@@ -1,0 +1,165 @@
+// Package sts emulates AWS Security Token Service: GetCallerIdentity, AssumeRole and
+// AssumeRoleWithWebIdentity. Temporary credentials it issues belong to the role's account.
+package sts
+
+import (
+	"crypto/rand"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/aws/aws-sdk-go-v2/service/sts/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// Backend holds the temporary credentials STS has issued.
+type Backend struct {
+	mu     sync.RWMutex
+	issued map[string]session
+}
+
+// session is what one set of temporary credentials stands for.
+type session struct {
+	Account    string
+	AssumedArn string
+	RoleID     string
+	Expires    time.Time
+}
+
+// New returns an empty STS backend.
+func New() *Backend { return &Backend{issued: map[string]session{}} }
+
+// AccountFor returns the account of temporary credentials STS issued.
+func (b *Backend) AccountFor(accessKey string) (string, bool) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	s, ok := b.issued[accessKey]
+	return s.Account, ok
+}
+
+// Service describes STS to the router.
+func (b *Backend) Service() *core.Service {
+	return &core.Service{
+		SigningName:  "sts",
+		ID:           "STS",
+		Protocol:     core.ProtocolQuery,
+		XMLNamespace: "https://sts.amazonaws.com/doc/2011-06-15/",
+		APIVersion:   "2011-06-15",
+		Unsigned:     map[string]bool{"AssumeRoleWithWebIdentity": true},
+		Throttle:     &core.APIError{Code: "Throttling", Message: "Rate exceeded", Status: http.StatusBadRequest},
+		Operations: map[string]core.Operation{
+			"GetCallerIdentity":         core.Op(b.getCallerIdentity),
+			"AssumeRole":                core.Op(b.assumeRole),
+			"AssumeRoleWithWebIdentity": core.Op(b.assumeRoleWithWebIdentity),
+		},
+		Dump: func() any {
+			b.mu.RLock()
+			defer b.mu.RUnlock()
+			out := map[string]session{}
+			for k, v := range b.issued {
+				out[k] = v
+			}
+			return out
+		},
+	}
+}
+
+func (b *Backend) getCallerIdentity(call *core.Call, _ *sts.GetCallerIdentityInput) (*sts.GetCallerIdentityOutput, error) {
+	b.mu.RLock()
+	s, ok := b.issued[call.AccessKey]
+	b.mu.RUnlock()
+	if ok {
+		if call.Now.After(s.Expires) {
+			return nil, &core.APIError{Code: "ExpiredToken", Status: http.StatusForbidden, Message: "The security token included in the request is expired"}
+		}
+		return &sts.GetCallerIdentityOutput{Account: aws.String(s.Account), Arn: aws.String(s.AssumedArn), UserId: aws.String(s.RoleID)}, nil
+	}
+	return &sts.GetCallerIdentityOutput{
+		Account: aws.String(call.Account),
+		Arn:     aws.String(fmt.Sprintf("arn:aws:iam::%s:user/emulator", call.Account)),
+		UserId:  aws.String("AIDA" + strings.ToUpper(call.AccessKey)),
+	}, nil
+}
+
+var (
+	roleARN     = regexp.MustCompile(`^arn:aws[a-z-]*:iam::(\d{12}):role/(?:[\w+=,.@-]+/)*([\w+=,.@-]{1,64})$`)
+	sessionName = regexp.MustCompile(`^[\w+=,.@-]{2,64}$`)
+)
+
+func (b *Backend) assumeRole(call *core.Call, in *sts.AssumeRoleInput) (*sts.AssumeRoleOutput, error) {
+	creds, user, err := b.issue(call, aws.ToString(in.RoleArn), aws.ToString(in.RoleSessionName), in.DurationSeconds)
+	if err != nil {
+		return nil, err
+	}
+	return &sts.AssumeRoleOutput{Credentials: creds, AssumedRoleUser: user}, nil
+}
+
+func (b *Backend) assumeRoleWithWebIdentity(call *core.Call, in *sts.AssumeRoleWithWebIdentityInput) (*sts.AssumeRoleWithWebIdentityOutput, error) {
+	token := aws.ToString(in.WebIdentityToken)
+	if len(token) < 4 || len(token) > 20000 {
+		return nil, core.Errorf("InvalidIdentityToken", "The web identity token that was passed could not be validated by AWS.")
+	}
+	creds, user, err := b.issue(call, aws.ToString(in.RoleArn), aws.ToString(in.RoleSessionName), in.DurationSeconds)
+	if err != nil {
+		return nil, err
+	}
+	return &sts.AssumeRoleWithWebIdentityOutput{Credentials: creds, AssumedRoleUser: user, Provider: aws.String("emulator")}, nil
+}
+
+// issue validates a role request as STS does and returns new temporary credentials.
+func (b *Backend) issue(call *core.Call, arn, name string, duration *int32) (*types.Credentials, *types.AssumedRoleUser, error) {
+	m := roleARN.FindStringSubmatch(arn)
+	if m == nil {
+		return nil, nil, core.Errorf("ValidationError", "%s is invalid", arn)
+	}
+	if !sessionName.MatchString(name) {
+		return nil, nil, core.Errorf("ValidationError",
+			"1 validation error detected: Value '%s' at 'roleSessionName' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\w+=,.@-]*", name)
+	}
+	seconds := int32(3600)
+	if duration != nil {
+		seconds = *duration
+	}
+	if seconds < 900 || seconds > 43200 {
+		return nil, nil, core.Errorf("ValidationError",
+			"1 validation error detected: Value '%d' at 'durationSeconds' failed to satisfy constraint: Member must have value between 900 and 43200", seconds)
+	}
+	account, role := m[1], m[2]
+	key := "ASIA" + randomUpper(16)
+	roleID := "AROA" + randomUpper(17)
+	s := session{
+		Account:    account,
+		AssumedArn: fmt.Sprintf("arn:aws:sts::%s:assumed-role/%s/%s", account, role, name),
+		RoleID:     roleID + ":" + name,
+		Expires:    call.Now.Add(time.Duration(seconds) * time.Second),
+	}
+	b.mu.Lock()
+	b.issued[key] = s
+	b.mu.Unlock()
+	return &types.Credentials{
+			AccessKeyId:     aws.String(key),
+			SecretAccessKey: aws.String(randomUpper(40)),
+			SessionToken:    aws.String("FwoGZXIvYXdzE" + randomUpper(60)),
+			Expiration:      aws.Time(s.Expires),
+		}, &types.AssumedRoleUser{
+			Arn:           aws.String(s.AssumedArn),
+			AssumedRoleId: aws.String(s.RoleID),
+		}, nil
+}
+
+const upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+
+func randomUpper(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = upper[int(b[i])%len(upper)]
+	}
+	return string(b)
+}

@@ -1,0 +1,160 @@
+package emulator_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/aws/smithy-go"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/runner-codes/infra-operator/emulator"
+)
+
+func TestSTSGetCallerIdentity(t *testing.T) {
+	_, url := start(t, emulator.Options{Accounts: map[string]string{"AKIDMAPPED": "111111111111"}})
+	cases := map[string]struct {
+		reason string
+		args   string
+		want   string
+	}{
+		"DefaultAccount": {reason: "An unknown key belongs to the default account.", args: "AKIDANY", want: emulator.DefaultAccount},
+		"MappedAccount":  {reason: "A mapped key belongs to its account.", args: "AKIDMAPPED", want: "111111111111"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			out, err := sts.NewFromConfig(sdkConfig(t, url, tc.args, 1)).GetCallerIdentity(context.Background(), &sts.GetCallerIdentityInput{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, aws.ToString(out.Account)); diff != "" {
+				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
+			}
+			if !strings.HasPrefix(aws.ToString(out.Arn), "arn:aws:iam::"+tc.want+":") {
+				t.Errorf("ARN %s is not in account %s", aws.ToString(out.Arn), tc.want)
+			}
+		})
+	}
+}
+
+func TestSTSAssumeRole(t *testing.T) {
+	_, url := start(t, emulator.Options{})
+	ctx := context.Background()
+	cfg := sdkConfig(t, url, "AKIDBASE", 1)
+	cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(sts.NewFromConfig(cfg), "arn:aws:iam::222222222222:role/deployer",
+		func(o *stscreds.AssumeRoleOptions) { o.RoleSessionName = "infra-operator" }))
+	out, err := sts.NewFromConfig(cfg).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "arn:aws:sts::222222222222:assumed-role/deployer/infra-operator"
+	if diff := cmp.Diff(want, aws.ToString(out.Arn)); diff != "" {
+		t.Errorf("the assumed role's identity\n-want +got:\n%s", diff)
+	}
+
+	_, err = sts.NewFromConfig(sdkConfig(t, url, "AKIDBASE", 1)).AssumeRole(ctx, &sts.AssumeRoleInput{
+		RoleArn: aws.String("not-an-arn"), RoleSessionName: aws.String("s1")})
+	var apiErr smithy.APIError
+	if !errors.As(err, &apiErr) || apiErr.ErrorCode() != "ValidationError" {
+		t.Errorf("an invalid role ARN gave %v, want ValidationError", err)
+	}
+}
+
+func TestSTSAssumeRoleWithWebIdentityIsUnsigned(t *testing.T) {
+	_, url := start(t, emulator.Options{})
+	token := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(token, []byte("eyJhbGciOiJSUzI1NiJ9.e30.c2ln"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := sdkConfig(t, url, "unused", 1)
+	cfg.Credentials = aws.NewCredentialsCache(stscreds.NewWebIdentityRoleProvider(sts.NewFromConfig(cfg),
+		"arn:aws:iam::333333333333:role/irsa", stscreds.IdentityTokenFile(token)))
+	out, err := sts.NewFromConfig(cfg).GetCallerIdentity(context.Background(), &sts.GetCallerIdentityInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := aws.ToString(out.Account); got != "333333333333" {
+		t.Errorf("account %s, want the role's 333333333333", got)
+	}
+}
+
+func TestProtocolErrors(t *testing.T) {
+	_, url := start(t, emulator.Options{})
+	const auth = "AWS4-HMAC-SHA256 Credential=AKID/20261122/us-east-1/%s/aws4_request, SignedHeaders=host, Signature=abc"
+	cases := map[string]struct {
+		reason string
+		args   func() *http.Request
+		want   string
+	}{
+		"UnsignedQuery": {
+			reason: "An unsigned STS call is refused as AWS refuses it.",
+			args: func() *http.Request {
+				r, _ := http.NewRequest(http.MethodPost, url, strings.NewReader("Action=GetCallerIdentity&Version=2011-06-15"))
+				r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+				return r
+			},
+			want: "403|<Code>MissingAuthenticationToken</Code>",
+		},
+		"UnknownQueryOperation": {
+			reason: "An operation the emulator lacks is named in InvalidAction, never answered wrongly.",
+			args: func() *http.Request {
+				r, _ := http.NewRequest(http.MethodPost, url, strings.NewReader("Action=GetSessionToken&Version=2011-06-15"))
+				r.Header.Set("Authorization", strings.Replace(auth, "%s", "sts", 1))
+				return r
+			},
+			want: "400|<Code>InvalidAction</Code><Message>Could not find operation GetSessionToken",
+		},
+		"UnknownJSONOperation": {
+			reason: "JSON protocols answer UnknownOperationException.",
+			args: func() *http.Request {
+				r, _ := http.NewRequest(http.MethodPost, url, strings.NewReader("{}"))
+				r.Header.Set("Authorization", strings.Replace(auth, "%s", "sqs", 1))
+				r.Header.Set("X-Amz-Target", "AmazonSQS.StartMessageMoveTask")
+				return r
+			},
+			want: `400|{"__type":"UnknownOperationException","message":"operation StartMessageMoveTask`,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			resp, err := http.DefaultClient.Do(tc.args())
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			status, snippet, _ := strings.Cut(tc.want, "|")
+			got := strings.ReplaceAll(string(body), "<Error><Type>Sender</Type>", "")
+			if resp.Status[:3] != status || !strings.Contains(got, snippet) {
+				t.Errorf("%s\ngot  %s %s\nwant %s and a body containing %s", tc.reason, resp.Status, body, status, snippet)
+			}
+		})
+	}
+}
+
+func TestThrottlingFaultIsRetriedByTheSDK(t *testing.T) {
+	e, url := start(t, emulator.Options{Faults: map[string]emulator.Fault{"STS.GetCallerIdentity": {ThrottleRate: 1}}})
+	_, err := sts.NewFromConfig(sdkConfig(t, url, "AKID", 3)).GetCallerIdentity(context.Background(), &sts.GetCallerIdentityInput{})
+	var apiErr smithy.APIError
+	if !errors.As(err, &apiErr) || apiErr.ErrorCode() != "Throttling" {
+		t.Fatalf("got %v, want a Throttling error", err)
+	}
+	if got := e.Calls.Snapshot()["STS"]["GetCallerIdentity"]["Throttling"]; got != 3 {
+		t.Errorf("the SDK made %d attempts, want 3: a throttle must look retryable to it", got)
+	}
+	e.Faults.Set("STS.GetCallerIdentity", emulator.Fault{})
+	if _, err := sts.NewFromConfig(sdkConfig(t, url, "AKID", 1)).GetCallerIdentity(context.Background(), &sts.GetCallerIdentityInput{}); err != nil {
+		t.Errorf("after clearing the fault: %v", err)
+	}
+	if got := e.Calls.Snapshot()["STS"]["GetCallerIdentity"]["success"]; got != 1 {
+		t.Errorf("success count %d, want 1", got)
+	}
+}
