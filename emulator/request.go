@@ -116,10 +116,11 @@ func (s *Server) dispatch(w http.ResponseWriter, req *request) {
 }
 
 func (req *request) decode(in any) error {
+	schema := req.svc.InputSchema(req.operation)
 	if req.svc.Protocol == core.ProtocolQuery {
-		return wire.DecodeQuery(req.form, in)
+		return wire.DecodeQuery(req.form, in, schema)
 	}
-	return wire.DecodeJSON(req.body, in)
+	return wire.DecodeJSON(req.body, in, schema)
 }
 
 func unknownOperation(svc *core.Service, op string) *core.APIError {

@@ -15,7 +15,7 @@ func (req *request) writeOutput(w http.ResponseWriter, out any) {
 	switch req.svc.Protocol {
 	case core.ProtocolQuery:
 		enc := &wire.XMLEncoder{}
-		wire.Encode(enc, out)
+		wire.Encode(enc, out, req.svc.OutputSchema(req.operation))
 		w.Header().Set("Content-Type", "text/xml")
 		w.Header().Set("X-Amzn-RequestId", req.call.RequestID)
 		var b strings.Builder
@@ -26,7 +26,7 @@ func (req *request) writeOutput(w http.ResponseWriter, out any) {
 		_, _ = w.Write([]byte(b.String()))
 	default:
 		enc := &wire.JSONEncoder{}
-		wire.Encode(enc, out)
+		wire.Encode(enc, out, req.svc.OutputSchema(req.operation))
 		w.Header().Set("Content-Type", req.svc.ContentType())
 		w.Header().Set("X-Amzn-RequestId", req.call.RequestID)
 		_, _ = w.Write(enc.Bytes())

@@ -9,11 +9,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/internal/wire"
+	"github.com/runner-codes/infra-operator/emulator/services/sns"
 	"github.com/runner-codes/infra-operator/emulator/services/sqs"
 	"github.com/runner-codes/infra-operator/emulator/services/sts"
 )
@@ -64,12 +67,20 @@ func New(opts Options) *Server {
 		s.Faults.Set(k, f)
 	}
 	s.sts = sts.New()
+	queues := sqs.New(s.Clock)
 	s.register(s.sts.Service())
-	s.register(sqs.New(s.Clock).Service())
+	s.register(queues.Service())
+	s.register(sns.New(s.Clock, queues).Service())
 	return s
 }
 
 func (s *Server) register(svc *core.Service) {
+	if svc.Model != nil {
+		for name, op := range svc.Operations {
+			wire.Augment(svc.InputSchema(name), reflect.TypeOf(op.NewInput()))
+			wire.Augment(svc.OutputSchema(name), reflect.TypeOf(op.NewOutput()))
+		}
+	}
 	s.bySigner[svc.SigningName] = svc
 	if svc.TargetPrefix != "" {
 		s.byTarget[svc.TargetPrefix] = svc

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/smithy-go"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/runner-codes/infra-operator/emulator"
@@ -35,17 +36,17 @@ func TestRequestSnapshots(t *testing.T) {
 				dir := moduleDir(t, reflect.TypeOf(in).Elem().PkgPath())
 				headers, body := readSnapshot(t, filepath.Join(dir, "request_snapshot", name+".request.snap"))
 				if svc.Protocol == core.ProtocolQuery {
-					checkQuery(t, body, in)
+					checkQuery(t, body, in, svc.InputSchema(name))
 					return
 				}
 				if got := headers["X-Amz-Target"]; got != svc.TargetPrefix+"."+name {
 					t.Errorf("X-Amz-Target %q does not route to %s.%s", got, svc.TargetPrefix, name)
 				}
-				if err := wire.DecodeJSON(body, in); err != nil {
+				if err := wire.DecodeJSON(body, in, svc.InputSchema(name)); err != nil {
 					t.Fatalf("decode: %v", err)
 				}
 				enc := &wire.JSONEncoder{}
-				wire.Encode(enc, in)
+				wire.Encode(enc, in, svc.InputSchema(name))
 				var want, got any
 				if err := json.Unmarshal(body, &want); err != nil {
 					t.Fatal(err)
@@ -62,13 +63,13 @@ func TestRequestSnapshots(t *testing.T) {
 }
 
 // checkQuery decodes a query request and checks that every parameter value reaches the input.
-func checkQuery(t *testing.T, body []byte, in any) {
+func checkQuery(t *testing.T, body []byte, in any, schema *smithy.Schema) {
 	t.Helper()
 	form, err := url.ParseQuery(string(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := wire.DecodeQuery(form, in); err != nil {
+	if err := wire.DecodeQuery(form, in, schema); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
 	var want []string
@@ -78,7 +79,7 @@ func checkQuery(t *testing.T, body []byte, in any) {
 		}
 	}
 	enc := &wire.XMLEncoder{}
-	wire.Encode(enc, in)
+	wire.Encode(enc, in, schema)
 	got := leafValues(t, enc.Bytes())
 	sort.Strings(want)
 	sort.Strings(got)

@@ -3,6 +3,10 @@ package core
 import (
 	"context"
 	"time"
+
+	"github.com/aws/smithy-go"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/models"
 )
 
 // Protocol is an AWS protocol family.
@@ -37,6 +41,9 @@ type Service struct {
 	QueryCompatible bool
 	// Unsigned lists the operations AWS accepts without a signature.
 	Unsigned map[string]bool
+	// Model is the API model of a service whose SDK module has no schemas of its own; its
+	// shapes give the wire names. Nil for services with SDK schemas.
+	Model *models.Model
 	// Operations by name.
 	Operations map[string]Operation
 	// Throttle is the error the service returns when throttled.
@@ -49,6 +56,8 @@ type Service struct {
 type Operation struct {
 	// NewInput returns a new pointer to the SDK input struct.
 	NewInput func() any
+	// NewOutput returns a new pointer to the SDK output struct.
+	NewOutput func() any
 	// Handle runs the operation and returns a pointer to the SDK output struct.
 	Handle func(call *Call, in any) (any, error)
 }
@@ -56,7 +65,8 @@ type Operation struct {
 // Op builds an Operation from a handler typed with the SDK's input and output structs.
 func Op[I, O any](h func(*Call, *I) (*O, error)) Operation {
 	return Operation{
-		NewInput: func() any { return new(I) },
+		NewInput:  func() any { return new(I) },
+		NewOutput: func() any { return new(O) },
 		Handle: func(call *Call, in any) (any, error) {
 			out, err := h(call, in.(*I))
 			if err != nil {
@@ -104,4 +114,21 @@ func (s *Service) ContentType() string {
 		return "application/x-amz-json-1.1"
 	}
 	return "application/x-amz-json-1.0"
+}
+
+// InputSchema returns the model's schema of an operation's input, or nil when the service has no
+// model (its SDK types carry their own schemas).
+func (s *Service) InputSchema(op string) *smithy.Schema {
+	if s.Model == nil {
+		return nil
+	}
+	return s.Model.InputSchema(op)
+}
+
+// OutputSchema returns the model's schema of an operation's output, or nil.
+func (s *Service) OutputSchema(op string) *smithy.Schema {
+	if s.Model == nil {
+		return nil
+	}
+	return s.Model.OutputSchema(op)
 }

@@ -197,8 +197,9 @@ func fieldByName(v reflect.Value, member string) reflect.Value {
 	return v.Field(i)
 }
 
-// DecodeJSON decodes an awsJson request body into in, a pointer to an SDK input struct.
-func DecodeJSON(body []byte, in any) error {
+// DecodeJSON decodes an awsJson request body into in, a pointer to an SDK input struct; schema
+// is the input's schema from the service's API model, or nil (see inputSchema).
+func DecodeJSON(body []byte, in any, schema *smithy.Schema) error {
 	if len(strings.TrimSpace(string(body))) == 0 {
 		return nil
 	}
@@ -208,5 +209,5 @@ func DecodeJSON(body []byte, in any) error {
 	if err := dec.Decode(&raw); err != nil {
 		return fmt.Errorf("decode JSON body: %w", err)
 	}
-	return assign(reflect.ValueOf(in).Elem(), schemaOfInput(in), raw)
+	return assign(reflect.ValueOf(in).Elem(), inputSchema(in, schema), raw)
 }

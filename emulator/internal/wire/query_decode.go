@@ -10,20 +10,20 @@ import (
 )
 
 // DecodeQuery decodes the parameters of an awsQuery request into in, a pointer to an SDK input
-// struct.
+// struct; schema is the input's schema from the service's API model, or nil (see inputSchema).
 // Parameter names follow the model: members by name or xmlName, lists as Name.member.N (or
 // Name.N when flattened), maps as Name.entry.N.key / .value, nested members as Name.Member.
 //
 // Keys are matched without regard to case: schemas synthesized for SDK modules without their
 // own (see SchemaFor) know members by Go field name ("Arn"), while the wire uses the model's
 // member name ("arn").
-func DecodeQuery(form url.Values, in any) error {
+func DecodeQuery(form url.Values, in any, schema *smithy.Schema) error {
 	folded := make(url.Values, len(form))
 	for k, v := range form {
 		folded[strings.ToLower(k)] = v
 	}
 	form = folded
-	schema := schemaOfInput(in)
+	schema = inputSchema(in, schema)
 	tree := queryStruct(form, schema, "")
 	if tree == nil {
 		return nil

@@ -3,6 +3,7 @@ package wire
 import (
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,8 +22,8 @@ var (
 	metadataName = "ResultMetadata"
 )
 
-// SchemaFor returns a schema for the Go type t (a struct or pointer to one), built from its
-// exported fields.
+// SchemaFor returns a schema for the Go type t, built from its exported fields when it is a
+// struct.
 func SchemaFor(t reflect.Type) *smithy.Schema {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -88,14 +89,18 @@ func build(t reflect.Type, seen map[reflect.Type]*smithy.Schema) *smithy.Schema 
 }
 
 // Encode writes v, an SDK output struct, to enc: through its own Serialize method when the SDK
-// module has schemas, otherwise by walking it with a synthesized schema.
-func Encode(enc smithy.ShapeSerializer, v any) {
+// module has schemas; otherwise by walking it with schema (from the service's API model) or,
+// when schema is nil, with one synthesized from v's type.
+func Encode(enc smithy.ShapeSerializer, v any, schema *smithy.Schema) {
 	if s, ok := v.(smithy.Serializable); ok {
 		s.Serialize(enc)
 		return
 	}
 	rv := reflect.ValueOf(v)
-	WriteValue(enc, SchemaFor(rv.Type()), rv)
+	if schema == nil {
+		schema = SchemaFor(rv.Type())
+	}
+	WriteValue(enc, schema, rv)
 }
 
 // WriteValue writes v with schema s to enc. Nil pointers, slices and maps are left out.
@@ -114,7 +119,7 @@ func WriteValue(enc smithy.ShapeSerializer, s *smithy.Schema, v reflect.Value) {
 	case reflect.Struct:
 		enc.WriteStruct(s)
 		for i := 0; i < v.NumField(); i++ {
-			if m := s.Member(v.Type().Field(i).Name); m != nil {
+			if m := memberFold(s, v.Type().Field(i).Name); m != nil {
 				WriteValue(enc, m, v.Field(i))
 			}
 		}
@@ -155,11 +160,69 @@ func WriteValue(enc smithy.ShapeSerializer, s *smithy.Schema, v reflect.Value) {
 	}
 }
 
-// schemaOfInput returns the schema of an SDK input struct: its own when the module has
-// schemas, otherwise one synthesized from its type.
-func schemaOfInput(in any) *smithy.Schema {
+// memberFold returns the member of s named name, ignoring case: Go fields are the model's member
+// names, capitalised ("Arn" for "arn").
+func memberFold(s *smithy.Schema, name string) *smithy.Schema {
+	if m := s.Member(name); m != nil {
+		return m
+	}
+	for n, m := range s.Members() {
+		if strings.EqualFold(n, name) {
+			return m
+		}
+	}
+	return nil
+}
+
+// inputSchema returns the schema to decode in with: the SDK module's own when it has one, else
+// the given one (from the service's API model), else one synthesized from in's type.
+func inputSchema(in any, schema *smithy.Schema) *smithy.Schema {
 	if s, ok := in.(smithy.Serializable); ok {
 		return SchemaOf(s)
 	}
+	if schema != nil {
+		return schema
+	}
 	return SchemaFor(reflect.TypeOf(in))
+}
+
+// Augment adds to a schema from an API model the members that t (the SDK's Go type for it) has
+// and the model lacks: members newer than the model, named after their Go fields. It descends
+// into members, lists and maps. It mutates the schema, so it runs when a service is registered,
+// before any request is served.
+func Augment(schema *smithy.Schema, t reflect.Type) {
+	augment(schema, t, map[*smithy.Schema]bool{})
+}
+
+func augment(s *smithy.Schema, t reflect.Type, seen map[*smithy.Schema]bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if s == nil || seen[s] {
+		return
+	}
+	seen[s] = true
+	switch t.Kind() {
+	case reflect.Struct:
+		if t == timeType {
+			return
+		}
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() || f.Name == metadataName {
+				continue
+			}
+			if m := memberFold(s, f.Name); m != nil {
+				augment(m, f.Type, seen)
+				continue
+			}
+			s.AddMember(f.Name, SchemaFor(f.Type))
+		}
+	case reflect.Slice:
+		if t.Elem().Kind() != reflect.Uint8 {
+			augment(s.ListMember(), t.Elem(), seen)
+		}
+	case reflect.Map:
+		augment(s.MapValue(), t.Elem(), seen)
+	}
 }

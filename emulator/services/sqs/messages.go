@@ -1,7 +1,9 @@
 package sqs
 
 import (
+	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -21,19 +23,33 @@ type message struct {
 	receives          int
 }
 
-// Deliver puts a message into the queue with the given ARN, as SNS does for SQS
-// subscriptions. It reports false when no such queue exists.
-func (b *Backend) Deliver(scope core.Scope, queueARN, body string) bool {
+// ErrDeliveryDenied is returned by DeliverFromService when the queue's policy does not let the
+// service send.
+var ErrDeliveryDenied = errors.New("the queue policy does not allow the sender")
+
+// ErrNoSuchQueue is returned by DeliverFromService when no queue has the ARN.
+var ErrNoSuchQueue = errors.New("no queue has this ARN")
+
+// DeliverFromService puts a message into the queue with queueARN on behalf of an AWS service
+// (service principal, for example "sns.amazonaws.com") acting for sourceARN, as SNS does for
+// its SQS subscriptions. As on AWS, the queue's policy must allow it.
+func (b *Backend) DeliverFromService(queueARN, service, sourceARN, body, groupID string) error {
+	parts := strings.Split(queueARN, ":")
+	if len(parts) != 6 {
+		return ErrNoSuchQueue
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, q := range b.region(scope).queues {
-		if q.arn == queueARN {
-			now := b.clock.Now()
-			q.messages = append(q.messages, &message{id: b.nextID(), body: body, sent: now, delayedUntil: now})
-			return true
-		}
+	q, ok := b.region(core.Scope{Account: parts[4], Region: parts[3]}).queues[parts[5]]
+	if !ok {
+		return ErrNoSuchQueue
 	}
-	return false
+	if !allowsServiceSend(q.attrs["Policy"], service, queueARN, sourceARN) {
+		return ErrDeliveryDenied
+	}
+	now := b.clock.Now()
+	q.messages = append(q.messages, &message{id: b.nextID(), body: body, groupID: groupID, sent: now, delayedUntil: now})
+	return nil
 }
 
 func (b *Backend) sendMessage(call *core.Call, in *sqs.SendMessageInput) (*sqs.SendMessageOutput, error) {

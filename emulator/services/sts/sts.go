@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sts/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/internal/models"
 )
 
 // Backend holds the temporary credentials STS has issued.
@@ -52,6 +53,7 @@ func (b *Backend) Service() *core.Service {
 		XMLNamespace: "https://sts.amazonaws.com/doc/2011-06-15/",
 		APIVersion:   "2011-06-15",
 		Unsigned:     map[string]bool{"AssumeRoleWithWebIdentity": true},
+		Model:        models.MustLoad("sts"),
 		Throttle:     &core.APIError{Code: "Throttling", Message: "Rate exceeded", Status: http.StatusBadRequest},
 		Operations: map[string]core.Operation{
 			"GetCallerIdentity":         core.Op(b.getCallerIdentity),

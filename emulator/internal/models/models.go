@@ -1,0 +1,162 @@
+// Package models holds the AWS API models (from aws-sdk-go v1, minified by ./gen) of the
+// emulated services whose aws-sdk-go-v2 modules have no schemas of their own, and turns their
+// shapes into smithy schemas, so that the wire codecs take every wire name from the model.
+package models
+
+//go:generate go run ./gen sts sns
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/traits"
+)
+
+//go:embed apis/*.json
+var apis embed.FS
+
+// Model is one service's API model.
+type Model struct {
+	name       string
+	Metadata   map[string]any       `json:"metadata"`
+	Operations map[string]operation `json:"operations"`
+	Shapes     map[string]shape     `json:"shapes"`
+
+	mu      sync.Mutex
+	schemas map[string]*smithy.Schema
+}
+
+type operation struct {
+	Input  *ref `json:"input"`
+	Output *ref `json:"output"`
+}
+
+type ref struct {
+	Shape           string `json:"shape"`
+	LocationName    string `json:"locationName"`
+	QueryName       string `json:"queryName"`
+	Flattened       bool   `json:"flattened"`
+	TimestampFormat string `json:"timestampFormat"`
+}
+
+type shape struct {
+	Type            string         `json:"type"`
+	Members         map[string]ref `json:"members"`
+	Member          *ref           `json:"member"`
+	Key             *ref           `json:"key"`
+	Value           *ref           `json:"value"`
+	Flattened       bool           `json:"flattened"`
+	TimestampFormat string         `json:"timestampFormat"`
+}
+
+// Load returns the embedded model of service (for example "sns").
+func Load(service string) (*Model, error) {
+	b, err := apis.ReadFile("apis/" + service + ".json")
+	if err != nil {
+		return nil, fmt.Errorf("no embedded model for %s: %w", service, err)
+	}
+	m := &Model{name: service, schemas: map[string]*smithy.Schema{}}
+	if err := json.Unmarshal(b, m); err != nil {
+		return nil, fmt.Errorf("decode the %s model: %w", service, err)
+	}
+	return m, nil
+}
+
+// MustLoad is Load for the services compiled into the emulator, whose models are embedded at
+// build time; a missing model is a build defect.
+func MustLoad(service string) *Model {
+	m, err := Load(service)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// InputSchema returns the schema of an operation's input, or nil when the model lacks the
+// operation or it takes no input.
+func (m *Model) InputSchema(op string) *smithy.Schema {
+	o, ok := m.Operations[op]
+	if !ok || o.Input == nil {
+		return nil
+	}
+	return m.Schema(o.Input.Shape)
+}
+
+// OutputSchema returns the schema of an operation's output, or nil.
+func (m *Model) OutputSchema(op string) *smithy.Schema {
+	o, ok := m.Operations[op]
+	if !ok || o.Output == nil {
+		return nil
+	}
+	return m.Schema(o.Output.Shape)
+}
+
+// Schema returns the schema of a named shape.
+func (m *Model) Schema(name string) *smithy.Schema {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.build(name)
+}
+
+var shapeTypes = map[string]smithy.ShapeType{
+	"structure": smithy.ShapeTypeStructure, "list": smithy.ShapeTypeList, "map": smithy.ShapeTypeMap,
+	"string": smithy.ShapeTypeString, "boolean": smithy.ShapeTypeBoolean, "integer": smithy.ShapeTypeInteger,
+	"long": smithy.ShapeTypeLong, "float": smithy.ShapeTypeFloat, "double": smithy.ShapeTypeDouble,
+	"timestamp": smithy.ShapeTypeTimestamp, "blob": smithy.ShapeTypeBlob,
+}
+
+// build returns the schema of a shape, building it and its members on first use. The caller
+// holds m.mu. A shape is cached before its members are added, so recursive shapes work.
+func (m *Model) build(name string) *smithy.Schema {
+	if s, ok := m.schemas[name]; ok {
+		return s
+	}
+	sh := m.Shapes[name]
+	var ts []smithy.Trait
+	if sh.Flattened {
+		ts = append(ts, &traits.XMLFlattened{})
+	}
+	if sh.TimestampFormat != "" {
+		ts = append(ts, &traits.TimestampFormat{Format: sh.TimestampFormat})
+	}
+	typ, ok := shapeTypes[sh.Type]
+	if !ok {
+		typ = smithy.ShapeTypeDocument
+	}
+	s := smithy.NewSchema(smithy.ShapeID{Namespace: m.name, Name: name}, typ, len(sh.Members), ts...)
+	m.schemas[name] = s
+	switch sh.Type {
+	case "structure":
+		for member, r := range sh.Members {
+			s.AddMember(member, m.build(r.Shape), refTraits(r)...)
+		}
+	case "list":
+		if sh.Member != nil {
+			s.AddMember("member", m.build(sh.Member.Shape), refTraits(*sh.Member)...)
+		}
+	case "map":
+		if sh.Key != nil && sh.Value != nil {
+			s.AddMember("key", m.build(sh.Key.Shape), refTraits(*sh.Key)...)
+			s.AddMember("value", m.build(sh.Value.Shape), refTraits(*sh.Value)...)
+		}
+	}
+	return s
+}
+
+// refTraits returns the wire traits a member reference declares.
+func refTraits(r ref) []smithy.Trait {
+	var ts []smithy.Trait
+	if r.LocationName != "" {
+		ts = append(ts, &traits.XMLName{Name: r.LocationName})
+	}
+	if r.Flattened {
+		ts = append(ts, &traits.XMLFlattened{})
+	}
+	if r.TimestampFormat != "" {
+		ts = append(ts, &traits.TimestampFormat{Format: r.TimestampFormat})
+	}
+	return ts
+}

@@ -1,0 +1,311 @@
+// Package sns emulates Amazon SNS over its query protocol: standard and FIFO topics,
+// attributes, tags, subscriptions (SQS subscriptions are confirmed at once and deliver into the
+// emulated SQS queue when its policy allows the topic; email and HTTP subscriptions stay pending
+// until ConfirmSubscription), filter policies, and Publish.
+package sns
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sns/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/internal/models"
+)
+
+// Queues is what SNS needs of SQS: delivery on behalf of a topic, subject to the queue policy.
+type Queues interface {
+	DeliverFromService(queueARN, service, sourceARN, body, groupID string) error
+}
+
+// Backend holds the topics and subscriptions of every account and region.
+type Backend struct {
+	clock  *core.Clock
+	queues Queues
+	mu     sync.Mutex
+	topics map[string]*topic // by ARN
+	subs   map[string]*subscription
+	seq    int
+	// failed counts deliveries that failed, by subscription and reason.
+	failed map[string]int
+}
+
+// New returns an empty SNS backend that delivers to queues.
+func New(clock *core.Clock, queues Queues) *Backend {
+	return &Backend{clock: clock, queues: queues, topics: map[string]*topic{}, subs: map[string]*subscription{}, failed: map[string]int{}}
+}
+
+// Service describes SNS to the router.
+func (b *Backend) Service() *core.Service {
+	return &core.Service{
+		SigningName:  "sns",
+		ID:           "SNS",
+		Protocol:     core.ProtocolQuery,
+		XMLNamespace: "http://sns.amazonaws.com/doc/2010-03-31/",
+		APIVersion:   "2010-03-31",
+		Model:        models.MustLoad("sns"),
+		Throttle:     &core.APIError{Code: "Throttled", Message: "Rate exceeded", Status: http.StatusBadRequest},
+		Operations: map[string]core.Operation{
+			"CreateTopic":               core.Op(b.createTopic),
+			"GetTopicAttributes":        core.Op(b.getTopicAttributes),
+			"SetTopicAttributes":        core.Op(b.setTopicAttributes),
+			"DeleteTopic":               core.Op(b.deleteTopic),
+			"ListTopics":                core.Op(b.listTopics),
+			"Subscribe":                 core.Op(b.subscribe),
+			"ConfirmSubscription":       core.Op(b.confirmSubscription),
+			"Unsubscribe":               core.Op(b.unsubscribe),
+			"ListSubscriptionsByTopic":  core.Op(b.listSubscriptionsByTopic),
+			"GetSubscriptionAttributes": core.Op(b.getSubscriptionAttributes),
+			"SetSubscriptionAttributes": core.Op(b.setSubscriptionAttributes),
+			"Publish":                   core.Op(b.publish),
+			"TagResource":               core.Op(b.tagResource),
+			"UntagResource":             core.Op(b.untagResource),
+			"ListTagsForResource":       core.Op(b.listTagsForResource),
+		},
+		Dump: b.dump,
+	}
+}
+
+func errNotFound(what string) *core.APIError {
+	return core.NotFoundf("NotFound", "%s does not exist", what)
+}
+
+func errInvalid(format string, args ...any) *core.APIError {
+	return core.Errorf("InvalidParameter", "Invalid parameter: "+format, args...)
+}
+
+var topicName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,256}$`)
+
+// topicAttributes are the attributes CreateTopic and SetTopicAttributes accept.
+var topicAttributes = map[string]func(fifo bool, v string) error{
+	"DisplayName":               func(_ bool, v string) error { return maxLen(v, 100) },
+	"Policy":                    func(_ bool, v string) error { return jsonObject(v) },
+	"DeliveryPolicy":            func(_ bool, v string) error { return jsonObject(v) },
+	"KmsMasterKeyId":            func(bool, string) error { return nil },
+	"SignatureVersion":          func(_ bool, v string) error { return oneOf(v, "1", "2") },
+	"TracingConfig":             func(_ bool, v string) error { return oneOf(v, "PassThrough", "Active") },
+	"FifoTopic":                 func(_ bool, v string) error { return oneOf(v, "true", "false") },
+	"ContentBasedDeduplication": fifoOnly(func(v string) error { return oneOf(v, "true", "false") }),
+	"ArchivePolicy":             fifoOnly(jsonObject),
+	"FifoThroughputScope":       fifoOnly(func(v string) error { return oneOf(v, "Topic", "MessageGroup") }),
+}
+
+func fifoOnly(check func(string) error) func(bool, string) error {
+	return func(fifo bool, v string) error {
+		if !fifo {
+			return fmt.Errorf("only FIFO topics have this attribute")
+		}
+		return check(v)
+	}
+}
+
+func (b *Backend) arn(call *core.Call, name string) string {
+	return fmt.Sprintf("arn:aws:sns:%s:%s:%s", call.Region, call.Account, name)
+}
+
+func (b *Backend) createTopic(call *core.Call, in *sns.CreateTopicInput) (*sns.CreateTopicOutput, error) {
+	name := aws.ToString(in.Name)
+	fifo := in.Attributes["FifoTopic"] == "true"
+	if !topicName.MatchString(strings.TrimSuffix(name, ".fifo")) || len(name) > 256 {
+		return nil, errInvalid("Topic Name")
+	}
+	if fifo != strings.HasSuffix(name, ".fifo") {
+		return nil, errInvalid("Topic Name: a FIFO topic's name ends in .fifo, and only a FIFO topic's does")
+	}
+	for k, v := range in.Attributes {
+		check, ok := topicAttributes[k]
+		if !ok {
+			return nil, errInvalid("Attributes Reason: Unknown attribute %s", k)
+		}
+		if err := check(fifo, v); err != nil {
+			return nil, errInvalid("Attributes Reason: %s: %v", k, err)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	arn := b.arn(call, name)
+	if t, ok := b.topics[arn]; ok {
+		for k, v := range in.Attributes {
+			if t.value(k) != v {
+				return nil, errInvalid("Attributes Reason: Topic already exists with different attributes")
+			}
+		}
+		for _, tag := range in.Tags {
+			if v, ok := t.tags[aws.ToString(tag.Key)]; ok && v != aws.ToString(tag.Value) {
+				return nil, errInvalid("Tags Reason: Topic already exists with different tags")
+			}
+		}
+		return &sns.CreateTopicOutput{TopicArn: aws.String(arn)}, nil
+	}
+	t := &topic{arn: arn, owner: call.Account, fifo: fifo, attrs: map[string]string{}, tags: map[string]string{}}
+	for k, v := range in.Attributes {
+		if k != "FifoTopic" {
+			t.attrs[k] = v
+		}
+	}
+	if err := t.tag(in.Tags); err != nil {
+		return nil, err
+	}
+	b.topics[arn] = t
+	return &sns.CreateTopicOutput{TopicArn: aws.String(arn)}, nil
+}
+
+// topicFor returns the topic with arn, in the caller's account. The caller holds b.mu.
+func (b *Backend) topicFor(call *core.Call, arn *string) (*topic, error) {
+	t, ok := b.topics[aws.ToString(arn)]
+	if !ok || t.owner != call.Account {
+		return nil, errNotFound("Topic")
+	}
+	return t, nil
+}
+
+func (b *Backend) getTopicAttributes(call *core.Call, in *sns.GetTopicAttributesInput) (*sns.GetTopicAttributesOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, err := b.topicFor(call, in.TopicArn)
+	if err != nil {
+		return nil, err
+	}
+	return &sns.GetTopicAttributesOutput{Attributes: b.topicAttributes(t)}, nil
+}
+
+func (b *Backend) setTopicAttributes(call *core.Call, in *sns.SetTopicAttributesInput) (*sns.SetTopicAttributesOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, err := b.topicFor(call, in.TopicArn)
+	if err != nil {
+		return nil, err
+	}
+	name, value := aws.ToString(in.AttributeName), aws.ToString(in.AttributeValue)
+	check, ok := topicAttributes[name]
+	if !ok || name == "FifoTopic" {
+		return nil, errInvalid("AttributeName")
+	}
+	if err := check(t.fifo, value); err != nil {
+		return nil, errInvalid("AttributeValue Reason: %v", err)
+	}
+	t.attrs[name] = value
+	return &sns.SetTopicAttributesOutput{}, nil
+}
+
+func (b *Backend) deleteTopic(call *core.Call, in *sns.DeleteTopicInput) (*sns.DeleteTopicOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	arn := aws.ToString(in.TopicArn)
+	if t, ok := b.topics[arn]; ok && t.owner == call.Account {
+		delete(b.topics, arn)
+		for id, s := range b.subs {
+			if s.topicARN == arn {
+				delete(b.subs, id)
+			}
+		}
+	}
+	return &sns.DeleteTopicOutput{}, nil // Deleting a topic that does not exist succeeds.
+}
+
+func (b *Backend) listTopics(call *core.Call, in *sns.ListTopicsInput) (*sns.ListTopicsOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var arns []string
+	prefix := fmt.Sprintf("arn:aws:sns:%s:%s:", call.Region, call.Account)
+	for arn := range b.topics {
+		if strings.HasPrefix(arn, prefix) {
+			arns = append(arns, arn)
+		}
+	}
+	page, next, err := paginate(arns, aws.ToString(in.NextToken), 100)
+	if err != nil {
+		return nil, err
+	}
+	out := &sns.ListTopicsOutput{NextToken: next}
+	for _, arn := range page {
+		out.Topics = append(out.Topics, types.Topic{TopicArn: aws.String(arn)})
+	}
+	return out, nil
+}
+
+// paginate returns one sorted page of items from the position in token, and the next token.
+func paginate(items []string, token string, size int) ([]string, *string, error) {
+	sort.Strings(items)
+	start := 0
+	if token != "" {
+		n, err := strconv.Atoi(token)
+		if err != nil || n < 0 || n > len(items) {
+			return nil, nil, errInvalid("NextToken")
+		}
+		start = n
+	}
+	end := min(start+size, len(items))
+	var next *string
+	if end < len(items) {
+		next = aws.String(strconv.Itoa(end))
+	}
+	return items[start:end], next, nil
+}
+
+func (b *Backend) tagResource(call *core.Call, in *sns.TagResourceInput) (*sns.TagResourceOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, err := b.topicFor(call, in.ResourceArn)
+	if err != nil {
+		return nil, core.NotFoundf("ResourceNotFound", "Resource does not exist")
+	}
+	if err := t.tag(in.Tags); err != nil {
+		return nil, err
+	}
+	return &sns.TagResourceOutput{}, nil
+}
+
+func (b *Backend) untagResource(call *core.Call, in *sns.UntagResourceInput) (*sns.UntagResourceOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, err := b.topicFor(call, in.ResourceArn)
+	if err != nil {
+		return nil, core.NotFoundf("ResourceNotFound", "Resource does not exist")
+	}
+	for _, k := range in.TagKeys {
+		delete(t.tags, k)
+	}
+	return &sns.UntagResourceOutput{}, nil
+}
+
+func (b *Backend) listTagsForResource(call *core.Call, in *sns.ListTagsForResourceInput) (*sns.ListTagsForResourceOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, err := b.topicFor(call, in.ResourceArn)
+	if err != nil {
+		return nil, core.NotFoundf("ResourceNotFound", "Resource does not exist")
+	}
+	out := &sns.ListTagsForResourceOutput{Tags: []types.Tag{}}
+	keys := make([]string, 0, len(t.tags))
+	for k := range t.tags {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		out.Tags = append(out.Tags, types.Tag{Key: aws.String(k), Value: aws.String(t.tags[k])})
+	}
+	return out, nil
+}
+
+func (b *Backend) dump() any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := map[string]any{}
+	for arn, t := range b.topics {
+		out[arn] = b.topicAttributes(t)
+	}
+	for arn, s := range b.subs {
+		out[arn] = s.attributes()
+	}
+	out["failedDeliveries"] = b.failed
+	return out
+}
