@@ -1,0 +1,191 @@
+// Package dynamodb emulates the table management of Amazon DynamoDB over its JSON protocol:
+// tables with key schemas, global and local secondary indexes, billing modes, provisioned
+// throughput, TTL, point-in-time recovery, streams, encryption, table classes, deletion
+// protection and tags, going through CREATING, UPDATING and DELETING on the simulation clock.
+// Item operations are not emulated and get UnknownOperationException.
+package dynamodb
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// TransitionTime is how long a table (or index) stays CREATING, UPDATING or DELETING on the
+// simulation clock.
+const TransitionTime = 2 * time.Second
+
+// Backend holds the tables of every account and region.
+type Backend struct {
+	clock  *core.Clock
+	mu     sync.Mutex
+	tables map[core.Scope]map[string]*table
+	seq    int
+}
+
+// New returns an empty DynamoDB backend on clock.
+func New(clock *core.Clock) *Backend {
+	return &Backend{clock: clock, tables: map[core.Scope]map[string]*table{}}
+}
+
+// Service describes DynamoDB to the router.
+func (b *Backend) Service() *core.Service {
+	return &core.Service{
+		SigningName:  "dynamodb",
+		ID:           "DynamoDB",
+		Protocol:     core.ProtocolJSON10,
+		TargetPrefix: "DynamoDB_20120810",
+		Throttle: &core.APIError{Code: "ThrottlingException", Status: http.StatusBadRequest,
+			Message: "Rate of requests exceeds the allowed throughput."},
+		Operations: map[string]core.Operation{
+			"CreateTable":               core.Op(b.createTable),
+			"DescribeTable":             core.Op(b.describeTable),
+			"UpdateTable":               core.Op(b.updateTable),
+			"DeleteTable":               core.Op(b.deleteTable),
+			"ListTables":                core.Op(b.listTables),
+			"UpdateTimeToLive":          core.Op(b.updateTimeToLive),
+			"DescribeTimeToLive":        core.Op(b.describeTimeToLive),
+			"UpdateContinuousBackups":   core.Op(b.updateContinuousBackups),
+			"DescribeContinuousBackups": core.Op(b.describeContinuousBackups),
+			"TagResource":               core.Op(b.tagResource),
+			"UntagResource":             core.Op(b.untagResource),
+			"ListTagsOfResource":        core.Op(b.listTagsOfResource),
+		},
+		Dump: b.dump,
+	}
+}
+
+func validation(format string, args ...any) *core.APIError {
+	return core.Errorf("ValidationException", format, args...)
+}
+
+func notFound(name string) *core.APIError {
+	return core.Errorf("ResourceNotFoundException", "Requested resource not found: Table: %s not found", name)
+}
+
+var tableName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
+
+// region returns the tables of the caller's account and region. The caller holds b.mu.
+func (b *Backend) region(call *core.Call) map[string]*table {
+	r := b.tables[call.Scope()]
+	if r == nil {
+		r = map[string]*table{}
+		b.tables[call.Scope()] = r
+	}
+	return r
+}
+
+// lookup returns a live table by name or ARN, settling its state first. The caller holds b.mu.
+func (b *Backend) lookup(call *core.Call, nameOrARN string) (*table, error) {
+	r := b.region(call)
+	for name, t := range r {
+		if name == nameOrARN || t.arn == nameOrARN {
+			t.settle(call.Now)
+			if t.gone(call.Now) {
+				delete(r, name)
+				break
+			}
+			return t, nil
+		}
+	}
+	return nil, notFound(nameOrARN)
+}
+
+func (b *Backend) createTable(call *core.Call, in *dynamodb.CreateTableInput) (*dynamodb.CreateTableOutput, error) {
+	name := aws.ToString(in.TableName)
+	if !tableName.MatchString(name) {
+		return nil, validation("1 validation error detected: Value '%s' at 'tableName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+ and have length between 3 and 255", name)
+	}
+	t, err := newTable(call, in)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, err := b.lookup(call, name); err == nil {
+		return nil, core.Errorf("ResourceInUseException", "Table already exists: %s", name)
+	}
+	b.seq++
+	t.id = fmt.Sprintf("%08x-0000-4000-8000-%012x", b.seq, b.seq)
+	b.region(call)[name] = t
+	return &dynamodb.CreateTableOutput{TableDescription: t.describe(call.Now)}, nil
+}
+
+func (b *Backend) describeTable(call *core.Call, in *dynamodb.DescribeTableInput) (*dynamodb.DescribeTableOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, err := b.lookup(call, aws.ToString(in.TableName))
+	if err != nil || !t.visible(call) {
+		return nil, notFound(aws.ToString(in.TableName))
+	}
+	return &dynamodb.DescribeTableOutput{Table: t.describe(call.Now)}, nil
+}
+
+func (b *Backend) deleteTable(call *core.Call, in *dynamodb.DeleteTableInput) (*dynamodb.DeleteTableOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, err := b.lookup(call, aws.ToString(in.TableName))
+	if err != nil {
+		return nil, err
+	}
+	if t.status != types.TableStatusActive {
+		return nil, core.Errorf("ResourceInUseException", "Attempt to change a resource which is still in use: Table: %s is in %s state", t.name, t.status)
+	}
+	if t.deletionProtection {
+		return nil, validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+	}
+	t.status, t.until = types.TableStatusDeleting, call.Now.Add(TransitionTime)
+	return &dynamodb.DeleteTableOutput{TableDescription: t.describe(call.Now)}, nil
+}
+
+func (b *Backend) listTables(call *core.Call, in *dynamodb.ListTablesInput) (*dynamodb.ListTablesOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var names []string
+	for name := range b.region(call) {
+		if _, err := b.lookup(call, name); err == nil {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	limit := 100
+	if in.Limit != nil {
+		if *in.Limit < 1 || *in.Limit > 100 {
+			return nil, validation("1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value between 1 and 100", *in.Limit)
+		}
+		limit = int(*in.Limit)
+	}
+	start := sort.SearchStrings(names, aws.ToString(in.ExclusiveStartTableName))
+	if start < len(names) && names[start] == aws.ToString(in.ExclusiveStartTableName) {
+		start++
+	}
+	end := min(start+limit, len(names))
+	out := &dynamodb.ListTablesOutput{TableNames: names[start:end]}
+	if end < len(names) {
+		out.LastEvaluatedTableName = aws.String(names[end-1])
+	}
+	return out, nil
+}
+
+func (b *Backend) dump() any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := map[string]any{}
+	now := b.clock.Now()
+	for scope, tables := range b.tables {
+		for name, t := range tables {
+			t.settle(now)
+			out[scope.Account+"/"+scope.Region+"/"+name] = t.describe(now)
+		}
+	}
+	return out
+}
