@@ -21,12 +21,14 @@ type request struct {
 	operation string
 	body      []byte
 	form      url.Values
+	labels    map[string]string
+	http      *http.Request
 	call      *core.Call
 }
 
 // parse identifies the service and operation of r and the caller's account and region.
 func (s *Server) parse(r *http.Request) (*request, error) {
-	req := &request{call: &core.Call{Context: r.Context(), RequestID: s.requestID(), Now: s.Clock.Now(), Host: r.Host, Scheme: "http"}}
+	req := &request{http: r, call: &core.Call{Context: r.Context(), RequestID: s.requestID(), Now: s.Clock.Now(), Host: r.Host, Scheme: "http"}}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 	if err != nil {
 		return req, core.Errorf("IncompleteBody", "cannot read the request body")
@@ -45,6 +47,14 @@ func (s *Server) parse(r *http.Request) (*request, error) {
 	if sigErr == nil {
 		if svc, ok := s.bySigner[scope.Service]; ok {
 			req.svc = svc
+		}
+	}
+	if req.svc != nil && req.svc.Protocol == core.ProtocolRESTXML {
+		req.operation, req.labels = matchREST(req.svc, r)
+		if strings.Contains(r.Header.Get("Content-Encoding"), "aws-chunked") {
+			if req.body, err = decodeChunked(body); err != nil {
+				return req, core.Errorf("IncompleteBody", "%v", err)
+			}
 		}
 	}
 	if req.svc == nil {
@@ -117,13 +127,24 @@ func (s *Server) dispatch(w http.ResponseWriter, req *request) {
 
 func (req *request) decode(in any) error {
 	schema := req.svc.InputSchema(req.operation)
-	if req.svc.Protocol == core.ProtocolQuery {
+	switch req.svc.Protocol {
+	case core.ProtocolQuery:
 		return wire.DecodeQuery(req.form, in, schema)
+	case core.ProtocolRESTXML:
+		return wire.DecodeREST(req.http, req.body, req.labels, in, schema)
 	}
 	return wire.DecodeJSON(req.body, in, schema)
 }
 
 func unknownOperation(svc *core.Service, op string) *core.APIError {
+	if svc.Protocol == core.ProtocolRESTXML {
+		if op == "" {
+			return &core.APIError{Code: "MethodNotAllowed", Status: http.StatusMethodNotAllowed,
+				Message: "The specified method is not allowed against this resource."}
+		}
+		return &core.APIError{Code: "NotImplemented", Status: http.StatusNotImplemented,
+			Message: "The emulator does not implement " + op + "."}
+	}
 	if svc.Protocol == core.ProtocolQuery {
 		return core.Errorf("InvalidAction", "Could not find operation %s for version %s", op, svc.APIVersion)
 	}
@@ -131,6 +152,9 @@ func unknownOperation(svc *core.Service, op string) *core.APIError {
 }
 
 func malformed(svc *core.Service, err error) *core.APIError {
+	if svc.Protocol == core.ProtocolRESTXML {
+		return core.Errorf("MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema: %v", err)
+	}
 	if svc.Protocol == core.ProtocolQuery {
 		return core.Errorf("MalformedInput", "%v", err)
 	}

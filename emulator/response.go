@@ -3,6 +3,7 @@ package emulator
 import (
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"net/http"
 	"strings"
 
@@ -13,6 +14,29 @@ import (
 // writeOutput writes a successful answer in the service's protocol.
 func (req *request) writeOutput(w http.ResponseWriter, out any) {
 	switch req.svc.Protocol {
+	case core.ProtocolRESTXML:
+		m := req.svc.Model
+		status := http.StatusOK
+		if b := m.HTTP(req.operation); b != nil && b.ResponseCode != 0 {
+			status = b.ResponseCode
+		}
+		res := wire.EncodeREST(out, req.svc.OutputSchema(req.operation), m.ElementName(m.OutputShape(req.operation)),
+			req.svc.XMLNamespace, req.svc.ScalarDocuments[req.operation], status)
+		for k, vs := range res.Header {
+			w.Header()[k] = vs
+		}
+		w.Header().Set("X-Amz-Request-Id", req.call.RequestID)
+		if res.Body != nil {
+			w.Header().Set("Content-Type", "application/xml")
+		}
+		w.WriteHeader(res.Status)
+		if req.http.Method == http.MethodHead {
+			return
+		}
+		_, _ = w.Write(res.Body)
+		if res.Stream != nil {
+			_, _ = io.Copy(w, res.Stream)
+		}
 	case core.ProtocolQuery:
 		enc := &wire.XMLEncoder{}
 		wire.Encode(enc, out, req.svc.OutputSchema(req.operation))
@@ -42,6 +66,19 @@ func (req *request) writeError(w http.ResponseWriter, err error) {
 	}
 	id := req.call.RequestID
 	w.Header().Set("X-Amzn-RequestId", id)
+	if req.svc != nil && req.svc.Protocol == core.ProtocolRESTXML {
+		w.Header().Set("X-Amz-Request-Id", id)
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(apiErr.HTTPStatus())
+		if req.http.Method == http.MethodHead {
+			return
+		}
+		var msg strings.Builder
+		_ = xml.EscapeText(&msg, []byte(apiErr.Message))
+		_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<Error><Code>" + apiErr.Code + "</Code><Message>" +
+			msg.String() + "</Message><RequestId>" + id + "</RequestId><HostId>emulator</HostId></Error>"))
+		return
+	}
 	if req.svc != nil && req.svc.Protocol != core.ProtocolQuery {
 		w.Header().Set("Content-Type", req.svc.ContentType())
 		w.Header().Set("X-Amzn-ErrorType", apiErr.Code)

@@ -6,16 +6,21 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/traits"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/runner-codes/infra-operator/emulator"
@@ -35,6 +40,10 @@ func TestRequestSnapshots(t *testing.T) {
 				in := op.NewInput()
 				dir := moduleDir(t, reflect.TypeOf(in).Elem().PkgPath())
 				headers, body := readSnapshot(t, filepath.Join(dir, "request_snapshot", name+".request.snap"))
+				if svc.Protocol == core.ProtocolRESTXML {
+					checkREST(t, svc, name, headers, body, in)
+					return
+				}
 				if svc.Protocol == core.ProtocolQuery {
 					checkQuery(t, body, in, svc.InputSchema(name))
 					return
@@ -119,6 +128,121 @@ func leafValues(t *testing.T, fragment []byte) []string {
 	}
 }
 
+// checkREST routes a REST request snapshot (made path-style) to its operation, decodes it, and
+// checks that every value the model binds (URI labels, query parameters, headers, XML or raw
+// body) reaches the input.
+func checkREST(t *testing.T, svc *core.Service, name string, headers map[string]string, body []byte, in any) {
+	t.Helper()
+	method, target, _ := strings.Cut(headers[requestLine], " ")
+	schema := svc.InputSchema(name)
+	if schema == nil {
+		schema = wire.SchemaFor(reflect.TypeOf(in))
+	}
+	if _, hasBucket := reflect.TypeOf(in).Elem().FieldByName("Bucket"); hasBucket {
+		target = "/__Bucket__" + strings.TrimSuffix(target, "/")
+		target = strings.Replace(target, "/?", "?", 1)
+	}
+	r := httptest.NewRequest(method, target, bytes.NewReader(body))
+	for k, v := range headers {
+		if k != requestLine {
+			r.Header.Set(k, v)
+		}
+	}
+	op, labels := emulator.MatchREST(svc, r)
+	if op != name {
+		t.Fatalf("%s %s routes to %q, want %s", method, target, op, name)
+	}
+	if err := wire.DecodeREST(r, body, labels, in, schema); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	var want []string
+	for _, v := range labels {
+		want = append(want, v)
+	}
+	for _, m := range schema.Members() {
+		if h, ok := smithy.SchemaDirectTrait[*traits.HTTPHeader](m); ok && r.Header.Get(h.Name) != "" {
+			for _, item := range strings.Split(r.Header.Get(h.Name), ",") {
+				if m.Type() != smithy.ShapeTypeList {
+					item = r.Header.Get(h.Name)
+				}
+				want = append(want, strings.TrimSpace(item))
+				if m.Type() != smithy.ShapeTypeList {
+					break
+				}
+			}
+		}
+		if q, ok := smithy.SchemaDirectTrait[*traits.HTTPQuery](m); ok {
+			want = append(want, r.URL.Query()[q.Name]...)
+		}
+	}
+	if len(body) > 0 && body[0] == '<' {
+		want = append(want, leafValues(t, body)...)
+	} else if len(body) > 0 {
+		want = append(want, string(body))
+	}
+	got := map[string]int{}
+	collectLeaves(reflect.ValueOf(in), got)
+	for _, v := range want {
+		if ts, err := time.Parse(time.RFC3339, v); err == nil {
+			v = ts.UTC().Format(http.TimeFormat) // Body timestamps are ISO 8601, header ones HTTP dates.
+		}
+		if got[v] == 0 {
+			t.Errorf("the value %q of the request did not reach the decoded input", v)
+			continue
+		}
+		got[v]--
+	}
+}
+
+// collectLeaves counts the text of every set leaf of v.
+func collectLeaves(v reflect.Value, out map[string]int) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return
+		}
+		if r, ok := v.Interface().(io.Reader); ok {
+			b, _ := io.ReadAll(r)
+			out[string(b)]++
+			return
+		}
+		collectLeaves(v.Elem(), out)
+	case reflect.Struct:
+		if t, ok := v.Interface().(time.Time); ok {
+			out[t.UTC().Format(http.TimeFormat)]++
+			return
+		}
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				collectLeaves(v.Field(i), out)
+			}
+		}
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			out[string(v.Bytes())]++
+			return
+		}
+		for i := 0; i < v.Len(); i++ {
+			collectLeaves(v.Index(i), out)
+		}
+	case reflect.Map:
+		iter := v.MapRange()
+		for iter.Next() {
+			out[iter.Key().String()]++
+			collectLeaves(iter.Value(), out)
+		}
+	case reflect.String:
+		out[v.String()]++
+	case reflect.Bool:
+		out[strconv.FormatBool(v.Bool())]++
+	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int:
+		out[strconv.FormatInt(v.Int(), 10)]++
+	}
+}
+
+// requestLine is the key under which readSnapshot returns the request line.
+const requestLine = ":request"
+
 func readSnapshot(t *testing.T, path string) (map[string]string, []byte) {
 	t.Helper()
 	raw, err := os.ReadFile(path)
@@ -127,7 +251,8 @@ func readSnapshot(t *testing.T, path string) (map[string]string, []byte) {
 	}
 	r := bufio.NewReader(bytes.NewReader(raw))
 	headers := map[string]string{}
-	_, _ = r.ReadString('\n') // request line
+	line, _ := r.ReadString('\n')
+	headers[requestLine] = strings.TrimSpace(line)
 	_, _ = r.ReadString('\n') // blank line
 	for {
 		line, err := r.ReadString('\n')

@@ -19,6 +19,9 @@ const (
 	ProtocolJSON10
 	// ProtocolJSON11 is awsJson 1.1.
 	ProtocolJSON11
+	// ProtocolRESTXML is restXml: operations routed by method and path, members bound to the
+	// URI, query, headers and an XML or raw body (S3).
+	ProtocolRESTXML
 )
 
 // Service is one emulated AWS service.
@@ -44,6 +47,10 @@ type Service struct {
 	// Model is the API model of a service whose SDK module has no schemas of its own; its
 	// shapes give the wire names. Nil for services with SDK schemas.
 	Model *models.Model
+	// ScalarDocuments names, for REST operations whose response document is one member's value
+	// alone (S3's GetBucketLocation answers <LocationConstraint>eu-west-1</LocationConstraint>),
+	// that member.
+	ScalarDocuments map[string]string
 	// Operations by name.
 	Operations map[string]Operation
 	// Throttle is the error the service returns when throttled.

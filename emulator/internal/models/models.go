@@ -3,7 +3,7 @@
 // shapes into smithy schemas, so that the wire codecs take every wire name from the model.
 package models
 
-//go:generate go run ./gen sts sns
+//go:generate go run ./gen sts sns s3
 
 import (
 	"embed"
@@ -30,16 +30,29 @@ type Model struct {
 }
 
 type operation struct {
-	Input  *ref `json:"input"`
-	Output *ref `json:"output"`
+	HTTP   *HTTPBinding `json:"http"`
+	Input  *ref         `json:"input"`
+	Output *ref         `json:"output"`
+}
+
+// HTTPBinding is an operation's HTTP method, URI template and success status, for REST
+// protocols.
+type HTTPBinding struct {
+	Method       string `json:"method"`
+	RequestURI   string `json:"requestUri"`
+	ResponseCode int    `json:"responseCode"`
 }
 
 type ref struct {
 	Shape           string `json:"shape"`
 	LocationName    string `json:"locationName"`
+	Location        string `json:"location"`
 	QueryName       string `json:"queryName"`
 	Flattened       bool   `json:"flattened"`
 	TimestampFormat string `json:"timestampFormat"`
+	XMLNamespace    *struct {
+		URI string `json:"uri"`
+	} `json:"xmlNamespace"`
 }
 
 type shape struct {
@@ -50,6 +63,9 @@ type shape struct {
 	Value           *ref           `json:"value"`
 	Flattened       bool           `json:"flattened"`
 	TimestampFormat string         `json:"timestampFormat"`
+	Payload         string         `json:"payload"`
+	LocationName    string         `json:"locationName"`
+	Required        []string       `json:"required"`
 }
 
 // Load returns the embedded model of service (for example "sns").
@@ -94,6 +110,49 @@ func (m *Model) OutputSchema(op string) *smithy.Schema {
 	return m.Schema(o.Output.Shape)
 }
 
+// HTTP returns an operation's HTTP binding, or nil.
+func (m *Model) HTTP(op string) *HTTPBinding {
+	return m.Operations[op].HTTP
+}
+
+// ElementName returns the XML element name a structure shape is written under when it is a
+// whole document: its locationName, or its name.
+func (m *Model) ElementName(shape string) string {
+	if n := m.Shapes[shape].LocationName; n != "" {
+		return n
+	}
+	return shape
+}
+
+// RequiredBindings returns the header names and query parameters an operation's input requires,
+// which REST routing uses to tell apart operations that share a path (PutObject and
+// CopyObject).
+func (m *Model) RequiredBindings(op string) (headers, query []string) {
+	in := m.Operations[op].Input
+	if in == nil {
+		return nil, nil
+	}
+	sh := m.Shapes[in.Shape]
+	for _, name := range sh.Required {
+		r := sh.Members[name]
+		switch r.Location {
+		case "header":
+			headers = append(headers, r.LocationName)
+		case "querystring":
+			query = append(query, r.LocationName)
+		}
+	}
+	return headers, query
+}
+
+// OutputShape returns the name of an operation's output shape, or "".
+func (m *Model) OutputShape(op string) string {
+	if o := m.Operations[op].Output; o != nil {
+		return o.Shape
+	}
+	return ""
+}
+
 // Schema returns the schema of a named shape.
 func (m *Model) Schema(name string) *smithy.Schema {
 	m.mu.Lock()
@@ -131,7 +190,11 @@ func (m *Model) build(name string) *smithy.Schema {
 	switch sh.Type {
 	case "structure":
 		for member, r := range sh.Members {
-			s.AddMember(member, m.build(r.Shape), refTraits(r)...)
+			ts := refTraits(r)
+			if member == sh.Payload {
+				ts = append(ts, &traits.HTTPPayload{})
+			}
+			s.AddMember(member, m.build(r.Shape), ts...)
 		}
 	case "list":
 		if sh.Member != nil {
@@ -146,11 +209,27 @@ func (m *Model) build(name string) *smithy.Schema {
 	return s
 }
 
-// refTraits returns the wire traits a member reference declares.
+// refTraits returns the wire traits a member reference declares: its HTTP binding, its XML
+// name, flattening, namespace and timestamp format.
 func refTraits(r ref) []smithy.Trait {
 	var ts []smithy.Trait
+	switch r.Location {
+	case "header":
+		ts = append(ts, &traits.HTTPHeader{Name: r.LocationName})
+	case "headers":
+		ts = append(ts, &traits.HTTPPrefixHeaders{Prefix: r.LocationName})
+	case "querystring":
+		ts = append(ts, &traits.HTTPQuery{Name: r.LocationName})
+	case "uri":
+		ts = append(ts, &traits.HTTPLabel{})
+	case "statusCode":
+		ts = append(ts, &traits.HTTPResponseCode{})
+	}
 	if r.LocationName != "" {
 		ts = append(ts, &traits.XMLName{Name: r.LocationName})
+	}
+	if r.XMLNamespace != nil {
+		ts = append(ts, &traits.XMLNamespace{URI: r.XMLNamespace.URI})
 	}
 	if r.Flattened {
 		ts = append(ts, &traits.XMLFlattened{})

@@ -17,6 +17,15 @@ import (
 
 var synthesized sync.Map // reflect.Type -> *smithy.Schema
 
+// synthesizedNamespace marks the shape IDs of synthesized schemas.
+const synthesizedNamespace = "emulator.synthesized"
+
+// Synthesized reports whether member m was synthesized from a Go type rather than taken from a
+// model, so that its HTTP binding is unknown.
+func Synthesized(m *smithy.Schema) bool {
+	return m.TargetID().Namespace == synthesizedNamespace || m.ID().Namespace == synthesizedNamespace
+}
+
 var (
 	timeType     = reflect.TypeOf(time.Time{})
 	metadataName = "ResultMetadata"
@@ -43,7 +52,7 @@ func build(t reflect.Type, seen map[reflect.Type]*smithy.Schema) *smithy.Schema 
 	if s, ok := seen[t]; ok {
 		return s
 	}
-	id := smithy.ShapeID{Namespace: "emulator.synthesized", Name: t.Name()}
+	id := smithy.ShapeID{Namespace: synthesizedNamespace, Name: t.Name()}
 	if t == timeType {
 		return smithy.NewSchema(id, smithy.ShapeTypeTimestamp, 0)
 	}

@@ -2,7 +2,7 @@
 // (models/apis/<service>/<version>/api-2.json) into ../apis, keeping only what the wire codecs
 // read: operations' input and output shapes, and shapes' types, members and wire names.
 //
-// Usage (from emulator/internal/models): go run ./gen sts sns
+// Usage (from emulator/internal/models): go run ./gen sts sns s3
 package main
 
 import (
@@ -54,8 +54,15 @@ type model struct {
 }
 
 type operation struct {
-	Input  *ref `json:"input,omitempty"`
-	Output *ref `json:"output,omitempty"`
+	HTTP   *httpBinding `json:"http,omitempty"`
+	Input  *ref         `json:"input,omitempty"`
+	Output *ref         `json:"output,omitempty"`
+}
+
+type httpBinding struct {
+	Method       string `json:"method"`
+	RequestURI   string `json:"requestUri"`
+	ResponseCode int    `json:"responseCode,omitempty"`
 }
 
 type ref struct {
@@ -67,6 +74,11 @@ type ref struct {
 	XMLAttribute    bool   `json:"xmlAttribute,omitempty"`
 	ResultWrapper   string `json:"resultWrapper,omitempty"`
 	TimestampFormat string `json:"timestampFormat,omitempty"`
+	XMLNamespace    *xmlNS `json:"xmlNamespace,omitempty"`
+}
+
+type xmlNS struct {
+	URI string `json:"uri"`
 }
 
 type shape struct {
@@ -79,6 +91,10 @@ type shape struct {
 	TimestampFormat string         `json:"timestampFormat,omitempty"`
 	Error           map[string]any `json:"error,omitempty"`
 	Exception       bool           `json:"exception,omitempty"`
+	Payload         string         `json:"payload,omitempty"`
+	Required        []string       `json:"required,omitempty"`
+	LocationName    string         `json:"locationName,omitempty"`
+	Streaming       bool           `json:"streaming,omitempty"`
 }
 
 func minify(src, dst string) error {

@@ -1,0 +1,224 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+
+	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/traits"
+)
+
+// DecodeREST fills in, a pointer to an SDK input struct, from a REST request as schema's HTTP
+// bindings say: labels from the URI, query parameters, headers, and the payload member from the
+// body (XML for structures, raw for strings and blobs).
+func DecodeREST(r *http.Request, body []byte, labels map[string]string, in any, schema *smithy.Schema) error {
+	schema = inputSchema(in, schema)
+	tree := map[string]any{}
+	var payload string
+	query := r.URL.Query()
+	for name, m := range schema.Members() {
+		if t, ok := smithy.SchemaDirectTrait[*traits.HTTPHeader](m); ok {
+			if v := r.Header.Get(t.Name); v != "" {
+				tree[name] = headerTreeValue(m, v)
+			}
+			continue
+		}
+		if t, ok := smithy.SchemaDirectTrait[*traits.HTTPQuery](m); ok {
+			if vs, ok := query[t.Name]; ok {
+				if m.Type() == smithy.ShapeTypeList {
+					items := make([]any, len(vs))
+					for i, v := range vs {
+						items[i] = v
+					}
+					tree[name] = items
+				} else {
+					tree[name] = vs[0]
+				}
+			}
+			continue
+		}
+		if t, ok := smithy.SchemaDirectTrait[*traits.HTTPPrefixHeaders](m); ok {
+			meta := map[string]any{}
+			for k, vs := range r.Header {
+				if strings.HasPrefix(strings.ToLower(k), strings.ToLower(t.Prefix)) {
+					meta[strings.ToLower(k[len(t.Prefix):])] = vs[0]
+				}
+			}
+			if len(meta) > 0 {
+				tree[name] = meta
+			}
+			continue
+		}
+		if _, ok := smithy.SchemaDirectTrait[*traits.HTTPLabel](m); ok {
+			if v, ok := labels[xmlName(m, name)]; ok {
+				tree[name] = v
+			}
+			continue
+		}
+		if _, ok := smithy.SchemaDirectTrait[*traits.HTTPPayload](m); ok {
+			payload = name
+		}
+	}
+	if payload != "" && len(body) > 0 {
+		m := schema.Member(payload)
+		if m.Type() == smithy.ShapeTypeStructure {
+			doc, err := xmlDocument(body, m)
+			if err != nil {
+				return fmt.Errorf("decode the %s document: %w", payload, err)
+			}
+			tree[payload] = doc
+		}
+	}
+	v := reflect.ValueOf(in).Elem()
+	if err := assign(v, schema, tree); err != nil {
+		return err
+	}
+	if payload != "" && schema.Member(payload).Type() != smithy.ShapeTypeStructure {
+		setRawPayload(fieldByName(v, payload), body)
+	}
+	return nil
+}
+
+// headerTreeValue returns a header's value for the tree: a list member's header holds
+// comma-separated items.
+func headerTreeValue(m *smithy.Schema, v string) any {
+	if m.Type() != smithy.ShapeTypeList && m.Type() != smithy.ShapeTypeSet {
+		return v
+	}
+	var items []any
+	for _, item := range strings.Split(v, ",") {
+		items = append(items, strings.TrimSpace(item))
+	}
+	return items
+}
+
+// setRawPayload stores a raw body in a string, []byte or io.Reader field.
+func setRawPayload(f reflect.Value, body []byte) {
+	if !f.IsValid() {
+		return
+	}
+	switch {
+	case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.String:
+		s := string(body)
+		f.Set(reflect.ValueOf(&s))
+	case f.Kind() == reflect.Slice:
+		f.SetBytes(body)
+	case f.Kind() == reflect.Interface && reflect.TypeOf(bytes.NewReader(nil)).Implements(f.Type()):
+		f.Set(reflect.ValueOf(bytes.NewReader(body)))
+	}
+}
+
+// node is one XML element: its name, text and child elements.
+type node struct {
+	name     string
+	text     string
+	children []*node
+}
+
+// parseXML reads an XML document into its root node.
+func parseXML(body []byte) (*node, error) {
+	dec := xml.NewDecoder(bytes.NewReader(body))
+	var stack []*node
+	var root *node
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			if root == nil {
+				return nil, fmt.Errorf("no root element")
+			}
+			return root, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			n := &node{name: t.Name.Local}
+			if len(stack) > 0 {
+				parent := stack[len(stack)-1]
+				parent.children = append(parent.children, n)
+			} else {
+				root = n
+			}
+			stack = append(stack, n)
+		case xml.CharData:
+			if len(stack) > 0 {
+				stack[len(stack)-1].text += string(t)
+			}
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+		}
+	}
+}
+
+// xmlDocument parses an XML document whose root element holds a value of schema s.
+func xmlDocument(body []byte, s *smithy.Schema) (any, error) {
+	root, err := parseXML(body)
+	if err != nil {
+		return nil, err
+	}
+	return xmlValue(root, s), nil
+}
+
+// xmlValue reads n as a value of schema s.
+func xmlValue(n *node, s *smithy.Schema) any {
+	switch s.Type() {
+	case smithy.ShapeTypeStructure, smithy.ShapeTypeUnion:
+		return xmlStruct(n, s)
+	case smithy.ShapeTypeList, smithy.ShapeTypeSet:
+		items := []any{}
+		for _, child := range n.children {
+			items = append(items, xmlValue(child, s.ListMember()))
+		}
+		return items
+	case smithy.ShapeTypeMap:
+		out := map[string]any{}
+		for _, entry := range n.children {
+			var key string
+			var value any
+			for _, kv := range entry.children {
+				switch kv.name {
+				case xmlName(s.MapKey(), "key"):
+					key = kv.text
+				case xmlName(s.MapValue(), "value"):
+					value = xmlValue(kv, s.MapValue())
+				}
+			}
+			out[key] = value
+		}
+		return out
+	default:
+		return n.text
+	}
+}
+
+// xmlStruct reads the children of n as members of s. Flattened lists repeat their member's
+// element. A list member whose element holds only text is read as one flattened item too:
+// schemas synthesized for members newer than the model cannot say that a list is flattened.
+func xmlStruct(n *node, s *smithy.Schema) any {
+	byElement := map[string]string{}
+	for name, m := range s.Members() {
+		byElement[xmlName(m, name)] = name
+	}
+	out := map[string]any{}
+	for _, child := range n.children {
+		name, ok := byElement[child.name]
+		if !ok {
+			continue
+		}
+		m := s.Member(name)
+		isList := m.Type() == smithy.ShapeTypeList || m.Type() == smithy.ShapeTypeSet
+		if isList && (flattened(m) || len(child.children) == 0) {
+			list, _ := out[name].([]any)
+			out[name] = append(list, xmlValue(child, m.ListMember()))
+			continue
+		}
+		out[name] = xmlValue(child, m)
+	}
+	return out
+}

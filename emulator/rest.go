@@ -1,0 +1,165 @@
+package emulator
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/internal/models"
+)
+
+// route is one REST operation's binding: method, path template and required query parameters.
+type route struct {
+	operation string
+	method    string
+	segments  []string          // "{Bucket}", "{Key+}" or literals
+	query     map[string]string // required query parameters; "" matches any value
+}
+
+func parseRoute(op string, b *models.HTTPBinding) route {
+	path, rawQuery, _ := strings.Cut(b.RequestURI, "?")
+	r := route{operation: op, method: b.Method, query: map[string]string{}}
+	for _, seg := range strings.Split(strings.Trim(path, "/"), "/") {
+		if seg != "" {
+			r.segments = append(r.segments, seg)
+		}
+	}
+	for _, kv := range strings.Split(rawQuery, "&") {
+		if kv == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(kv, "=")
+		r.query[k] = v
+	}
+	return r
+}
+
+// match returns the URI labels when req matches the route.
+func (r route) match(method string, segments []string, query url.Values) (map[string]string, bool) {
+	if method != r.method {
+		return nil, false
+	}
+	for k, v := range r.query {
+		got, ok := query[k]
+		if !ok || (v != "" && (len(got) == 0 || got[0] != v)) {
+			return nil, false
+		}
+	}
+	labels := map[string]string{}
+	for i, seg := range r.segments {
+		if strings.HasSuffix(seg, "+}") {
+			if i >= len(segments) {
+				return nil, false
+			}
+			labels[strings.Trim(seg, "{+}")] = strings.Join(segments[i:], "/")
+			return labels, true
+		}
+		if i >= len(segments) {
+			return nil, false
+		}
+		if strings.HasPrefix(seg, "{") {
+			labels[strings.Trim(seg, "{}")] = segments[i]
+		} else if seg != segments[i] {
+			return nil, false
+		}
+	}
+	return labels, len(segments) == len(r.segments)
+}
+
+// matchREST finds the operation a REST request is for, among all the operations of the
+// service's model. An x-id query parameter naming an operation (the SDK sends one where paths
+// are shared) decides; otherwise an operation is eligible only when the headers and query
+// parameters it requires are present, and the route with the most constraints wins, as AWS's
+// routing does (GET /{Bucket}?versioning over GET /{Bucket}, CopyObject over PutObject when
+// x-amz-copy-source is sent).
+func matchREST(svc *core.Service, r *http.Request) (string, map[string]string) {
+	path := r.URL.EscapedPath()
+	var segments []string
+	for _, seg := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
+		if s, err := url.PathUnescape(seg); err == nil {
+			segments = append(segments, s)
+		}
+	}
+	if len(segments) == 1 && segments[0] == "" {
+		segments = nil
+	}
+	query := r.URL.Query()
+	xid := query.Get("x-id")
+	best, bestScore := "", -1
+	var bestLabels map[string]string
+	ops := make([]string, 0, len(svc.Model.Operations))
+	for op := range svc.Model.Operations {
+		ops = append(ops, op)
+	}
+	sort.Strings(ops)
+	for _, op := range ops {
+		b := svc.Model.HTTP(op)
+		if b == nil {
+			continue
+		}
+		rt := parseRoute(op, b)
+		labels, ok := rt.match(r.Method, segments, query)
+		if !ok {
+			continue
+		}
+		if xid != "" {
+			if op == xid {
+				return op, labels
+			}
+			continue
+		}
+		headers, params := svc.Model.RequiredBindings(op)
+		eligible := true
+		for _, h := range headers {
+			eligible = eligible && r.Header.Get(h) != ""
+		}
+		for _, q := range params {
+			_, present := query[q]
+			eligible = eligible && present
+		}
+		// Ties (a deprecated operation sharing its successor's route, such as GetBucketLifecycle)
+		// go to the operation the emulator implements.
+		score := 2 * (10*len(rt.query) + len(headers) + len(params))
+		if _, implemented := svc.Operations[op]; implemented {
+			score++
+		}
+		if eligible && score > bestScore {
+			best, bestScore, bestLabels = op, score, labels
+		}
+	}
+	return best, bestLabels
+}
+
+// decodeChunked removes the aws-chunked framing ("<hex size>[;ext]\r\n<data>\r\n ... 0\r\n
+// <trailers>") that the SDK uses for streamed uploads with checksums.
+func decodeChunked(body []byte) ([]byte, error) {
+	rd := bufio.NewReader(bytes.NewReader(body))
+	var out bytes.Buffer
+	for {
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			return nil, fmt.Errorf("read chunk header: %w", err)
+		}
+		sizeText, _, _ := strings.Cut(strings.TrimSpace(line), ";")
+		size, err := strconv.ParseInt(sizeText, 16, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bad chunk size %q", sizeText)
+		}
+		if size == 0 {
+			return out.Bytes(), nil
+		}
+		if _, err := io.CopyN(&out, rd, size); err != nil {
+			return nil, fmt.Errorf("read chunk: %w", err)
+		}
+		if _, err := rd.ReadString('\n'); err != nil {
+			return nil, fmt.Errorf("read chunk end: %w", err)
+		}
+	}
+}

@@ -1,0 +1,355 @@
+package s3
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// withBucket runs f on the caller's bucket under the backend's lock.
+func (b *Backend) withBucket(call *core.Call, name *string, f func(*bucket) error) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bk, err := b.bucketFor(call, name)
+	if err != nil {
+		return err
+	}
+	return f(bk)
+}
+
+func missing(code, msg string) *core.APIError {
+	return &core.APIError{Code: code, Status: http.StatusNotFound, Message: msg}
+}
+
+func malformedXML() *core.APIError {
+	return core.Errorf("MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema")
+}
+
+func (b *Backend) putBucketVersioning(call *core.Call, in *s3.PutBucketVersioningInput) (*s3.PutBucketVersioningOutput, error) {
+	return &s3.PutBucketVersioningOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		if in.VersioningConfiguration == nil {
+			return malformedXML()
+		}
+		switch s := in.VersioningConfiguration.Status; s {
+		case types.BucketVersioningStatusEnabled, types.BucketVersioningStatusSuspended:
+			bk.versioning = s
+			return nil
+		}
+		return malformedXML()
+	})
+}
+
+func (b *Backend) getBucketVersioning(call *core.Call, in *s3.GetBucketVersioningInput) (*s3.GetBucketVersioningOutput, error) {
+	out := &s3.GetBucketVersioningOutput{}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		out.Status = bk.versioning
+		return nil
+	})
+}
+
+// defaultEncryption is what AWS applies to every bucket since January 2023: SSE-S3.
+func defaultEncryption() *types.ServerSideEncryptionConfiguration {
+	return &types.ServerSideEncryptionConfiguration{Rules: []types.ServerSideEncryptionRule{{
+		ApplyServerSideEncryptionByDefault: &types.ServerSideEncryptionByDefault{SSEAlgorithm: types.ServerSideEncryptionAes256},
+		BucketKeyEnabled:                   aws.Bool(false),
+	}}}
+}
+
+func (b *Backend) putBucketEncryption(call *core.Call, in *s3.PutBucketEncryptionInput) (*s3.PutBucketEncryptionOutput, error) {
+	return &s3.PutBucketEncryptionOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		c := in.ServerSideEncryptionConfiguration
+		if c == nil || len(c.Rules) != 1 || c.Rules[0].ApplyServerSideEncryptionByDefault == nil {
+			return malformedXML()
+		}
+		d := c.Rules[0].ApplyServerSideEncryptionByDefault
+		switch d.SSEAlgorithm {
+		case types.ServerSideEncryptionAes256:
+			if d.KMSMasterKeyID != nil {
+				return core.Errorf("InvalidArgument", "a KMSMasterKeyID is not applicable if the default sse algorithm is not aws:kms or aws:kms:dsse")
+			}
+		case types.ServerSideEncryptionAwsKms, types.ServerSideEncryptionAwsKmsDsse:
+		default:
+			return malformedXML()
+		}
+		bk.encryption = c
+		return nil
+	})
+}
+
+func (b *Backend) getBucketEncryption(call *core.Call, in *s3.GetBucketEncryptionInput) (*s3.GetBucketEncryptionOutput, error) {
+	out := &s3.GetBucketEncryptionOutput{}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		out.ServerSideEncryptionConfiguration = bk.encryption
+		if out.ServerSideEncryptionConfiguration == nil {
+			out.ServerSideEncryptionConfiguration = defaultEncryption()
+		}
+		return nil
+	})
+}
+
+func (b *Backend) deleteBucketEncryption(call *core.Call, in *s3.DeleteBucketEncryptionInput) (*s3.DeleteBucketEncryptionOutput, error) {
+	return &s3.DeleteBucketEncryptionOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		bk.encryption = nil
+		return nil
+	})
+}
+
+func (b *Backend) putBucketLifecycle(call *core.Call, in *s3.PutBucketLifecycleConfigurationInput) (*s3.PutBucketLifecycleConfigurationOutput, error) {
+	return &s3.PutBucketLifecycleConfigurationOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		if in.LifecycleConfiguration == nil || len(in.LifecycleConfiguration.Rules) == 0 || len(in.LifecycleConfiguration.Rules) > 1000 {
+			return malformedXML()
+		}
+		ids := map[string]bool{}
+		for _, r := range in.LifecycleConfiguration.Rules {
+			if r.Status != types.ExpirationStatusEnabled && r.Status != types.ExpirationStatusDisabled {
+				return malformedXML()
+			}
+			if id := aws.ToString(r.ID); len(id) > 255 || (id != "" && ids[id]) {
+				return core.Errorf("InvalidArgument", "Rule ID must be unique and at most 255 characters. Found same ID for more than one rule or a longer ID")
+			} else {
+				ids[id] = true
+			}
+			if r.Expiration == nil && len(r.Transitions) == 0 && r.NoncurrentVersionExpiration == nil &&
+				len(r.NoncurrentVersionTransitions) == 0 && r.AbortIncompleteMultipartUpload == nil {
+				return core.Errorf("InvalidRequest", "At least one action needs to be specified in a rule")
+			}
+		}
+		bk.lifecycle = in.LifecycleConfiguration.Rules
+		return nil
+	})
+}
+
+func (b *Backend) getBucketLifecycle(call *core.Call, in *s3.GetBucketLifecycleConfigurationInput) (*s3.GetBucketLifecycleConfigurationOutput, error) {
+	out := &s3.GetBucketLifecycleConfigurationOutput{}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		if bk.lifecycle == nil {
+			return missing("NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist")
+		}
+		out.Rules = bk.lifecycle
+		return nil
+	})
+}
+
+func (b *Backend) deleteBucketLifecycle(call *core.Call, in *s3.DeleteBucketLifecycleInput) (*s3.DeleteBucketLifecycleOutput, error) {
+	return &s3.DeleteBucketLifecycleOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		bk.lifecycle = nil
+		return nil
+	})
+}
+
+var corsMethods = map[string]bool{"GET": true, "PUT": true, "POST": true, "DELETE": true, "HEAD": true}
+
+func (b *Backend) putBucketCors(call *core.Call, in *s3.PutBucketCorsInput) (*s3.PutBucketCorsOutput, error) {
+	return &s3.PutBucketCorsOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		if in.CORSConfiguration == nil || len(in.CORSConfiguration.CORSRules) == 0 || len(in.CORSConfiguration.CORSRules) > 100 {
+			return malformedXML()
+		}
+		for _, r := range in.CORSConfiguration.CORSRules {
+			if len(r.AllowedMethods) == 0 || len(r.AllowedOrigins) == 0 {
+				return malformedXML()
+			}
+			for _, m := range r.AllowedMethods {
+				if !corsMethods[m] {
+					return core.Errorf("InvalidRequest", "Found unsupported HTTP method in CORS config. Unsupported method is %s", m)
+				}
+			}
+		}
+		bk.cors = in.CORSConfiguration.CORSRules
+		return nil
+	})
+}
+
+func (b *Backend) getBucketCors(call *core.Call, in *s3.GetBucketCorsInput) (*s3.GetBucketCorsOutput, error) {
+	out := &s3.GetBucketCorsOutput{}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		if bk.cors == nil {
+			return missing("NoSuchCORSConfiguration", "The CORS configuration does not exist")
+		}
+		out.CORSRules = bk.cors
+		return nil
+	})
+}
+
+func (b *Backend) deleteBucketCors(call *core.Call, in *s3.DeleteBucketCorsInput) (*s3.DeleteBucketCorsOutput, error) {
+	return &s3.DeleteBucketCorsOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		bk.cors = nil
+		return nil
+	})
+}
+
+func (b *Backend) putPublicAccessBlock(call *core.Call, in *s3.PutPublicAccessBlockInput) (*s3.PutPublicAccessBlockOutput, error) {
+	return &s3.PutPublicAccessBlockOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		if in.PublicAccessBlockConfiguration == nil {
+			return malformedXML()
+		}
+		c := *in.PublicAccessBlockConfiguration
+		for _, v := range []**bool{&c.BlockPublicAcls, &c.IgnorePublicAcls, &c.BlockPublicPolicy, &c.RestrictPublicBuckets} {
+			if *v == nil {
+				*v = aws.Bool(false)
+			}
+		}
+		bk.publicAccess = &c
+		return nil
+	})
+}
+
+func (b *Backend) getPublicAccessBlock(call *core.Call, in *s3.GetPublicAccessBlockInput) (*s3.GetPublicAccessBlockOutput, error) {
+	out := &s3.GetPublicAccessBlockOutput{}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		if bk.publicAccess == nil {
+			return missing("NoSuchPublicAccessBlockConfiguration", "The public access block configuration was not found")
+		}
+		out.PublicAccessBlockConfiguration = bk.publicAccess
+		return nil
+	})
+}
+
+func (b *Backend) deletePublicAccessBlock(call *core.Call, in *s3.DeletePublicAccessBlockInput) (*s3.DeletePublicAccessBlockOutput, error) {
+	return &s3.DeletePublicAccessBlockOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		bk.publicAccess = nil
+		return nil
+	})
+}
+
+func (b *Backend) putOwnershipControls(call *core.Call, in *s3.PutBucketOwnershipControlsInput) (*s3.PutBucketOwnershipControlsOutput, error) {
+	return &s3.PutBucketOwnershipControlsOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		if in.OwnershipControls == nil || len(in.OwnershipControls.Rules) != 1 {
+			return malformedXML()
+		}
+		switch in.OwnershipControls.Rules[0].ObjectOwnership {
+		case types.ObjectOwnershipBucketOwnerEnforced, types.ObjectOwnershipBucketOwnerPreferred, types.ObjectOwnershipObjectWriter:
+		default:
+			return malformedXML()
+		}
+		bk.ownership = in.OwnershipControls
+		return nil
+	})
+}
+
+func (b *Backend) getOwnershipControls(call *core.Call, in *s3.GetBucketOwnershipControlsInput) (*s3.GetBucketOwnershipControlsOutput, error) {
+	out := &s3.GetBucketOwnershipControlsOutput{}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		if bk.ownership == nil {
+			return missing("OwnershipControlsNotFoundError", "The bucket ownership controls were not found")
+		}
+		out.OwnershipControls = bk.ownership
+		return nil
+	})
+}
+
+func (b *Backend) deleteOwnershipControls(call *core.Call, in *s3.DeleteBucketOwnershipControlsInput) (*s3.DeleteBucketOwnershipControlsOutput, error) {
+	return &s3.DeleteBucketOwnershipControlsOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		bk.ownership = nil
+		return nil
+	})
+}
+
+func (b *Backend) putBucketPolicy(call *core.Call, in *s3.PutBucketPolicyInput) (*s3.PutBucketPolicyOutput, error) {
+	return &s3.PutBucketPolicyOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		var doc struct {
+			Statement json.RawMessage
+		}
+		if err := json.Unmarshal([]byte(aws.ToString(in.Policy)), &doc); err != nil || len(doc.Statement) == 0 {
+			return core.Errorf("MalformedPolicy", "Policies must be valid JSON and the first byte must be '{'")
+		}
+		if bk.publicAccess != nil && aws.ToBool(bk.publicAccess.BlockPublicPolicy) && publicPolicy(aws.ToString(in.Policy)) {
+			return &core.APIError{Code: "AccessDenied", Status: http.StatusForbidden,
+				Message: "User is not authorized to perform: s3:PutBucketPolicy because public policies are blocked by the BlockPublicPolicy block public access setting."}
+		}
+		bk.policy = aws.ToString(in.Policy)
+		return nil
+	})
+}
+
+// publicPolicy reports whether a bucket policy grants access to everyone ("Principal": "*"
+// without a condition), which BlockPublicPolicy refuses.
+func publicPolicy(policy string) bool {
+	var doc struct {
+		Statement []struct {
+			Effect    string
+			Principal any
+			Condition map[string]any
+		}
+	}
+	if json.Unmarshal([]byte(policy), &doc) != nil {
+		return false
+	}
+	for _, st := range doc.Statement {
+		if st.Effect != "Allow" || len(st.Condition) > 0 {
+			continue
+		}
+		switch p := st.Principal.(type) {
+		case string:
+			if p == "*" {
+				return true
+			}
+		case map[string]any:
+			if p["AWS"] == "*" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (b *Backend) getBucketPolicy(call *core.Call, in *s3.GetBucketPolicyInput) (*s3.GetBucketPolicyOutput, error) {
+	out := &s3.GetBucketPolicyOutput{}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		if bk.policy == "" {
+			return missing("NoSuchBucketPolicy", "The bucket policy does not exist")
+		}
+		out.Policy = aws.String(bk.policy)
+		return nil
+	})
+}
+
+func (b *Backend) deleteBucketPolicy(call *core.Call, in *s3.DeleteBucketPolicyInput) (*s3.DeleteBucketPolicyOutput, error) {
+	return &s3.DeleteBucketPolicyOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		bk.policy = ""
+		return nil
+	})
+}
+
+func (b *Backend) putBucketTagging(call *core.Call, in *s3.PutBucketTaggingInput) (*s3.PutBucketTaggingOutput, error) {
+	return &s3.PutBucketTaggingOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		if in.Tagging == nil {
+			return malformedXML()
+		}
+		if len(in.Tagging.TagSet) > 50 {
+			return core.Errorf("InvalidTag", "Object tags cannot be greater than 50")
+		}
+		seen := map[string]bool{}
+		for _, t := range in.Tagging.TagSet {
+			k := aws.ToString(t.Key)
+			if k == "" || len(k) > 128 || len(aws.ToString(t.Value)) > 256 || seen[k] {
+				return core.Errorf("InvalidTag", "The TagKey you have provided is invalid")
+			}
+			seen[k] = true
+		}
+		bk.tags = in.Tagging.TagSet
+		return nil
+	})
+}
+
+func (b *Backend) getBucketTagging(call *core.Call, in *s3.GetBucketTaggingInput) (*s3.GetBucketTaggingOutput, error) {
+	out := &s3.GetBucketTaggingOutput{}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		if len(bk.tags) == 0 {
+			return missing("NoSuchTagSet", "The TagSet does not exist")
+		}
+		out.TagSet = bk.tags
+		return nil
+	})
+}
+
+func (b *Backend) deleteBucketTagging(call *core.Call, in *s3.DeleteBucketTaggingInput) (*s3.DeleteBucketTaggingOutput, error) {
+	return &s3.DeleteBucketTaggingOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		bk.tags = nil
+		return nil
+	})
+}

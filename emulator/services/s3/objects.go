@@ -1,0 +1,271 @@
+package s3
+
+import (
+	"bytes"
+	"crypto/md5"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// object is one version of an object, or a delete marker.
+type object struct {
+	versionID    string
+	contentType  string
+	body         []byte
+	etag         string
+	modified     time.Time
+	deleteMarker bool
+}
+
+// latest returns the current version of a key, or nil.
+func latest(versions []*object) *object {
+	if len(versions) == 0 {
+		return nil
+	}
+	return versions[len(versions)-1]
+}
+
+func (b *Backend) nextVersion(bk *bucket) string {
+	if bk.versioning != types.BucketVersioningStatusEnabled {
+		return "null"
+	}
+	b.seq++
+	return fmt.Sprintf("v%012d", b.seq)
+}
+
+// store adds a version of key, replacing the "null" version when versioning is off or
+// suspended, as S3 does.
+func (b *Backend) store(bk *bucket, key string, o *object) {
+	o.versionID = b.nextVersion(bk)
+	versions := bk.objects[key]
+	if o.versionID == "null" {
+		kept := versions[:0]
+		for _, v := range versions {
+			if v.versionID != "null" {
+				kept = append(kept, v)
+			}
+		}
+		versions = kept
+	}
+	bk.objects[key] = append(versions, o)
+}
+
+func noSuchKey() *core.APIError {
+	return core.NotFoundf("NoSuchKey", "The specified key does not exist.")
+}
+
+func (b *Backend) putObject(call *core.Call, in *s3.PutObjectInput) (*s3.PutObjectOutput, error) {
+	var body []byte
+	if in.Body != nil {
+		var err error
+		if body, err = io.ReadAll(in.Body); err != nil {
+			return nil, core.Errorf("IncompleteBody", "cannot read the object body")
+		}
+	}
+	sum := md5.Sum(body)
+	o := &object{body: body, etag: `"` + hex.EncodeToString(sum[:]) + `"`, modified: call.Now, contentType: aws.ToString(in.ContentType)}
+	if o.contentType == "" {
+		o.contentType = "binary/octet-stream"
+	}
+	out := &s3.PutObjectOutput{ETag: aws.String(o.etag)}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		b.store(bk, aws.ToString(in.Key), o)
+		if o.versionID != "null" {
+			out.VersionId = aws.String(o.versionID)
+		}
+		return nil
+	})
+}
+
+// find returns the object a GetObject or HeadObject names. The caller holds b.mu.
+func find(bk *bucket, key, version string) (*object, error) {
+	versions := bk.objects[key]
+	if version == "" {
+		o := latest(versions)
+		if o == nil || o.deleteMarker {
+			return nil, noSuchKey()
+		}
+		return o, nil
+	}
+	for _, o := range versions {
+		if o.versionID == version {
+			return o, nil
+		}
+	}
+	return nil, core.Errorf("NoSuchVersion", "The specified version does not exist.")
+}
+
+func (b *Backend) getObject(call *core.Call, in *s3.GetObjectInput) (*s3.GetObjectOutput, error) {
+	out := &s3.GetObjectOutput{}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		o, err := find(bk, aws.ToString(in.Key), aws.ToString(in.VersionId))
+		if err != nil {
+			return err
+		}
+		out.Body = io.NopCloser(bytes.NewReader(o.body))
+		out.ContentLength = aws.Int64(int64(len(o.body)))
+		out.ContentType = aws.String(o.contentType)
+		out.ETag, out.LastModified = aws.String(o.etag), aws.Time(o.modified)
+		if o.versionID != "null" {
+			out.VersionId = aws.String(o.versionID)
+		}
+		return nil
+	})
+}
+
+func (b *Backend) headObject(call *core.Call, in *s3.HeadObjectInput) (*s3.HeadObjectOutput, error) {
+	out := &s3.HeadObjectOutput{}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		o, err := find(bk, aws.ToString(in.Key), aws.ToString(in.VersionId))
+		if err != nil {
+			return &core.APIError{Code: "NotFound", Status: http.StatusNotFound, Message: "Not Found"}
+		}
+		out.ContentLength = aws.Int64(int64(len(o.body)))
+		out.ETag, out.LastModified = aws.String(o.etag), aws.Time(o.modified)
+		return nil
+	})
+}
+
+// remove deletes a key or one version of it as S3 does: without a version, a versioned bucket
+// gets a delete marker and an unversioned one loses the object. The caller holds b.mu.
+func (b *Backend) remove(bk *bucket, key, version string, now time.Time) (marker bool, id string) {
+	versions := bk.objects[key]
+	if version != "" {
+		kept := versions[:0]
+		for _, o := range versions {
+			if o.versionID != version {
+				kept = append(kept, o)
+			} else {
+				marker = o.deleteMarker
+			}
+		}
+		if len(kept) == 0 {
+			delete(bk.objects, key)
+		} else {
+			bk.objects[key] = kept
+		}
+		return marker, version
+	}
+	if bk.versioning == "" {
+		delete(bk.objects, key)
+		return false, ""
+	}
+	m := &object{deleteMarker: true, modified: now}
+	b.store(bk, key, m)
+	return true, m.versionID
+}
+
+func (b *Backend) deleteObject(call *core.Call, in *s3.DeleteObjectInput) (*s3.DeleteObjectOutput, error) {
+	out := &s3.DeleteObjectOutput{}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		marker, id := b.remove(bk, aws.ToString(in.Key), aws.ToString(in.VersionId), call.Now)
+		if marker {
+			out.DeleteMarker = aws.Bool(true)
+		}
+		if id != "" && id != "null" {
+			out.VersionId = aws.String(id)
+		}
+		return nil
+	})
+}
+
+func (b *Backend) deleteObjects(call *core.Call, in *s3.DeleteObjectsInput) (*s3.DeleteObjectsOutput, error) {
+	out := &s3.DeleteObjectsOutput{}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		if in.Delete == nil || len(in.Delete.Objects) == 0 || len(in.Delete.Objects) > 1000 {
+			return malformedXML()
+		}
+		for _, id := range in.Delete.Objects {
+			marker, version := b.remove(bk, aws.ToString(id.Key), aws.ToString(id.VersionId), call.Now)
+			if aws.ToBool(in.Delete.Quiet) {
+				continue
+			}
+			d := types.DeletedObject{Key: id.Key}
+			if marker {
+				d.DeleteMarker = aws.Bool(true)
+			}
+			if version != "" && version != "null" {
+				d.VersionId = aws.String(version)
+			}
+			out.Deleted = append(out.Deleted, d)
+		}
+		return nil
+	})
+}
+
+// sortedKeys returns the bucket's keys with prefix, in order. The caller holds b.mu.
+func sortedKeys(bk *bucket, prefix string) []string {
+	var keys []string
+	for k := range bk.objects {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (b *Backend) listObjectsV2(call *core.Call, in *s3.ListObjectsV2Input) (*s3.ListObjectsV2Output, error) {
+	out := &s3.ListObjectsV2Output{Name: in.Bucket, Prefix: in.Prefix, KeyCount: aws.Int32(0)}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		limit := 1000
+		if in.MaxKeys != nil && *in.MaxKeys >= 0 && *in.MaxKeys < 1000 {
+			limit = int(*in.MaxKeys)
+		}
+		out.MaxKeys = aws.Int32(int32(limit))
+		after := aws.ToString(in.StartAfter)
+		if t := aws.ToString(in.ContinuationToken); t != "" {
+			after = t
+		}
+		for _, k := range sortedKeys(bk, aws.ToString(in.Prefix)) {
+			o := latest(bk.objects[k])
+			if k <= after || o.deleteMarker {
+				continue
+			}
+			if len(out.Contents) == limit {
+				out.IsTruncated = aws.Bool(true)
+				out.NextContinuationToken = out.Contents[len(out.Contents)-1].Key
+				break
+			}
+			out.Contents = append(out.Contents, types.Object{Key: aws.String(k), ETag: aws.String(o.etag),
+				Size: aws.Int64(int64(len(o.body))), LastModified: aws.Time(o.modified), StorageClass: types.ObjectStorageClassStandard})
+		}
+		out.KeyCount = aws.Int32(int32(len(out.Contents)))
+		if out.IsTruncated == nil {
+			out.IsTruncated = aws.Bool(false)
+		}
+		return nil
+	})
+}
+
+func (b *Backend) listObjectVersions(call *core.Call, in *s3.ListObjectVersionsInput) (*s3.ListObjectVersionsOutput, error) {
+	out := &s3.ListObjectVersionsOutput{Name: in.Bucket, Prefix: in.Prefix, IsTruncated: aws.Bool(false)}
+	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		for _, k := range sortedKeys(bk, aws.ToString(in.Prefix)) {
+			versions := bk.objects[k]
+			for i := len(versions) - 1; i >= 0; i-- {
+				o := versions[i]
+				isLatest := aws.Bool(i == len(versions)-1)
+				if o.deleteMarker {
+					out.DeleteMarkers = append(out.DeleteMarkers, types.DeleteMarkerEntry{Key: aws.String(k),
+						VersionId: aws.String(o.versionID), IsLatest: isLatest, LastModified: aws.Time(o.modified)})
+					continue
+				}
+				out.Versions = append(out.Versions, types.ObjectVersion{Key: aws.String(k), VersionId: aws.String(o.versionID),
+					IsLatest: isLatest, ETag: aws.String(o.etag), Size: aws.Int64(int64(len(o.body))), LastModified: aws.Time(o.modified)})
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,259 @@
+// Package s3 emulates Amazon S3 over its REST-XML protocol (path-style addressing): buckets in
+// one global namespace with AWS's naming and region rules, versioning, default encryption,
+// lifecycle rules, CORS, public access blocks, ownership controls, policies and tags, and
+// objects with versions, so that deleting a bucket that still holds objects fails with
+// BucketNotEmpty.
+package s3
+
+import (
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/internal/models"
+)
+
+// Backend holds every bucket; bucket names are global across accounts and regions, as in AWS.
+type Backend struct {
+	clock   *core.Clock
+	mu      sync.Mutex
+	buckets map[string]*bucket
+	seq     int
+}
+
+// New returns an empty S3 backend on clock.
+func New(clock *core.Clock) *Backend { return &Backend{clock: clock, buckets: map[string]*bucket{}} }
+
+// Service describes S3 to the router.
+func (b *Backend) Service() *core.Service {
+	return &core.Service{
+		SigningName:  "s3",
+		ID:           "S3",
+		Protocol:     core.ProtocolRESTXML,
+		XMLNamespace: "http://s3.amazonaws.com/doc/2006-03-01/",
+		Model:        models.MustLoad("s3"),
+		// AWS answers GetBucketLocation with the bare <LocationConstraint> element.
+		ScalarDocuments: map[string]string{"GetBucketLocation": "LocationConstraint"},
+		Throttle:        &core.APIError{Code: "SlowDown", Status: http.StatusServiceUnavailable, Server: true, Message: "Please reduce your request rate."},
+		Operations:      b.operations(),
+		Dump:            b.dump,
+	}
+}
+
+func (b *Backend) operations() map[string]core.Operation {
+	return map[string]core.Operation{
+		"CreateBucket":                    core.Op(b.createBucket),
+		"HeadBucket":                      core.Op(b.headBucket),
+		"DeleteBucket":                    core.Op(b.deleteBucket),
+		"GetBucketLocation":               core.Op(b.getBucketLocation),
+		"ListBuckets":                     core.Op(b.listBuckets),
+		"PutBucketVersioning":             core.Op(b.putBucketVersioning),
+		"GetBucketVersioning":             core.Op(b.getBucketVersioning),
+		"PutBucketEncryption":             core.Op(b.putBucketEncryption),
+		"GetBucketEncryption":             core.Op(b.getBucketEncryption),
+		"DeleteBucketEncryption":          core.Op(b.deleteBucketEncryption),
+		"PutBucketLifecycleConfiguration": core.Op(b.putBucketLifecycle),
+		"GetBucketLifecycleConfiguration": core.Op(b.getBucketLifecycle),
+		"DeleteBucketLifecycle":           core.Op(b.deleteBucketLifecycle),
+		"PutBucketCors":                   core.Op(b.putBucketCors),
+		"GetBucketCors":                   core.Op(b.getBucketCors),
+		"DeleteBucketCors":                core.Op(b.deleteBucketCors),
+		"PutPublicAccessBlock":            core.Op(b.putPublicAccessBlock),
+		"GetPublicAccessBlock":            core.Op(b.getPublicAccessBlock),
+		"DeletePublicAccessBlock":         core.Op(b.deletePublicAccessBlock),
+		"PutBucketOwnershipControls":      core.Op(b.putOwnershipControls),
+		"GetBucketOwnershipControls":      core.Op(b.getOwnershipControls),
+		"DeleteBucketOwnershipControls":   core.Op(b.deleteOwnershipControls),
+		"PutBucketPolicy":                 core.Op(b.putBucketPolicy),
+		"GetBucketPolicy":                 core.Op(b.getBucketPolicy),
+		"DeleteBucketPolicy":              core.Op(b.deleteBucketPolicy),
+		"PutBucketTagging":                core.Op(b.putBucketTagging),
+		"GetBucketTagging":                core.Op(b.getBucketTagging),
+		"DeleteBucketTagging":             core.Op(b.deleteBucketTagging),
+		"PutObject":                       core.Op(b.putObject),
+		"GetObject":                       core.Op(b.getObject),
+		"HeadObject":                      core.Op(b.headObject),
+		"DeleteObject":                    core.Op(b.deleteObject),
+		"DeleteObjects":                   core.Op(b.deleteObjects),
+		"ListObjectsV2":                   core.Op(b.listObjectsV2),
+		"ListObjectVersions":              core.Op(b.listObjectVersions),
+	}
+}
+
+// bucket is one S3 bucket and its configuration.
+type bucket struct {
+	name, owner, region string
+	created             time.Time
+	versioning          types.BucketVersioningStatus
+	encryption          *types.ServerSideEncryptionConfiguration
+	lifecycle           []types.LifecycleRule
+	cors                []types.CORSRule
+	publicAccess        *types.PublicAccessBlockConfiguration
+	ownership           *types.OwnershipControls
+	policy              string
+	tags                []types.Tag
+	objects             map[string][]*object // versions of each key, oldest first
+}
+
+var (
+	bucketName = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
+	ipAddress  = regexp.MustCompile(`^\d+\.\d+\.\d+\.\d+$`)
+)
+
+// validBucketName applies AWS's general purpose bucket naming rules.
+func validBucketName(n string) bool {
+	return bucketName.MatchString(n) && !strings.Contains(n, "..") && !ipAddress.MatchString(n) &&
+		!strings.HasPrefix(n, "xn--") && !strings.HasPrefix(n, "sthree-") &&
+		!strings.HasSuffix(n, "-s3alias") && !strings.HasSuffix(n, "--ol-s3")
+}
+
+func noSuchBucket(name string) *core.APIError {
+	return core.NotFoundf("NoSuchBucket", "The specified bucket does not exist: %s", name)
+}
+
+// bucketFor returns a bucket the caller owns. The caller holds b.mu.
+func (b *Backend) bucketFor(call *core.Call, name *string) (*bucket, error) {
+	bk, ok := b.buckets[aws.ToString(name)]
+	if !ok {
+		return nil, noSuchBucket(aws.ToString(name))
+	}
+	if bk.owner != call.Account {
+		return nil, &core.APIError{Code: "AccessDenied", Status: http.StatusForbidden, Message: "Access Denied"}
+	}
+	return bk, nil
+}
+
+func (b *Backend) createBucket(call *core.Call, in *s3.CreateBucketInput) (*s3.CreateBucketOutput, error) {
+	name := aws.ToString(in.Bucket)
+	if !validBucketName(name) {
+		return nil, core.Errorf("InvalidBucketName", "The specified bucket is not valid.")
+	}
+	location := ""
+	if in.CreateBucketConfiguration != nil {
+		location = string(in.CreateBucketConfiguration.LocationConstraint)
+	}
+	switch {
+	case call.Region == "us-east-1" && location == "us-east-1":
+		return nil, core.Errorf("InvalidLocationConstraint", "The specified location-constraint is not valid")
+	case call.Region != "us-east-1" && location != call.Region:
+		return nil, core.Errorf("IllegalLocationConstraintException",
+			"The %s location constraint is incompatible for the region specific endpoint this request was sent to.", orUSEast1(location))
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if existing, ok := b.buckets[name]; ok {
+		if existing.owner != call.Account {
+			return nil, &core.APIError{Code: "BucketAlreadyExists", Status: http.StatusConflict,
+				Message: "The requested bucket name is not available. The bucket namespace is shared by all users of the system. Please select a different name and try again."}
+		}
+		if existing.region == "us-east-1" && call.Region == "us-east-1" {
+			// AWS's legacy behaviour: re-creating your own bucket in us-east-1 succeeds.
+			return &s3.CreateBucketOutput{Location: aws.String("/" + name)}, nil
+		}
+		return nil, &core.APIError{Code: "BucketAlreadyOwnedByYou", Status: http.StatusConflict,
+			Message: "Your previous request to create the named bucket succeeded and you already own it."}
+	}
+	ownership := types.ObjectOwnershipBucketOwnerEnforced
+	if in.ObjectOwnership != "" {
+		ownership = in.ObjectOwnership
+	}
+	b.buckets[name] = &bucket{
+		name: name, owner: call.Account, region: call.Region, created: call.Now,
+		ownership:    &types.OwnershipControls{Rules: []types.OwnershipControlsRule{{ObjectOwnership: ownership}}},
+		publicAccess: allBlocked(),
+		objects:      map[string][]*object{},
+	}
+	return &s3.CreateBucketOutput{Location: aws.String("/" + name)}, nil
+}
+
+func orUSEast1(location string) string {
+	if location == "" {
+		return "us-east-1"
+	}
+	return location
+}
+
+// allBlocked is the public access block AWS gives new buckets since April 2023.
+func allBlocked() *types.PublicAccessBlockConfiguration {
+	return &types.PublicAccessBlockConfiguration{BlockPublicAcls: aws.Bool(true), IgnorePublicAcls: aws.Bool(true),
+		BlockPublicPolicy: aws.Bool(true), RestrictPublicBuckets: aws.Bool(true)}
+}
+
+func (b *Backend) headBucket(call *core.Call, in *s3.HeadBucketInput) (*s3.HeadBucketOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bk, err := b.bucketFor(call, in.Bucket)
+	if err != nil {
+		return nil, err
+	}
+	return &s3.HeadBucketOutput{BucketRegion: aws.String(bk.region)}, nil
+}
+
+func (b *Backend) deleteBucket(call *core.Call, in *s3.DeleteBucketInput) (*s3.DeleteBucketOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bk, err := b.bucketFor(call, in.Bucket)
+	if err != nil {
+		return nil, err
+	}
+	if len(bk.objects) > 0 {
+		return nil, &core.APIError{Code: "BucketNotEmpty", Status: http.StatusConflict, Message: "The bucket you tried to delete is not empty"}
+	}
+	delete(b.buckets, bk.name)
+	return &s3.DeleteBucketOutput{}, nil
+}
+
+func (b *Backend) getBucketLocation(call *core.Call, in *s3.GetBucketLocationInput) (*s3.GetBucketLocationOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bk, err := b.bucketFor(call, in.Bucket)
+	if err != nil {
+		return nil, err
+	}
+	out := &s3.GetBucketLocationOutput{}
+	if bk.region != "us-east-1" {
+		out.LocationConstraint = types.BucketLocationConstraint(bk.region)
+	}
+	return out, nil
+}
+
+func (b *Backend) listBuckets(call *core.Call, _ *s3.ListBucketsInput) (*s3.ListBucketsOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := &s3.ListBucketsOutput{Owner: &types.Owner{ID: aws.String(call.Account)}, Buckets: []types.Bucket{}}
+	var names []string
+	for name, bk := range b.buckets {
+		if bk.owner == call.Account {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		bk := b.buckets[name]
+		out.Buckets = append(out.Buckets, types.Bucket{Name: aws.String(name), CreationDate: aws.Time(bk.created), BucketRegion: aws.String(bk.region)})
+	}
+	return out, nil
+}
+
+func (b *Backend) dump() any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := map[string]any{}
+	for name, bk := range b.buckets {
+		keys := make([]string, 0, len(bk.objects))
+		for k := range bk.objects {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		out[name] = map[string]any{"owner": bk.owner, "region": bk.region, "versioning": bk.versioning, "objects": keys}
+	}
+	return out
+}
