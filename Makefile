@@ -72,8 +72,12 @@ build-standalone: ## Build every module on its own, without go.work (as a releas
 envtest: ## Build (once, cached under ~/.cache/infra-operator) the test control plane.
 	hack/envtest-assets.sh >/dev/null
 
+.PHONY: peers
+peers: ## Install (once, cached) the third-party emulators the differential tests compare against.
+	hack/peers.sh
+
 .PHONY: test
-test: vet build-standalone envtest ## Run every module's tests against a real kube-apiserver and etcd.
+test: vet build-standalone envtest peers ## Run every module's tests against a real kube-apiserver and etcd.
 	export KUBEBUILDER_ASSETS="$$(hack/envtest-assets.sh)"; \
 	for m in $(MODULES); do (cd $$m && go test -race -count=1 ./...); done
 

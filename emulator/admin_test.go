@@ -26,8 +26,8 @@ func TestAdminEndpoints(t *testing.T) {
 		t.Fatalf("PUT faults: %v, %v", resp, err)
 	}
 	resp.Body.Close()
-	if _, err := c.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")}); errorCode(err) != "ThrottlingException" {
-		t.Errorf("with the fault set, CreateQueue gave %v, want ThrottlingException", err)
+	if _, err := c.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("q")}); errorCode(err) != "RequestThrottled" {
+		t.Errorf("with the fault set, CreateQueue gave %v, want RequestThrottled", err)
 	}
 	put, _ = http.NewRequest(http.MethodPut, url+"/_emulator/faults", strings.NewReader(`{}`))
 	if resp, err = http.DefaultClient.Do(put); err != nil {
@@ -39,7 +39,7 @@ func TestAdminEndpoints(t *testing.T) {
 	}
 	var calls map[string]map[string]map[string]int
 	getJSON(t, url+"/_emulator/calls", &calls)
-	want := map[string]int{"ThrottlingException": 1, "success": 1}
+	want := map[string]int{"RequestThrottled": 1, "success": 1}
 	if diff := cmp.Diff(want, calls["SQS"]["CreateQueue"]); diff != "" {
 		t.Errorf("call counts\n-want +got:\n%s", diff)
 	}

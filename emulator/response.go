@@ -83,11 +83,7 @@ func (req *request) writeError(w http.ResponseWriter, err error) {
 		w.Header().Set("Content-Type", req.svc.ContentType())
 		w.Header().Set("X-Amzn-ErrorType", apiErr.Code)
 		if req.svc.QueryCompatible {
-			code := apiErr.QueryCode
-			if code == "" {
-				code = apiErr.Code
-			}
-			w.Header().Set("X-Amzn-Query-Error", code+";"+faultName(apiErr))
+			w.Header().Set("X-Amzn-Query-Error", req.svc.QueryErrorCode(apiErr.Code)+";"+faultName(apiErr))
 		}
 		w.WriteHeader(apiErr.HTTPStatus())
 		body, _ := json.Marshal(map[string]string{"__type": apiErr.Code, "message": apiErr.Message})

@@ -114,6 +114,11 @@ func TestSQSQueueLifecycle(t *testing.T) {
 	if err != nil || aws.ToString(url.QueueUrl) != aws.ToString(created.QueueUrl) {
 		t.Fatalf("GetQueueUrl = %v, %v; want %s", url, err, aws.ToString(created.QueueUrl))
 	}
+	_, err = c.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("tasks"), Attributes: map[string]string{"MessageRetentionPeriod": "60"}})
+	var exists *types.QueueNameExists
+	if !errors.As(err, &exists) || errorCode(err) != "QueueAlreadyExists" {
+		t.Errorf("re-creating with other attributes gave %v (code %s), want QueueNameExists with the query code QueueAlreadyExists", err, errorCode(err))
+	}
 	_, err = c.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("missing")})
 	var missing *types.QueueDoesNotExist
 	if !errors.As(err, &missing) || errorCode(err) != "AWS.SimpleQueueService.NonExistentQueue" {

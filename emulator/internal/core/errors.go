@@ -18,10 +18,6 @@ type APIError struct {
 	Status int
 	// Server is true for faults on AWS's side (Type "Receiver" in query protocols).
 	Server bool
-	// QueryCode is the legacy awsQuery code that JSON services which are query-compatible
-	// (SQS) also send in the x-amzn-query-error header, for example
-	// "AWS.SimpleQueueService.NonExistentQueue".
-	QueryCode string
 }
 
 // Error returns the code and message.

@@ -2,9 +2,11 @@ package core
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/traits"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
 )
@@ -42,6 +44,9 @@ type Service struct {
 	// QueryCompatible is true for JSON services that also send the legacy awsQuery error code
 	// in the x-amzn-query-error header (SQS).
 	QueryCompatible bool
+	// Errors is the SDK's registry of the service's error shapes; a query-compatible service
+	// takes each error's legacy code from its awsQueryError trait there.
+	Errors *smithy.TypeRegistry
 	// Unsigned lists the operations AWS accepts without a signature.
 	Unsigned map[string]bool
 	// Model is the API model of a service whose SDK module has no schemas of its own; its
@@ -138,4 +143,20 @@ func (s *Service) OutputSchema(op string) *smithy.Schema {
 		return nil
 	}
 	return s.Model.OutputSchema(op)
+}
+
+// QueryErrorCode returns the legacy awsQuery code of the error shape named code, from its
+// awsQueryError trait in the SDK's registry, or code itself when it declares none.
+func (s *Service) QueryErrorCode(code string) string {
+	if s.Errors == nil {
+		return code
+	}
+	for id, entry := range s.Errors.Entries {
+		if strings.HasSuffix(id, "#"+code) {
+			if t, ok := smithy.SchemaTrait[*traits.AWSQueryError](entry.Schema); ok && t.ErrorCode != "" {
+				return t.ErrorCode
+			}
+		}
+	}
+	return code
 }

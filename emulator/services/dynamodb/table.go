@@ -22,6 +22,7 @@ type table struct {
 	keySchema          []types.KeySchemaElement
 	attributes         []types.AttributeDefinition
 	billing            types.BillingMode
+	switched           *time.Time // when the billing mode last changed
 	read, write        int64
 	gsis               []*index
 	lsis               []types.LocalSecondaryIndex
@@ -282,13 +283,20 @@ func (t *table) describe(now time.Time) *types.TableDescription {
 		TableName: aws.String(t.name), TableArn: aws.String(t.arn), TableId: aws.String(t.id),
 		TableStatus: t.status, CreationDateTime: aws.Time(t.created),
 		KeySchema: t.keySchema, AttributeDefinitions: t.attributes,
-		BillingModeSummary: &types.BillingModeSummary{BillingMode: t.billing},
 		ProvisionedThroughput: &types.ProvisionedThroughputDescription{
 			ReadCapacityUnits: aws.Int64(t.read), WriteCapacityUnits: aws.Int64(t.write), NumberOfDecreasesToday: aws.Int64(0)},
 		ItemCount: aws.Int64(0), TableSizeBytes: aws.Int64(0),
 		TableClassSummary:         &types.TableClassSummary{TableClass: t.class},
 		DeletionProtectionEnabled: aws.Bool(t.deletionProtection),
 		SSEDescription:            t.sse,
+	}
+	// Like AWS, report the billing mode only for on-demand tables and tables that changed mode;
+	// clients read an absent summary as PROVISIONED.
+	if t.billing == types.BillingModePayPerRequest || t.switched != nil {
+		d.BillingModeSummary = &types.BillingModeSummary{BillingMode: t.billing}
+		if t.billing == types.BillingModePayPerRequest && t.switched != nil {
+			d.BillingModeSummary.LastUpdateToPayPerRequestDateTime = t.switched
+		}
 	}
 	if t.stream != nil {
 		d.StreamSpecification = t.stream

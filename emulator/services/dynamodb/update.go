@@ -32,6 +32,7 @@ func (b *Backend) updateTable(call *core.Call, in *dynamodb.UpdateTableInput) (*
 			return nil, validation("One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
 		}
 		t.billing, changed = in.BillingMode, true
+		t.switched = aws.Time(call.Now)
 		if t.billing == types.BillingModePayPerRequest {
 			t.read, t.write = 0, 0
 			for _, g := range t.gsis {

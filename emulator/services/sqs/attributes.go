@@ -128,13 +128,13 @@ func checkAttributes(attrs map[string]string, fifo bool) error {
 	for name, value := range attrs {
 		a, ok := settable[name]
 		if !ok {
-			return &core.APIError{Code: "InvalidAttributeName", QueryCode: "InvalidAttributeName", Message: "Unknown Attribute " + name + "."}
+			return &core.APIError{Code: "InvalidAttributeName", Message: "Unknown Attribute " + name + "."}
 		}
 		if a.fifoOnly && !fifo {
-			return &core.APIError{Code: "InvalidAttributeName", QueryCode: "InvalidAttributeName", Message: "Unknown Attribute " + name + "."}
+			return &core.APIError{Code: "InvalidAttributeName", Message: "Unknown Attribute " + name + "."}
 		}
 		if err := a.validate(value); err != nil {
-			return &core.APIError{Code: "InvalidAttributeValue", QueryCode: "InvalidAttributeValue",
+			return &core.APIError{Code: "InvalidAttributeValue",
 				Message: fmt.Sprintf("Invalid value for the parameter %s: %v.", name, err)}
 		}
 	}

@@ -61,7 +61,7 @@ func (b *Backend) sendMessage(call *core.Call, in *sqs.SendMessageInput) (*sqs.S
 	}
 	body := aws.ToString(in.MessageBody)
 	if body == "" {
-		return nil, &core.APIError{Code: "MissingParameter", QueryCode: "MissingParameter", Message: "The request must contain the parameter MessageBody."}
+		return nil, &core.APIError{Code: "MissingParameter", Message: "The request must contain the parameter MessageBody."}
 	}
 	maxSize, _ := strconv.Atoi(q.value("MaximumMessageSize"))
 	if len(body) > maxSize {
@@ -78,7 +78,7 @@ func (b *Backend) sendMessage(call *core.Call, in *sqs.SendMessageInput) (*sqs.S
 	if q.fifo {
 		group := aws.ToString(in.MessageGroupId)
 		if group == "" {
-			return nil, &core.APIError{Code: "MissingParameter", QueryCode: "MissingParameter", Message: "The request must contain the parameter MessageGroupId."}
+			return nil, &core.APIError{Code: "MissingParameter", Message: "The request must contain the parameter MessageGroupId."}
 		}
 		dedup := aws.ToString(in.MessageDeduplicationId)
 		if dedup == "" {
@@ -202,7 +202,7 @@ func (b *Backend) deleteMessage(call *core.Call, in *sqs.DeleteMessageInput) (*s
 			return &sqs.DeleteMessageOutput{}, nil
 		}
 	}
-	return nil, &core.APIError{Code: "ReceiptHandleIsInvalid", QueryCode: "ReceiptHandleIsInvalid",
+	return nil, &core.APIError{Code: "ReceiptHandleIsInvalid",
 		Message: "The input receipt handle \"" + handle + "\" is not a valid receipt handle."}
 }
 

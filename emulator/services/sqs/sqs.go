@@ -49,8 +49,8 @@ func (b *Backend) Service() *core.Service {
 		Protocol:        core.ProtocolJSON10,
 		TargetPrefix:    "AmazonSQS",
 		QueryCompatible: true,
-		Throttle: &core.APIError{Code: "ThrottlingException", QueryCode: "ThrottlingException",
-			Message: "Rate exceeded", Status: http.StatusBadRequest},
+		Errors:          sqs.TypeRegistry,
+		Throttle:        &core.APIError{Code: "RequestThrottled", Message: "Rate exceeded", Status: http.StatusBadRequest},
 		Operations: map[string]core.Operation{
 			"CreateQueue":        core.Op(b.createQueue),
 			"GetQueueUrl":        core.Op(b.getQueueURL),
@@ -74,7 +74,7 @@ var queueName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}$`)
 
 // errNoQueue is AWS's answer for a queue that does not exist.
 func errNoQueue() *core.APIError {
-	return &core.APIError{Code: "QueueDoesNotExist", QueryCode: "AWS.SimpleQueueService.NonExistentQueue",
+	return &core.APIError{Code: "QueueDoesNotExist",
 		Message: "The specified queue does not exist."}
 }
 
@@ -104,11 +104,11 @@ func (b *Backend) createQueue(call *core.Call, in *sqs.CreateQueueInput) (*sqs.C
 	fifo := in.Attributes["FifoQueue"] == "true"
 	base := strings.TrimSuffix(name, ".fifo")
 	if !queueName.MatchString(base) || len(name) > 80 {
-		return nil, &core.APIError{Code: "InvalidParameterValue", QueryCode: "InvalidParameterValue",
+		return nil, &core.APIError{Code: "InvalidParameterValue",
 			Message: "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length"}
 	}
 	if fifo != strings.HasSuffix(name, ".fifo") {
-		return nil, &core.APIError{Code: "InvalidParameterValue", QueryCode: "InvalidParameterValue",
+		return nil, &core.APIError{Code: "InvalidParameterValue",
 			Message: "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length."}
 	}
 	if err := checkAttributes(in.Attributes, fifo); err != nil {
@@ -122,13 +122,13 @@ func (b *Backend) createQueue(call *core.Call, in *sqs.CreateQueueInput) (*sqs.C
 	r := b.region(call.Scope())
 	if q, ok := r.queues[name]; ok {
 		if !q.sameAttributes(in.Attributes) {
-			return nil, &core.APIError{Code: "QueueAlreadyExists", QueryCode: "QueueAlreadyExists",
+			return nil, &core.APIError{Code: "QueueNameExists",
 				Message: "A queue already exists with the same name and a different value for attribute(s) " + strings.Join(q.differing(in.Attributes), ", ")}
 		}
 		return &sqs.CreateQueueOutput{QueueUrl: aws.String(q.url)}, nil
 	}
 	if at, ok := r.deleted[name]; ok && call.Now.Sub(at) < 60*time.Second {
-		return nil, &core.APIError{Code: "QueueDeletedRecently", QueryCode: "AWS.SimpleQueueService.QueueDeletedRecently",
+		return nil, &core.APIError{Code: "QueueDeletedRecently",
 			Message: "You must wait 60 seconds after deleting a queue before you can create another queue with the same name."}
 	}
 	q := newQueue(call, name, fifo, in.Attributes, in.Tags)
@@ -163,7 +163,7 @@ func (b *Backend) getQueueAttributes(call *core.Call, in *sqs.GetQueueAttributes
 		if !ok {
 			if _, known := knownReadOnly[string(name)]; !known {
 				if _, settableName := settable[string(name)]; !settableName {
-					return nil, &core.APIError{Code: "InvalidAttributeName", QueryCode: "InvalidAttributeName", Message: "Unknown Attribute " + string(name) + "."}
+					return nil, &core.APIError{Code: "InvalidAttributeName", Message: "Unknown Attribute " + string(name) + "."}
 				}
 			}
 			continue
@@ -181,7 +181,7 @@ func (b *Backend) setQueueAttributes(call *core.Call, in *sqs.SetQueueAttributes
 		return nil, err
 	}
 	if v, ok := in.Attributes["FifoQueue"]; ok && (v == "true") != q.fifo {
-		return nil, &core.APIError{Code: "InvalidAttributeValue", QueryCode: "InvalidAttributeValue",
+		return nil, &core.APIError{Code: "InvalidAttributeValue",
 			Message: "Invalid value for the parameter FifoQueue: a queue's type cannot be changed."}
 	}
 	if err := checkAttributes(in.Attributes, q.fifo); err != nil {
