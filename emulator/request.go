@@ -130,6 +130,8 @@ func (req *request) decode(in any) error {
 	switch req.svc.Protocol {
 	case core.ProtocolQuery:
 		return wire.DecodeQuery(req.form, in, schema)
+	case core.ProtocolEC2Query:
+		return wire.DecodeEC2Query(req.form, in, schema)
 	case core.ProtocolRESTXML:
 		return wire.DecodeREST(req.http, req.body, req.labels, in, schema)
 	}
@@ -145,7 +147,7 @@ func unknownOperation(svc *core.Service, op string) *core.APIError {
 		return &core.APIError{Code: "NotImplemented", Status: http.StatusNotImplemented,
 			Message: "The emulator does not implement " + op + "."}
 	}
-	if svc.Protocol == core.ProtocolQuery {
+	if svc.Protocol == core.ProtocolQuery || svc.Protocol == core.ProtocolEC2Query {
 		return core.Errorf("InvalidAction", "Could not find operation %s for version %s", op, svc.APIVersion)
 	}
 	return core.Errorf("UnknownOperationException", "operation %s is not supported by this endpoint", op)
@@ -155,7 +157,7 @@ func malformed(svc *core.Service, err error) *core.APIError {
 	if svc.Protocol == core.ProtocolRESTXML {
 		return core.Errorf("MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema: %v", err)
 	}
-	if svc.Protocol == core.ProtocolQuery {
+	if svc.Protocol == core.ProtocolQuery || svc.Protocol == core.ProtocolEC2Query {
 		return core.Errorf("MalformedInput", "%v", err)
 	}
 	return core.Errorf("SerializationException", "%v", err)

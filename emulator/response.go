@@ -14,6 +14,12 @@ import (
 // writeOutput writes a successful answer in the service's protocol.
 func (req *request) writeOutput(w http.ResponseWriter, out any) {
 	switch req.svc.Protocol {
+	case core.ProtocolEC2Query:
+		enc := &wire.XMLEncoder{}
+		wire.Encode(enc, out, req.svc.OutputSchema(req.operation))
+		w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
+		_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<" + req.operation + `Response xmlns="` + req.svc.XMLNamespace +
+			`"><requestId>` + req.call.RequestID + "</requestId>" + string(enc.Bytes()) + "</" + req.operation + "Response>"))
 	case core.ProtocolRESTXML:
 		m := req.svc.Model
 		status := http.StatusOK
@@ -66,20 +72,14 @@ func (req *request) writeError(w http.ResponseWriter, err error) {
 	}
 	id := req.call.RequestID
 	w.Header().Set("X-Amzn-RequestId", id)
-	if req.svc != nil && req.svc.Protocol == core.ProtocolRESTXML {
-		w.Header().Set("X-Amz-Request-Id", id)
-		w.Header().Set("Content-Type", "application/xml")
-		w.WriteHeader(apiErr.HTTPStatus())
-		if req.http.Method == http.MethodHead {
-			return
-		}
-		var msg strings.Builder
-		_ = xml.EscapeText(&msg, []byte(apiErr.Message))
-		_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<Error><Code>" + apiErr.Code + "</Code><Message>" +
-			msg.String() + "</Message><RequestId>" + id + "</RequestId><HostId>emulator</HostId></Error>"))
-		return
+	var msg strings.Builder
+	_ = xml.EscapeText(&msg, []byte(apiErr.Message))
+	protocol, ns := core.ProtocolQuery, ""
+	if req.svc != nil {
+		protocol, ns = req.svc.Protocol, req.svc.XMLNamespace
 	}
-	if req.svc != nil && req.svc.Protocol != core.ProtocolQuery {
+	switch protocol {
+	case core.ProtocolJSON10, core.ProtocolJSON11:
 		w.Header().Set("Content-Type", req.svc.ContentType())
 		w.Header().Set("X-Amzn-ErrorType", apiErr.Code)
 		if req.svc.QueryCompatible {
@@ -88,18 +88,26 @@ func (req *request) writeError(w http.ResponseWriter, err error) {
 		w.WriteHeader(apiErr.HTTPStatus())
 		body, _ := json.Marshal(map[string]string{"__type": apiErr.Code, "message": apiErr.Message})
 		_, _ = w.Write(body)
-		return
+	case core.ProtocolRESTXML:
+		w.Header().Set("X-Amz-Request-Id", id)
+		w.Header().Set("Content-Type", "application/xml")
+		w.WriteHeader(apiErr.HTTPStatus())
+		if req.http.Method == http.MethodHead {
+			return
+		}
+		_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<Error><Code>" + apiErr.Code + "</Code><Message>" +
+			msg.String() + "</Message><RequestId>" + id + "</RequestId><HostId>emulator</HostId></Error>"))
+	case core.ProtocolEC2Query:
+		w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
+		w.WriteHeader(apiErr.HTTPStatus())
+		_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<Response><Errors><Error><Code>" + apiErr.Code +
+			"</Code><Message>" + msg.String() + "</Message></Error></Errors><RequestID>" + id + "</RequestID></Response>"))
+	default:
+		w.Header().Set("Content-Type", "text/xml")
+		w.WriteHeader(apiErr.HTTPStatus())
+		_, _ = w.Write([]byte(`<ErrorResponse xmlns="` + ns + `"><Error><Type>` + faultName(apiErr) + "</Type><Code>" + apiErr.Code +
+			"</Code><Message>" + msg.String() + "</Message></Error><RequestId>" + id + "</RequestId></ErrorResponse>"))
 	}
-	ns := ""
-	if req.svc != nil {
-		ns = req.svc.XMLNamespace
-	}
-	w.Header().Set("Content-Type", "text/xml")
-	w.WriteHeader(apiErr.HTTPStatus())
-	var msg strings.Builder
-	_ = xml.EscapeText(&msg, []byte(apiErr.Message))
-	_, _ = w.Write([]byte(`<ErrorResponse xmlns="` + ns + `"><Error><Type>` + faultName(apiErr) + "</Type><Code>" + apiErr.Code +
-		"</Code><Message>" + msg.String() + "</Message></Error><RequestId>" + id + "</RequestId></ErrorResponse>"))
 }
 
 func faultName(e *core.APIError) string {

@@ -44,8 +44,12 @@ func TestRequestSnapshots(t *testing.T) {
 					checkREST(t, svc, name, headers, body, in)
 					return
 				}
-				if svc.Protocol == core.ProtocolQuery {
-					checkQuery(t, body, in, svc.InputSchema(name))
+				switch svc.Protocol {
+				case core.ProtocolQuery:
+					checkQuery(t, body, in, svc.InputSchema(name), wire.DecodeQuery)
+					return
+				case core.ProtocolEC2Query:
+					checkQuery(t, body, in, svc.InputSchema(name), wire.DecodeEC2Query)
 					return
 				}
 				if got := headers["X-Amz-Target"]; got != svc.TargetPrefix+"."+name {
@@ -72,13 +76,13 @@ func TestRequestSnapshots(t *testing.T) {
 }
 
 // checkQuery decodes a query request and checks that every parameter value reaches the input.
-func checkQuery(t *testing.T, body []byte, in any, schema *smithy.Schema) {
+func checkQuery(t *testing.T, body []byte, in any, schema *smithy.Schema, decode func(url.Values, any, *smithy.Schema) error) {
 	t.Helper()
 	form, err := url.ParseQuery(string(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := wire.DecodeQuery(form, in, schema); err != nil {
+	if err := decode(form, in, schema); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
 	var want []string

@@ -21,6 +21,9 @@ const (
 	ProtocolJSON10
 	// ProtocolJSON11 is awsJson 1.1.
 	ProtocolJSON11
+	// ProtocolEC2Query is ec2Query: form-encoded requests with EC2's naming, XML responses
+	// without a result wrapper, and EC2's <Response><Errors> envelope.
+	ProtocolEC2Query
 	// ProtocolRESTXML is restXml: operations routed by method and path, members bound to the
 	// URI, query, headers and an XML or raw body (S3).
 	ProtocolRESTXML

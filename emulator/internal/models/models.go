@@ -3,7 +3,7 @@
 // shapes into smithy schemas, so that the wire codecs take every wire name from the model.
 package models
 
-//go:generate go run ./gen sts sns s3
+//go:generate go run ./gen sts sns s3 ec2
 
 import (
 	"embed"
@@ -227,6 +227,9 @@ func refTraits(r ref) []smithy.Trait {
 	}
 	if r.LocationName != "" {
 		ts = append(ts, &traits.XMLName{Name: r.LocationName})
+	}
+	if r.QueryName != "" {
+		ts = append(ts, &traits.EC2QueryName{Name: r.QueryName})
 	}
 	if r.XMLNamespace != nil {
 		ts = append(ts, &traits.XMLNamespace{URI: r.XMLNamespace.URI})

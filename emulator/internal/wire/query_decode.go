@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/traits"
 )
 
 // DecodeQuery decodes the parameters of an awsQuery request into in, a pointer to an SDK input
@@ -18,27 +19,59 @@ import (
 // own (see SchemaFor) know members by Go field name ("Arn"), while the wire uses the model's
 // member name ("arn").
 func DecodeQuery(form url.Values, in any, schema *smithy.Schema) error {
+	return decodeForm(form, in, schema, awsQuery)
+}
+
+// DecodeEC2Query decodes the parameters of an ec2Query request into in: members by their
+// ec2QueryName, else their xmlName capitalised, else their name; every list as Name.N.
+func DecodeEC2Query(form url.Values, in any, schema *smithy.Schema) error {
+	return decodeForm(form, in, schema, ec2Query)
+}
+
+// dialect is how a query protocol names parameters.
+type dialect struct {
+	// name returns the parameter name of member m named name.
+	name func(m *smithy.Schema, name string) string
+	// flat reports whether list l is sent as Name.N rather than Name.member.N.
+	flat func(l *smithy.Schema) bool
+}
+
+var (
+	awsQuery = dialect{name: func(m *smithy.Schema, name string) string { return xmlName(m, name) }, flat: flattened}
+	ec2Query = dialect{name: ec2Name, flat: func(*smithy.Schema) bool { return true }}
+)
+
+func ec2Name(m *smithy.Schema, name string) string {
+	if t, ok := smithy.SchemaDirectTrait[*traits.EC2QueryName](m); ok && t.Name != "" {
+		return t.Name
+	}
+	if n := xmlName(m, ""); n != "" {
+		return strings.ToUpper(n[:1]) + n[1:]
+	}
+	return name
+}
+
+func decodeForm(form url.Values, in any, schema *smithy.Schema, d dialect) error {
 	folded := make(url.Values, len(form))
 	for k, v := range form {
 		folded[strings.ToLower(k)] = v
 	}
-	form = folded
 	schema = inputSchema(in, schema)
-	tree := queryStruct(form, schema, "")
+	tree := d.queryStruct(folded, schema, "")
 	if tree == nil {
 		return nil
 	}
 	return assign(reflect.ValueOf(in).Elem(), schema, tree)
 }
 
-func queryValue(form url.Values, s *smithy.Schema, key string) any {
+func (d dialect) queryValue(form url.Values, s *smithy.Schema, key string) any {
 	switch s.Type() {
 	case smithy.ShapeTypeStructure, smithy.ShapeTypeUnion:
-		return queryStruct(form, s, key+".")
+		return d.queryStruct(form, s, key+".")
 	case smithy.ShapeTypeList, smithy.ShapeTypeSet:
-		return queryList(form, s, key)
+		return d.queryList(form, s, key)
 	case smithy.ShapeTypeMap:
-		return queryMap(form, s, key)
+		return d.queryMap(form, s, key)
 	default:
 		if vs, ok := form[strings.ToLower(key)]; ok && len(vs) > 0 {
 			return vs[0]
@@ -48,10 +81,10 @@ func queryValue(form url.Values, s *smithy.Schema, key string) any {
 }
 
 // queryStruct returns the members of a struct under prefix, or nil when none is present.
-func queryStruct(form url.Values, s *smithy.Schema, prefix string) any {
+func (d dialect) queryStruct(form url.Values, s *smithy.Schema, prefix string) any {
 	out := map[string]any{}
 	for name, member := range s.Members() {
-		if v := queryValue(form, member, prefix+xmlName(member, name)); v != nil {
+		if v := d.queryValue(form, member, prefix+d.name(member, name)); v != nil {
 			out[name] = v
 		}
 	}
@@ -61,14 +94,14 @@ func queryStruct(form url.Values, s *smithy.Schema, prefix string) any {
 	return out
 }
 
-func queryList(form url.Values, s *smithy.Schema, key string) any {
+func (d dialect) queryList(form url.Values, s *smithy.Schema, key string) any {
 	base := key + "."
-	if !flattened(s) {
+	if !d.flat(s) {
 		base += xmlName(s.ListMember(), "member") + "."
 	}
 	var items []any
 	for i := 1; ; i++ {
-		item := queryValue(form, s.ListMember(), base+strconv.Itoa(i))
+		item := d.queryValue(form, s.ListMember(), base+strconv.Itoa(i))
 		if item == nil {
 			break
 		}
@@ -83,7 +116,7 @@ func queryList(form url.Values, s *smithy.Schema, key string) any {
 	return items
 }
 
-func queryMap(form url.Values, s *smithy.Schema, key string) any {
+func (d dialect) queryMap(form url.Values, s *smithy.Schema, key string) any {
 	base := key + "."
 	if !flattened(s) {
 		base += "entry."
@@ -96,7 +129,7 @@ func queryMap(form url.Values, s *smithy.Schema, key string) any {
 		if !ok || len(k) == 0 {
 			break
 		}
-		out[k[0]] = queryValue(form, s.MapValue(), entry+valueName)
+		out[k[0]] = d.queryValue(form, s.MapValue(), entry+valueName)
 	}
 	if len(out) == 0 {
 		return nil

@@ -1,0 +1,89 @@
+package emulator_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/runner-codes/infra-operator/emulator"
+)
+
+func TestEC2CreateVpcValidation(t *testing.T) {
+	_, url := start(t, emulator.Options{})
+	c := ec2.NewFromConfig(sdkConfig(t, url, "AKID", 1))
+	cases := map[string]struct {
+		reason string
+		args   string
+		want   string
+	}{
+		"Valid":       {reason: "The seed's /16 is accepted.", args: "10.0.0.0/16"},
+		"TooLarge":    {reason: "VPCs are /16 to /28.", args: "10.0.0.0/8", want: "InvalidVpc.Range"},
+		"TooSmall":    {reason: "VPCs are /16 to /28.", args: "10.0.0.0/29", want: "InvalidVpc.Range"},
+		"Malformed":   {reason: "Not a CIDR block.", args: "10.0.0.300/16", want: "InvalidParameterValue"},
+		"HostBitsSet": {reason: "A CIDR block names a network.", args: "10.0.0.1/16", want: "InvalidParameterValue"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := c.CreateVpc(context.Background(), &ec2.CreateVpcInput{CidrBlock: aws.String(tc.args)})
+			if diff := cmp.Diff(tc.want, errorCode(err)); diff != "" {
+				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestEC2VpcLifecycle(t *testing.T) {
+	e, url := start(t, emulator.Options{})
+	e.Clock.Freeze()
+	c := ec2.NewFromConfig(sdkConfig(t, url, "AKID", 1))
+	ctx := context.Background()
+	created, err := c.CreateVpc(ctx, &ec2.CreateVpcInput{CidrBlock: aws.String("10.0.0.0/16"), InstanceTenancy: types.TenancyDefault,
+		TagSpecifications: []types.TagSpecification{{ResourceType: types.ResourceTypeVpc, Tags: []types.Tag{{Key: aws.String("Name"), Value: aws.String("production-vpc")}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vpc := created.Vpc
+	if vpc.State != types.VpcStatePending || len(aws.ToString(vpc.VpcId)) != len("vpc-0123456789abcdef0") || len(vpc.Tags) != 1 {
+		t.Errorf("a new VPC is %+v; want pending, with an AWS-shaped id and its tag", vpc)
+	}
+	e.Clock.Advance(2 * time.Second)
+	byTag, err := c.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{Filters: []types.Filter{{Name: aws.String("tag:Name"), Values: []string{"production-*"}}}})
+	if err != nil || len(byTag.Vpcs) != 1 || byTag.Vpcs[0].State != types.VpcStateAvailable || aws.ToString(byTag.Vpcs[0].CidrBlock) != "10.0.0.0/16" {
+		t.Fatalf("DescribeVpcs by tag = %+v, %v", byTag, err)
+	}
+	if _, err := c.ModifyVpcAttribute(ctx, &ec2.ModifyVpcAttributeInput{VpcId: vpc.VpcId, EnableDnsHostnames: &types.AttributeBooleanValue{Value: aws.Bool(true)}}); err != nil {
+		t.Fatal(err)
+	}
+	attr, err := c.DescribeVpcAttribute(ctx, &ec2.DescribeVpcAttributeInput{VpcId: vpc.VpcId, Attribute: types.VpcAttributeNameEnableDnsHostnames})
+	if err != nil || !aws.ToBool(attr.EnableDnsHostnames.Value) {
+		t.Errorf("enableDnsHostnames = %+v, %v", attr, err)
+	}
+	if _, err := c.DeleteTags(ctx, &ec2.DeleteTagsInput{Resources: []string{aws.ToString(vpc.VpcId)}, Tags: []types.Tag{{Key: aws.String("Name")}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateTags(ctx, &ec2.CreateTagsInput{Resources: []string{aws.ToString(vpc.VpcId)}, Tags: []types.Tag{{Key: aws.String("team"), Value: aws.String("net")}}}); err != nil {
+		t.Fatal(err)
+	}
+	byID, err := c.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{VpcIds: []string{aws.ToString(vpc.VpcId)}})
+	if err != nil || len(byID.Vpcs) != 1 || len(byID.Vpcs[0].Tags) != 1 || aws.ToString(byID.Vpcs[0].Tags[0].Key) != "team" {
+		t.Errorf("after retagging: %+v, %v", byID, err)
+	}
+	if _, err := c.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{Filters: []types.Filter{{Name: aws.String("no-such-filter"), Values: []string{"x"}}}}); errorCode(err) != "InvalidParameterValue" {
+		t.Errorf("an unknown filter gave %v", err)
+	}
+	if _, err := c.DeleteVpc(ctx, &ec2.DeleteVpcInput{VpcId: vpc.VpcId}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{VpcIds: []string{aws.ToString(vpc.VpcId)}}); errorCode(err) != "InvalidVpcID.NotFound" {
+		t.Errorf("a deleted VPC gave %v, want InvalidVpcID.NotFound", err)
+	}
+	zones, err := c.DescribeAvailabilityZones(ctx, &ec2.DescribeAvailabilityZonesInput{})
+	if err != nil || len(zones.AvailabilityZones) != 6 || aws.ToString(zones.AvailabilityZones[0].ZoneName) != "us-east-1a" || aws.ToString(zones.AvailabilityZones[0].ZoneId) != "use1-az1" {
+		t.Errorf("us-east-1 zones = %+v, %v", zones, err)
+	}
+}
