@@ -16,6 +16,7 @@ import (
 func start(t testing.TB, opts emulator.Options) (*emulator.Server, string) {
 	t.Helper()
 	e := emulator.New(opts)
+	record(e)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 	return e, srv.URL

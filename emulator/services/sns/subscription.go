@@ -184,11 +184,18 @@ func (b *Backend) listSubscriptionsByTopic(call *core.Call, in *sns.ListSubscrip
 	return out, nil
 }
 
+// attributes returns the subscription's attributes as GetSubscriptionAttributes reports them,
+// plus, for the state dump, a pending subscription's confirmation token.
 func (s *subscription) attributes() map[string]string {
 	out := map[string]string{
 		"SubscriptionArn": s.arn, "TopicArn": s.topicARN, "Owner": s.owner, "Protocol": s.protocol, "Endpoint": s.endpoint,
 		"PendingConfirmation": strconv.FormatBool(!s.confirmed), "ConfirmationWasAuthenticated": strconv.FormatBool(s.confirmed),
 		"RawMessageDelivery": "false",
+	}
+	if !s.confirmed {
+		// Only the state dump shows it (AWS would send it to the endpoint); ConfirmSubscription
+		// takes it.
+		out["ConfirmationToken"] = s.token
 	}
 	for k, v := range s.attrs {
 		out[k] = v
@@ -206,7 +213,9 @@ func (b *Backend) getSubscriptionAttributes(call *core.Call, in *sns.GetSubscrip
 	if err != nil {
 		return nil, err
 	}
-	return &sns.GetSubscriptionAttributesOutput{Attributes: s.attributes()}, nil
+	attrs := s.attributes()
+	delete(attrs, "ConfirmationToken")
+	return &sns.GetSubscriptionAttributesOutput{Attributes: attrs}, nil
 }
 
 func (b *Backend) setSubscriptionAttributes(call *core.Call, in *sns.SetSubscriptionAttributesInput) (*sns.SetSubscriptionAttributesOutput, error) {
