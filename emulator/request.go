@@ -49,7 +49,7 @@ func (s *Server) parse(r *http.Request) (*request, error) {
 			req.svc = svc
 		}
 	}
-	if req.svc != nil && req.svc.Protocol == core.ProtocolRESTXML {
+	if req.svc != nil && (req.svc.Protocol == core.ProtocolRESTXML || req.svc.Protocol == core.ProtocolRESTJSON) {
 		req.operation, req.labels = matchREST(req.svc, r)
 		if strings.Contains(r.Header.Get("Content-Encoding"), "aws-chunked") {
 			if req.body, err = decodeChunked(body); err != nil {
@@ -134,12 +134,14 @@ func (req *request) decode(in any) error {
 		return wire.DecodeEC2Query(req.form, in, schema)
 	case core.ProtocolRESTXML:
 		return wire.DecodeREST(req.http, req.body, req.labels, in, schema)
+	case core.ProtocolRESTJSON:
+		return wire.DecodeRESTJSON(req.http, req.body, req.labels, in, schema)
 	}
 	return wire.DecodeJSON(req.body, in, schema)
 }
 
 func unknownOperation(svc *core.Service, op string) *core.APIError {
-	if svc.Protocol == core.ProtocolRESTXML {
+	if svc.Protocol == core.ProtocolRESTXML || svc.Protocol == core.ProtocolRESTJSON {
 		if op == "" {
 			return &core.APIError{Code: "MethodNotAllowed", Status: http.StatusMethodNotAllowed,
 				Message: "The specified method is not allowed against this resource."}
@@ -154,6 +156,9 @@ func unknownOperation(svc *core.Service, op string) *core.APIError {
 }
 
 func malformed(svc *core.Service, err error) *core.APIError {
+	if svc.Protocol == core.ProtocolRESTJSON {
+		return core.Errorf("SerializationException", "%v", err)
+	}
 	if svc.Protocol == core.ProtocolRESTXML {
 		return core.Errorf("MalformedXML", "The XML you provided was not well-formed or did not validate against our published schema: %v", err)
 	}

@@ -20,20 +20,27 @@ func (req *request) writeOutput(w http.ResponseWriter, out any) {
 		w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
 		_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<" + req.operation + `Response xmlns="` + req.svc.XMLNamespace +
 			`"><requestId>` + req.call.RequestID + "</requestId>" + string(enc.Bytes()) + "</" + req.operation + "Response>"))
-	case core.ProtocolRESTXML:
+	case core.ProtocolRESTXML, core.ProtocolRESTJSON:
 		m := req.svc.Model
 		status := http.StatusOK
 		if b := m.HTTP(req.operation); b != nil && b.ResponseCode != 0 {
 			status = b.ResponseCode
 		}
-		res := wire.EncodeREST(out, req.svc.OutputSchema(req.operation), m.ElementName(m.OutputShape(req.operation)),
-			req.svc.XMLNamespace, req.svc.ScalarDocuments[req.operation], status)
+		var res wire.RESTResponse
+		contentType := "application/xml"
+		if req.svc.Protocol == core.ProtocolRESTJSON {
+			res, contentType = wire.EncodeRESTJSON(out, req.svc.OutputSchema(req.operation), status), "application/json"
+		} else {
+			res = wire.EncodeREST(out, req.svc.OutputSchema(req.operation), m.ElementName(m.OutputShape(req.operation)),
+				req.svc.XMLNamespace, req.svc.ScalarDocuments[req.operation], status)
+		}
 		for k, vs := range res.Header {
 			w.Header()[k] = vs
 		}
 		w.Header().Set("X-Amz-Request-Id", req.call.RequestID)
+		w.Header().Set("X-Amzn-RequestId", req.call.RequestID)
 		if res.Body != nil {
-			w.Header().Set("Content-Type", "application/xml")
+			w.Header().Set("Content-Type", contentType)
 		}
 		w.WriteHeader(res.Status)
 		if req.http.Method == http.MethodHead {
@@ -79,6 +86,12 @@ func (req *request) writeError(w http.ResponseWriter, err error) {
 		protocol, ns = req.svc.Protocol, req.svc.XMLNamespace
 	}
 	switch protocol {
+	case core.ProtocolRESTJSON:
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Amzn-ErrorType", apiErr.Code)
+		w.WriteHeader(apiErr.HTTPStatus())
+		body, _ := json.Marshal(map[string]string{"Type": faultTypeJSON(apiErr), "message": apiErr.Message})
+		_, _ = w.Write(body)
 	case core.ProtocolJSON10, core.ProtocolJSON11:
 		w.Header().Set("Content-Type", req.svc.ContentType())
 		w.Header().Set("X-Amzn-ErrorType", apiErr.Code)
@@ -108,6 +121,14 @@ func (req *request) writeError(w http.ResponseWriter, err error) {
 		_, _ = w.Write([]byte(`<ErrorResponse xmlns="` + ns + `"><Error><Type>` + faultName(apiErr) + "</Type><Code>" + apiErr.Code +
 			"</Code><Message>" + msg.String() + "</Message></Error><RequestId>" + id + "</RequestId></ErrorResponse>"))
 	}
+}
+
+// faultTypeJSON is the Type member of restJson1 errors: "User" or "Service".
+func faultTypeJSON(e *core.APIError) string {
+	if e.Server {
+		return "Service"
+	}
+	return "User"
 }
 
 func faultName(e *core.APIError) string {

@@ -111,7 +111,7 @@ func matchREST(svc *core.Service, r *http.Request) (string, map[string]string) {
 		}
 		if xid != "" {
 			if op == xid {
-				return op, labels
+				return op, byMember(svc, op, labels)
 			}
 			continue
 		}
@@ -134,7 +134,18 @@ func matchREST(svc *core.Service, r *http.Request) (string, map[string]string) {
 			best, bestScore, bestLabels = op, score, labels
 		}
 	}
-	return best, bestLabels
+	return best, byMember(svc, best, bestLabels)
+}
+
+// byMember adds to the labels of a route the same values keyed by the input members they fill,
+// for schemas (the SDK's own) that know members but not the model's label names.
+func byMember(svc *core.Service, op string, labels map[string]string) map[string]string {
+	for label, member := range svc.Model.LabelMembers(op) {
+		if v, ok := labels[label]; ok {
+			labels[member] = v
+		}
+	}
+	return labels
 }
 
 // decodeChunked removes the aws-chunked framing ("<hex size>[;ext]\r\n<data>\r\n ... 0\r\n

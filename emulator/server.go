@@ -18,6 +18,7 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/wire"
 	"github.com/runner-codes/infra-operator/emulator/services/dynamodb"
 	"github.com/runner-codes/infra-operator/emulator/services/ec2"
+	"github.com/runner-codes/infra-operator/emulator/services/lambda"
 	"github.com/runner-codes/infra-operator/emulator/services/s3"
 	"github.com/runner-codes/infra-operator/emulator/services/sns"
 	"github.com/runner-codes/infra-operator/emulator/services/sqs"
@@ -75,8 +76,10 @@ func New(opts Options) *Server {
 	s.register(queues.Service())
 	s.register(sns.New(s.Clock, queues).Service())
 	s.register(dynamodb.New(s.Clock).Service())
-	s.register(s3.New(s.Clock).Service())
+	objects := s3.New(s.Clock)
+	s.register(objects.Service())
 	s.register(ec2.New(s.Clock).Service())
+	s.register(lambda.New(s.Clock, objects).Service())
 	return s
 }
 

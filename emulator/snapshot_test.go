@@ -3,8 +3,10 @@ package emulator_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -40,8 +42,12 @@ func TestRequestSnapshots(t *testing.T) {
 				in := op.NewInput()
 				dir := moduleDir(t, reflect.TypeOf(in).Elem().PkgPath())
 				headers, body := readSnapshot(t, filepath.Join(dir, "request_snapshot", name+".request.snap"))
-				if svc.Protocol == core.ProtocolRESTXML {
-					checkREST(t, svc, name, headers, body, in)
+				switch svc.Protocol {
+				case core.ProtocolRESTXML:
+					checkREST(t, svc, name, headers, body, in, wire.DecodeREST, leafValues)
+					return
+				case core.ProtocolRESTJSON:
+					checkREST(t, svc, name, headers, body, in, wire.DecodeRESTJSON, jsonLeaves)
 					return
 				}
 				switch svc.Protocol {
@@ -135,7 +141,8 @@ func leafValues(t *testing.T, fragment []byte) []string {
 // checkREST routes a REST request snapshot (made path-style) to its operation, decodes it, and
 // checks that every value the model binds (URI labels, query parameters, headers, XML or raw
 // body) reaches the input.
-func checkREST(t *testing.T, svc *core.Service, name string, headers map[string]string, body []byte, in any) {
+func checkREST(t *testing.T, svc *core.Service, name string, headers map[string]string, body []byte, in any,
+	decode func(*http.Request, []byte, map[string]string, any, *smithy.Schema) error, leaves func(*testing.T, []byte) []string) {
 	t.Helper()
 	method, target, _ := strings.Cut(headers[requestLine], " ")
 	schema := svc.InputSchema(name)
@@ -156,12 +163,16 @@ func checkREST(t *testing.T, svc *core.Service, name string, headers map[string]
 	if op != name {
 		t.Fatalf("%s %s routes to %q, want %s", method, target, op, name)
 	}
-	if err := wire.DecodeREST(r, body, labels, in, schema); err != nil {
+	if err := decode(r, body, labels, in, schema); err != nil {
 		t.Fatalf("decode: %v", err)
 	}
 	var want []string
+	seen := map[string]bool{}
 	for _, v := range labels {
-		want = append(want, v)
+		if !seen[v] { // Labels are keyed by template name and by member name.
+			want = append(want, v)
+			seen[v] = true
+		}
 	}
 	for _, m := range schema.Members() {
 		if h, ok := smithy.SchemaDirectTrait[*traits.HTTPHeader](m); ok && r.Header.Get(h.Name) != "" {
@@ -179,8 +190,8 @@ func checkREST(t *testing.T, svc *core.Service, name string, headers map[string]
 			want = append(want, r.URL.Query()[q.Name]...)
 		}
 	}
-	if len(body) > 0 && body[0] == '<' {
-		want = append(want, leafValues(t, body)...)
+	if len(body) > 0 && (body[0] == '<' || body[0] == '{') {
+		want = append(want, leaves(t, body)...)
 	} else if len(body) > 0 {
 		want = append(want, string(body))
 	}
@@ -224,6 +235,7 @@ func collectLeaves(v reflect.Value, out map[string]int) {
 	case reflect.Slice:
 		if v.Type().Elem().Kind() == reflect.Uint8 {
 			out[string(v.Bytes())]++
+			out[base64.StdEncoding.EncodeToString(v.Bytes())]++ // JSON carries blobs in base64.
 			return
 		}
 		for i := 0; i < v.Len(); i++ {
@@ -241,7 +253,39 @@ func collectLeaves(v reflect.Value, out map[string]int) {
 		out[strconv.FormatBool(v.Bool())]++
 	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Int:
 		out[strconv.FormatInt(v.Int(), 10)]++
+	case reflect.Float32, reflect.Float64:
+		out[strconv.FormatFloat(v.Float(), 'f', -1, 64)]++
 	}
+}
+
+// jsonLeaves returns the scalar values of a JSON document, as text.
+func jsonLeaves(t *testing.T, body []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("snapshot body is not JSON: %v", err)
+	}
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, item := range x {
+				walk(item)
+			}
+		case []any:
+			for _, item := range x {
+				walk(item)
+			}
+		case nil:
+		default:
+			out = append(out, fmt.Sprint(x))
+		}
+	}
+	walk(doc)
+	return out
 }
 
 // requestLine is the key under which readSnapshot returns the request line.

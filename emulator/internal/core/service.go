@@ -24,6 +24,9 @@ const (
 	// ProtocolEC2Query is ec2Query: form-encoded requests with EC2's naming, XML responses
 	// without a result wrapper, and EC2's <Response><Errors> envelope.
 	ProtocolEC2Query
+	// ProtocolRESTJSON is restJson1: operations routed by method and path, members bound to the
+	// URI, query and headers, and a JSON body (Lambda, API Gateway, EKS).
+	ProtocolRESTJSON
 	// ProtocolRESTXML is restXml: operations routed by method and path, members bound to the
 	// URI, query, headers and an XML or raw body (S3).
 	ProtocolRESTXML
@@ -125,6 +128,9 @@ func (c *Call) Scope() Scope { return Scope{Account: c.Account, Region: c.Region
 
 // ContentType returns the Content-Type of the service's JSON responses.
 func (s *Service) ContentType() string {
+	if s.Protocol == ProtocolRESTJSON {
+		return "application/json"
+	}
 	if s.Protocol == ProtocolJSON11 {
 		return "application/x-amz-json-1.1"
 	}

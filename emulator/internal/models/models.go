@@ -3,7 +3,7 @@
 // shapes into smithy schemas, so that the wire codecs take every wire name from the model.
 package models
 
-//go:generate go run ./gen sts sns s3 ec2
+//go:generate go run ./gen sts sns s3 ec2 lambda
 
 import (
 	"embed"
@@ -143,6 +143,26 @@ func (m *Model) RequiredBindings(op string) (headers, query []string) {
 		}
 	}
 	return headers, query
+}
+
+// LabelMembers maps the URI label names of an operation's route to the input members they
+// fill ({ARN} fills Resource in Lambda's ListTags).
+func (m *Model) LabelMembers(op string) map[string]string {
+	in := m.Operations[op].Input
+	if in == nil {
+		return nil
+	}
+	out := map[string]string{}
+	for name, r := range m.Shapes[in.Shape].Members {
+		if r.Location == "uri" {
+			label := r.LocationName
+			if label == "" {
+				label = name
+			}
+			out[label] = name
+		}
+	}
+	return out
 }
 
 // OutputShape returns the name of an operation's output shape, or "".

@@ -15,6 +15,10 @@ import (
 // JSONEncoder is a ShapeSerializer that writes the JSON body of awsJson responses: members by
 // their model names, timestamps as epoch seconds, blobs as base64.
 type JSONEncoder struct {
+	// Keys names struct members in the document; nil means by member name (awsJson ignores
+	// jsonName).
+	Keys func(m *smithy.Schema, name string) string
+
 	buf   bytes.Buffer
 	stack []jsonFrame
 }
@@ -40,7 +44,11 @@ func (e *JSONEncoder) prefix(s *smithy.Schema) {
 			e.buf.WriteByte(',')
 		}
 		f.count++
-		e.writeString(s.MemberName())
+		key := s.MemberName()
+		if e.Keys != nil {
+			key = e.Keys(s, key)
+		}
+		e.writeString(key)
 		e.buf.WriteByte(':')
 	case 'l':
 		if f.count > 0 {

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -13,11 +14,88 @@ import (
 	"github.com/aws/smithy-go/traits"
 )
 
-// DecodeREST fills in, a pointer to an SDK input struct, from a REST request as schema's HTTP
-// bindings say: labels from the URI, query parameters, headers, and the payload member from the
-// body (XML for structures, raw for strings and blobs).
+// DecodeREST fills in, a pointer to an SDK input struct, from a restXml request as schema's
+// HTTP bindings say: labels from the URI, query parameters, headers, and the payload member from
+// the body (XML for structures, raw for strings and blobs).
 func DecodeREST(r *http.Request, body []byte, labels map[string]string, in any, schema *smithy.Schema) error {
 	schema = inputSchema(in, schema)
+	tree, payload := bindings(r, labels, schema)
+	if payload != "" && len(body) > 0 {
+		m := schema.Member(payload)
+		if m.Type() == smithy.ShapeTypeStructure {
+			doc, err := xmlDocument(body, m)
+			if err != nil {
+				return fmt.Errorf("decode the %s document: %w", payload, err)
+			}
+			tree[payload] = doc
+		}
+	}
+	return assignREST(in, schema, tree, payload, body)
+}
+
+// DecodeRESTJSON fills in from a restJson1 request: the HTTP bindings as DecodeREST, and the
+// body as a JSON document holding the payload member, or else every member the bindings leave.
+func DecodeRESTJSON(r *http.Request, body []byte, labels map[string]string, in any, schema *smithy.Schema) error {
+	schema = inputSchema(in, schema)
+	tree, payload := bindings(r, labels, schema)
+	if len(bytes.TrimSpace(body)) > 0 && (payload == "" || schema.Member(payload).Type() == smithy.ShapeTypeStructure) {
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		var doc map[string]any
+		if err := dec.Decode(&doc); err != nil {
+			return fmt.Errorf("decode the JSON body: %w", err)
+		}
+		if payload != "" {
+			tree[payload] = doc
+		} else {
+			for name, m := range schema.Members() {
+				if bound(m) {
+					continue
+				}
+				if v, ok := lookupFold(doc, jsonKey(m, name)); ok {
+					tree[name] = v
+				}
+			}
+		}
+	}
+	return assignREST(in, schema, tree, payload, body)
+}
+
+// assignREST stores the decoded tree in in, and a raw payload in its string or blob member.
+func assignREST(in any, schema *smithy.Schema, tree map[string]any, payload string, body []byte) error {
+	v := reflect.ValueOf(in).Elem()
+	if err := assign(v, schema, tree); err != nil {
+		return err
+	}
+	if payload != "" && schema.Member(payload).Type() != smithy.ShapeTypeStructure {
+		setRawPayload(fieldByName(v, payload), body)
+	}
+	return nil
+}
+
+// bound reports whether a member is bound to the URI, query, headers or status rather than the
+// body.
+func bound(m *smithy.Schema) bool {
+	_, label := smithy.SchemaDirectTrait[*traits.HTTPLabel](m)
+	_, header := smithy.SchemaDirectTrait[*traits.HTTPHeader](m)
+	_, query := smithy.SchemaDirectTrait[*traits.HTTPQuery](m)
+	_, prefix := smithy.SchemaDirectTrait[*traits.HTTPPrefixHeaders](m)
+	_, status := smithy.SchemaDirectTrait[*traits.HTTPResponseCode](m)
+	return label || header || query || prefix || status
+}
+
+// jsonKey returns a member's key in a restJson1 document: its jsonName, else the model's
+// locationName, else its name.
+func jsonKey(m *smithy.Schema, name string) string {
+	if t, ok := smithy.SchemaDirectTrait[*traits.JSONName](m); ok && t.Name != "" {
+		return t.Name
+	}
+	return xmlName(m, name)
+}
+
+// bindings reads the members bound to the URI, query string and headers into a tree, and
+// names the payload member, if any.
+func bindings(r *http.Request, labels map[string]string, schema *smithy.Schema) (map[string]any, string) {
 	tree := map[string]any{}
 	var payload string
 	query := r.URL.Query()
@@ -64,24 +142,7 @@ func DecodeREST(r *http.Request, body []byte, labels map[string]string, in any, 
 			payload = name
 		}
 	}
-	if payload != "" && len(body) > 0 {
-		m := schema.Member(payload)
-		if m.Type() == smithy.ShapeTypeStructure {
-			doc, err := xmlDocument(body, m)
-			if err != nil {
-				return fmt.Errorf("decode the %s document: %w", payload, err)
-			}
-			tree[payload] = doc
-		}
-	}
-	v := reflect.ValueOf(in).Elem()
-	if err := assign(v, schema, tree); err != nil {
-		return err
-	}
-	if payload != "" && schema.Member(payload).Type() != smithy.ShapeTypeStructure {
-		setRawPayload(fieldByName(v, payload), body)
-	}
-	return nil
+	return tree, payload
 }
 
 // headerTreeValue returns a header's value for the tree: a list member's header holds

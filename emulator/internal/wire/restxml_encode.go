@@ -50,18 +50,7 @@ func EncodeREST(out any, schema *smithy.Schema, element, ns, scalar string, stat
 		if m == nil || isZero(f) || Synthesized(m) {
 			continue
 		}
-		if t, ok := smithy.SchemaDirectTrait[*traits.HTTPHeader](m); ok {
-			res.Header.Set(t.Name, headerValue(f))
-			continue
-		}
-		if t, ok := smithy.SchemaDirectTrait[*traits.HTTPPrefixHeaders](m); ok {
-			iter := f.MapRange()
-			for iter.Next() {
-				res.Header.Set(t.Prefix+iter.Key().String(), iter.Value().String())
-			}
-			continue
-		}
-		if _, ok := smithy.SchemaDirectTrait[*traits.HTTPResponseCode](m); ok {
+		if res.bind(m, f) {
 			continue
 		}
 		if _, ok := smithy.SchemaDirectTrait[*traits.HTTPPayload](m); ok {
@@ -76,6 +65,29 @@ func EncodeREST(out any, schema *smithy.Schema, element, ns, scalar string, stat
 		res.Body = []byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<" + element + ` xmlns="` + ns + `">` + string(enc.Bytes()) + "</" + element + ">")
 	}
 	return res
+}
+
+// bind puts a member bound to a header, to prefixed headers or to the status code where it
+// belongs, and reports whether it was one of those.
+func (res *RESTResponse) bind(m *smithy.Schema, f reflect.Value) bool {
+	if t, ok := smithy.SchemaDirectTrait[*traits.HTTPHeader](m); ok {
+		res.Header.Set(t.Name, headerValue(f))
+		return true
+	}
+	if t, ok := smithy.SchemaDirectTrait[*traits.HTTPPrefixHeaders](m); ok {
+		iter := f.MapRange()
+		for iter.Next() {
+			res.Header.Set(t.Prefix+iter.Key().String(), iter.Value().String())
+		}
+		return true
+	}
+	if _, ok := smithy.SchemaDirectTrait[*traits.HTTPResponseCode](m); ok {
+		if n := reflect.Indirect(f); n.Kind() == reflect.Int32 || n.Kind() == reflect.Int {
+			res.Status = int(n.Int())
+		}
+		return true
+	}
+	return false
 }
 
 func (res *RESTResponse) setPayload(m *smithy.Schema, f reflect.Value, ns string) {

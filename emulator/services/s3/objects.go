@@ -269,3 +269,18 @@ func (b *Backend) listObjectVersions(call *core.Call, in *s3.ListObjectVersionsI
 		return nil
 	})
 }
+
+// ObjectError returns the S3 error code a read of bucket/key would give, or "" when the object
+// exists; other emulated services (Lambda) use it to check the objects they are given.
+func (b *Backend) ObjectError(bucket, key string) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bk, ok := b.buckets[bucket]
+	if !ok {
+		return "NoSuchBucket"
+	}
+	if o := latest(bk.objects[key]); o == nil || o.deleteMarker {
+		return "NoSuchKey"
+	}
+	return ""
+}
