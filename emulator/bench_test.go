@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
@@ -37,6 +38,21 @@ func BenchmarkGetQueueAttributes(b *testing.B) {
 	in := &sqs.GetQueueAttributesInput{QueueUrl: q.QueueUrl, AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameAll}}
 	runParallel(b, func(ctx context.Context) error {
 		_, err := c.GetQueueAttributes(ctx, in)
+		return err
+	})
+}
+
+// BenchmarkGetBucketVersioning measures requests per second of a cheap REST-XML call, which
+// pays for routing by method, path and query.
+func BenchmarkGetBucketVersioning(b *testing.B) {
+	_, url := start(b, emulator.Options{})
+	c := s3.NewFromConfig(sdkConfig(b, url, "AKID", 1), func(o *s3.Options) { o.UsePathStyle = true })
+	if _, err := c.CreateBucket(context.Background(), &s3.CreateBucketInput{Bucket: aws.String("bench-bucket")}); err != nil {
+		b.Fatal(err)
+	}
+	in := &s3.GetBucketVersioningInput{Bucket: aws.String("bench-bucket")}
+	runParallel(b, func(ctx context.Context) error {
+		_, err := c.GetBucketVersioning(ctx, in)
 		return err
 	})
 }

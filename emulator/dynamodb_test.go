@@ -3,6 +3,11 @@ package emulator_test
 import (
 	"context"
 	"errors"
+	"hash/crc32"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -179,5 +184,25 @@ func TestDynamoDBTableLifecycle(t *testing.T) {
 	var missing *types.ResourceNotFoundException
 	if !errors.As(err, &missing) {
 		t.Errorf("a deleted table gave %v, want ResourceNotFoundException", err)
+	}
+}
+
+// TestDynamoDBResponsesCarryCRC32 checks that every DynamoDB answer, success or error, carries
+// the x-amz-crc32 of its body, which the SDK's client verifies.
+func TestDynamoDBResponsesCarryCRC32(t *testing.T) {
+	_, url := start(t, emulator.Options{})
+	for op, body := range map[string]string{"ListTables": `{}`, "DescribeTable": `{"TableName":"missing"}`} {
+		r, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20261122/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=abc")
+		r.Header.Set("X-Amz-Target", "DynamoDB_20120810."+op)
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if want := strconv.FormatUint(uint64(crc32.ChecksumIEEE(got)), 10); resp.Header.Get("X-Amz-Crc32") != want {
+			t.Errorf("%s: x-amz-crc32 %q, want %s for %s", op, resp.Header.Get("X-Amz-Crc32"), want, got)
+		}
 	}
 }

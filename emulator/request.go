@@ -57,15 +57,17 @@ func (s *Server) parse(r *http.Request) (*request, error) {
 			}
 		}
 	}
+	if req.svc == nil && sigErr != nil && target == "" && req.operation == "" {
+		// Nothing names a service: an anonymous REST call, which AWS's S3 endpoints answer.
+		req.svc = s.bySigner["s3"]
+		req.operation, req.labels = matchREST(req.svc, r)
+	}
 	if req.svc == nil {
 		return req, &core.APIError{Code: "UnknownService", Status: http.StatusBadRequest,
 			Message: "the emulator does not implement the service this request is for (signing name " + scope.Service + ")"}
 	}
 	if sigErr != nil && !req.svc.Unsigned[req.operation] {
-		if sigErr == core.ErrUnsigned {
-			return req, &core.APIError{Code: "MissingAuthenticationToken", Status: http.StatusForbidden, Message: "Request is missing Authentication Token"}
-		}
-		return req, &core.APIError{Code: "IncompleteSignature", Status: http.StatusForbidden, Message: sigErr.Error()}
+		return req, signatureError(req.svc.Protocol, sigErr)
 	}
 	req.call.AccessKey = scope.AccessKey
 	req.call.Account = s.account(scope.AccessKey)
@@ -98,8 +100,7 @@ func (s *Server) dispatch(w http.ResponseWriter, req *request) {
 		return
 	}
 	if core.Roll(fault.ErrorRate) {
-		fail(&core.APIError{Code: "InternalFailure", Status: http.StatusInternalServerError, Server: true,
-			Message: "The request processing has failed because of an unknown error, exception or failure."})
+		fail(internalError(svc.Protocol))
 		return
 	}
 	op, ok := svc.Operations[req.operation]
@@ -113,6 +114,10 @@ func (s *Server) dispatch(w http.ResponseWriter, req *request) {
 		return
 	}
 	req.call.Fault = fault
+	req.call.Transition = svc.Transition
+	if d, ok := s.transitions[svc.ID]; ok {
+		req.call.Transition = d
+	}
 	out, err := op.Handle(req.call, in)
 	if err != nil {
 		apiErr, ok := err.(*core.APIError)
@@ -138,6 +143,17 @@ func (req *request) decode(in any) error {
 		return wire.DecodeRESTJSON(req.http, req.body, req.labels, in, schema)
 	}
 	return wire.DecodeJSON(req.body, in, schema)
+}
+
+// internalError is the HTTP 500 a service answers when it fails on its side: S3's
+// InternalError, every other protocol's InternalFailure.
+func internalError(p core.Protocol) *core.APIError {
+	if p == core.ProtocolRESTXML {
+		return &core.APIError{Code: "InternalError", Status: http.StatusInternalServerError, Server: true,
+			Message: "We encountered an internal error. Please try again."}
+	}
+	return &core.APIError{Code: "InternalFailure", Status: http.StatusInternalServerError, Server: true,
+		Message: "The request processing has failed because of an unknown error, exception or failure."}
 }
 
 func unknownOperation(svc *core.Service, op string) *core.APIError {
@@ -166,4 +182,29 @@ func malformed(svc *core.Service, err error) *core.APIError {
 		return core.Errorf("MalformedInput", "%v", err)
 	}
 	return core.Errorf("SerializationException", "%v", err)
+}
+
+// signatureError is AWS's answer, in each protocol, to a request without a SigV4 Authorization
+// header or with a malformed one.
+func signatureError(p core.Protocol, sigErr error) *core.APIError {
+	unsigned := sigErr == core.ErrUnsigned
+	switch p {
+	case core.ProtocolRESTXML:
+		if unsigned {
+			return &core.APIError{Code: "AccessDenied", Status: http.StatusForbidden, Message: "Access Denied"}
+		}
+		return &core.APIError{Code: "AuthorizationHeaderMalformed", Status: http.StatusBadRequest,
+			Message: "The authorization header is malformed; " + sigErr.Error()}
+	case core.ProtocolJSON10, core.ProtocolJSON11, core.ProtocolRESTJSON:
+		if unsigned {
+			return &core.APIError{Code: "MissingAuthenticationTokenException", QueryCode: "MissingAuthenticationToken",
+				Status: http.StatusForbidden, Message: "Missing Authentication Token"}
+		}
+		return &core.APIError{Code: "IncompleteSignatureException", QueryCode: "IncompleteSignature",
+			Status: http.StatusForbidden, Message: sigErr.Error()}
+	}
+	if unsigned {
+		return &core.APIError{Code: "MissingAuthenticationToken", Status: http.StatusForbidden, Message: "Request is missing Authentication Token"}
+	}
+	return &core.APIError{Code: "IncompleteSignature", Status: http.StatusForbidden, Message: sigErr.Error()}
 }

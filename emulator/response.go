@@ -3,8 +3,10 @@ package emulator
 import (
 	"encoding/json"
 	"encoding/xml"
+	"hash/crc32"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -66,6 +68,7 @@ func (req *request) writeOutput(w http.ResponseWriter, out any) {
 		wire.Encode(enc, out, req.svc.OutputSchema(req.operation))
 		w.Header().Set("Content-Type", req.svc.ContentType())
 		w.Header().Set("X-Amzn-RequestId", req.call.RequestID)
+		req.setCRC32(w, enc.Bytes())
 		_, _ = w.Write(enc.Bytes())
 	}
 }
@@ -96,10 +99,15 @@ func (req *request) writeError(w http.ResponseWriter, err error) {
 		w.Header().Set("Content-Type", req.svc.ContentType())
 		w.Header().Set("X-Amzn-ErrorType", apiErr.Code)
 		if req.svc.QueryCompatible {
-			w.Header().Set("X-Amzn-Query-Error", req.svc.QueryErrorCode(apiErr.Code)+";"+faultName(apiErr))
+			code := apiErr.QueryCode
+			if code == "" {
+				code = req.svc.QueryErrorCode(apiErr.Code)
+			}
+			w.Header().Set("X-Amzn-Query-Error", code+";"+faultName(apiErr))
 		}
-		w.WriteHeader(apiErr.HTTPStatus())
 		body, _ := json.Marshal(map[string]string{"__type": apiErr.Code, "message": apiErr.Message})
+		req.setCRC32(w, body)
+		w.WriteHeader(apiErr.HTTPStatus())
 		_, _ = w.Write(body)
 	case core.ProtocolRESTXML:
 		w.Header().Set("X-Amz-Request-Id", id)
@@ -120,6 +128,13 @@ func (req *request) writeError(w http.ResponseWriter, err error) {
 		w.WriteHeader(apiErr.HTTPStatus())
 		_, _ = w.Write([]byte(`<ErrorResponse xmlns="` + ns + `"><Error><Type>` + faultName(apiErr) + "</Type><Code>" + apiErr.Code +
 			"</Code><Message>" + msg.String() + "</Message></Error><RequestId>" + id + "</RequestId></ErrorResponse>"))
+	}
+}
+
+// setCRC32 sets the x-amz-crc32 header of a response body, for services whose clients check it.
+func (req *request) setCRC32(w http.ResponseWriter, body []byte) {
+	if req.svc.CRC32 {
+		w.Header().Set("X-Amz-Crc32", strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10))
 	}
 }
 

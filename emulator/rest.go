@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -15,45 +14,20 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
 )
 
-// route is one REST operation's binding: method, path template and required query parameters.
-type route struct {
-	operation string
-	method    string
-	segments  []string          // "{Bucket}", "{Key+}" or literals
-	query     map[string]string // required query parameters; "" matches any value
-}
-
-func parseRoute(op string, b *models.HTTPBinding) route {
-	path, rawQuery, _ := strings.Cut(b.RequestURI, "?")
-	r := route{operation: op, method: b.Method, query: map[string]string{}}
-	for _, seg := range strings.Split(strings.Trim(path, "/"), "/") {
-		if seg != "" {
-			r.segments = append(r.segments, seg)
-		}
-	}
-	for _, kv := range strings.Split(rawQuery, "&") {
-		if kv == "" {
-			continue
-		}
-		k, v, _ := strings.Cut(kv, "=")
-		r.query[k] = v
-	}
-	return r
-}
-
-// match returns the URI labels when req matches the route.
-func (r route) match(method string, segments []string, query url.Values) (map[string]string, bool) {
-	if method != r.method {
+// match returns the URI labels when a request's method, path segments and query match the
+// route.
+func match(r *models.Route, method string, segments []string, query url.Values) (map[string]string, bool) {
+	if method != r.Method {
 		return nil, false
 	}
-	for k, v := range r.query {
+	for k, v := range r.Query {
 		got, ok := query[k]
 		if !ok || (v != "" && (len(got) == 0 || got[0] != v)) {
 			return nil, false
 		}
 	}
 	labels := map[string]string{}
-	for i, seg := range r.segments {
+	for i, seg := range r.Segments {
 		if strings.HasSuffix(seg, "+}") {
 			if i >= len(segments) {
 				return nil, false
@@ -70,7 +44,7 @@ func (r route) match(method string, segments []string, query url.Values) (map[st
 			return nil, false
 		}
 	}
-	return labels, len(segments) == len(r.segments)
+	return labels, len(segments) == len(r.Segments)
 }
 
 // matchREST finds the operation a REST request is for, among all the operations of the
@@ -94,18 +68,11 @@ func matchREST(svc *core.Service, r *http.Request) (string, map[string]string) {
 	xid := query.Get("x-id")
 	best, bestScore := "", -1
 	var bestLabels map[string]string
-	ops := make([]string, 0, len(svc.Model.Operations))
-	for op := range svc.Model.Operations {
-		ops = append(ops, op)
-	}
-	sort.Strings(ops)
-	for _, op := range ops {
-		b := svc.Model.HTTP(op)
-		if b == nil {
-			continue
-		}
-		rt := parseRoute(op, b)
-		labels, ok := rt.match(r.Method, segments, query)
+	routes := svc.Model.Routes()
+	for i := range routes {
+		rt := &routes[i]
+		op := rt.Operation
+		labels, ok := match(rt, r.Method, segments, query)
 		if !ok {
 			continue
 		}
@@ -115,7 +82,7 @@ func matchREST(svc *core.Service, r *http.Request) (string, map[string]string) {
 			}
 			continue
 		}
-		headers, params := svc.Model.RequiredBindings(op)
+		headers, params := rt.RequiredHeaders, rt.RequiredQuery
 		eligible := true
 		for _, h := range headers {
 			eligible = eligible && r.Header.Get(h) != ""
@@ -126,7 +93,7 @@ func matchREST(svc *core.Service, r *http.Request) (string, map[string]string) {
 		}
 		// Ties (a deprecated operation sharing its successor's route, such as GetBucketLifecycle)
 		// go to the operation the emulator implements.
-		score := 2 * (10*len(rt.query) + len(headers) + len(params))
+		score := 2 * (10*len(rt.Query) + len(headers) + len(params))
 		if _, implemented := svc.Operations[op]; implemented {
 			score++
 		}

@@ -34,10 +34,17 @@ type Options struct {
 	Accounts map[string]string
 	// Faults are the faults in force at start, keyed "Service" or "Service.Operation".
 	Faults map[string]Fault
+	// Transitions override, by service ID ("DynamoDB", "EC2", "Lambda"), how long asynchronous
+	// lifecycles (creating -> active) take on the simulation clock; zero makes them immediate.
+	// Services not named keep their defaults (DynamoDB 2s, EC2 and Lambda 1s).
+	Transitions map[string]time.Duration
 }
 
 // Fault is what to inject into calls; see the fields of core.Fault.
 type Fault = core.Fault
+
+// Duration is a fault's duration, written in JSON as "250ms".
+type Duration = core.Duration
 
 // Server is the emulator. It is an http.Handler.
 type Server struct {
@@ -48,24 +55,26 @@ type Server struct {
 	// Calls counts every call by service, operation and outcome.
 	Calls *core.Counters
 
-	accounts map[string]string
-	sts      *sts.Backend
-	bySigner map[string]*core.Service
-	byTarget map[string]*core.Service
-	byVer    map[string]*core.Service
-	seq      atomic.Uint64
+	accounts    map[string]string
+	transitions map[string]time.Duration
+	sts         *sts.Backend
+	bySigner    map[string]*core.Service
+	byTarget    map[string]*core.Service
+	byVer       map[string]*core.Service
+	seq         atomic.Uint64
 }
 
 // New returns an emulator with every implemented service.
 func New(opts Options) *Server {
 	s := &Server{
-		Clock:    &core.Clock{},
-		Faults:   &core.Faults{},
-		Calls:    &core.Counters{},
-		accounts: opts.Accounts,
-		bySigner: map[string]*core.Service{},
-		byTarget: map[string]*core.Service{},
-		byVer:    map[string]*core.Service{},
+		Clock:       &core.Clock{},
+		Faults:      &core.Faults{},
+		Calls:       &core.Counters{},
+		accounts:    opts.Accounts,
+		transitions: opts.Transitions,
+		bySigner:    map[string]*core.Service{},
+		byTarget:    map[string]*core.Service{},
+		byVer:       map[string]*core.Service{},
 	}
 	for k, f := range opts.Faults {
 		s.Faults.Set(k, f)

@@ -93,6 +93,7 @@ func TestProtocolErrors(t *testing.T) {
 		reason string
 		args   func() *http.Request
 		want   string
+		query  string // the x-amzn-query-error header, when checked
 	}{
 		"UnsignedQuery": {
 			reason: "An unsigned STS call is refused as AWS refuses it.",
@@ -102,6 +103,42 @@ func TestProtocolErrors(t *testing.T) {
 				return r
 			},
 			want: "403|<Code>MissingAuthenticationToken</Code>",
+		},
+		"MalformedQuerySignature": {
+			reason: "A credential scope without its five parts is IncompleteSignature.",
+			args: func() *http.Request {
+				r, _ := http.NewRequest(http.MethodPost, url, strings.NewReader("Action=GetCallerIdentity&Version=2011-06-15"))
+				r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20261122/sts, SignedHeaders=host, Signature=abc")
+				return r
+			},
+			want: "403|<Code>IncompleteSignature</Code>",
+		},
+		"UnsignedJSON": {
+			reason: "JSON protocols name the error MissingAuthenticationTokenException; SQS adds the legacy code.",
+			args: func() *http.Request {
+				r, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"QueueName":"q"}`))
+				r.Header.Set("X-Amz-Target", "AmazonSQS.GetQueueUrl")
+				return r
+			},
+			want:  `403|{"__type":"MissingAuthenticationTokenException"`,
+			query: "MissingAuthenticationToken;Sender",
+		},
+		"UnsignedS3": {
+			reason: "An anonymous S3 call on a private bucket is AccessDenied.",
+			args: func() *http.Request {
+				r, _ := http.NewRequest(http.MethodGet, url+"/some-bucket?versioning", nil)
+				return r
+			},
+			want: "403|<Error><Code>AccessDenied</Code><Message>Access Denied</Message>",
+		},
+		"MalformedS3Signature": {
+			reason: "S3 answers a malformed Authorization header with AuthorizationHeaderMalformed.",
+			args: func() *http.Request {
+				r, _ := http.NewRequest(http.MethodGet, url+"/some-bucket?versioning", nil)
+				r.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=AKID/20261122/us-east-1/s3/aws4_request, SignedHeaders=host")
+				return r
+			},
+			want: "400|<Error><Code>AuthorizationHeaderMalformed</Code>",
 		},
 		"UnknownQueryOperation": {
 			reason: "An operation the emulator lacks is named in InvalidAction, never answered wrongly.",
@@ -135,6 +172,12 @@ func TestProtocolErrors(t *testing.T) {
 			got := strings.ReplaceAll(string(body), "<Error><Type>Sender</Type>", "")
 			if resp.Status[:3] != status || !strings.Contains(got, snippet) {
 				t.Errorf("%s\ngot  %s %s\nwant %s and a body containing %s", tc.reason, resp.Status, body, status, snippet)
+			}
+			if got := resp.Header.Get("X-Amzn-Query-Error"); tc.query != "" && got != tc.query {
+				t.Errorf("%s\nx-amzn-query-error %q, want %q", tc.reason, got, tc.query)
+			}
+			if resp.Header.Get("X-Amzn-RequestId") == "" {
+				t.Errorf("%s\nthe answer carries no request id", tc.reason)
 			}
 		})
 	}

@@ -1,9 +1,12 @@
 // Command emulator serves the infra-operator AWS emulator on a loopback address, for the
 // sandbox and for trying the operators without an AWS account.
+//
+//	emulator --listen 127.0.0.1:4566 --accounts AKIDPROD=111111111111 --faults faults.json
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -19,17 +23,48 @@ import (
 
 func main() {
 	listen := flag.String("listen", "127.0.0.1:4566", "address to serve on")
+	accounts := flag.String("accounts", "", "comma-separated ACCESSKEY=ACCOUNT pairs; other keys belong to "+emulator.DefaultAccount)
+	faults := flag.String("faults", "", `JSON file of faults by "Service" or "Service.Operation", as PUT /_emulator/faults takes`)
 	flag.Parse()
-	if err := run(*listen); err != nil {
+	opts, err := options(*accounts, *faults)
+	if err == nil {
+		err = run(*listen, opts)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "emulator:", err)
 		os.Exit(1)
 	}
 }
 
-func run(listen string) error {
+// options builds the emulator's options from the --accounts and --faults flags.
+func options(accounts, faultsFile string) (emulator.Options, error) {
+	var opts emulator.Options
+	if accounts != "" {
+		opts.Accounts = map[string]string{}
+		for _, pair := range strings.Split(accounts, ",") {
+			key, account, ok := strings.Cut(strings.TrimSpace(pair), "=")
+			if !ok || key == "" || len(account) != 12 || strings.Trim(account, "0123456789") != "" {
+				return opts, fmt.Errorf("--accounts: %q is not ACCESSKEY=ACCOUNT with a 12-digit account", pair)
+			}
+			opts.Accounts[key] = account
+		}
+	}
+	if faultsFile != "" {
+		b, err := os.ReadFile(faultsFile)
+		if err != nil {
+			return opts, fmt.Errorf("--faults: %w", err)
+		}
+		if err := json.Unmarshal(b, &opts.Faults); err != nil {
+			return opts, fmt.Errorf("--faults %s: %w", faultsFile, err)
+		}
+	}
+	return opts, nil
+}
+
+func run(listen string, opts emulator.Options) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := &http.Server{Addr: listen, Handler: emulator.New(emulator.Options{}), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Addr: listen, Handler: emulator.New(opts), ReadHeaderTimeout: 10 * time.Second}
 	errs := make(chan error, 1)
 	go func() { errs <- srv.ListenAndServe() }()
 	slog.Info("AWS emulator listening", "endpoint", "http://"+listen, "admin", "http://"+listen+"/_emulator/calls")

@@ -18,6 +18,9 @@ type APIError struct {
 	Status int
 	// Server is true for faults on AWS's side (Type "Receiver" in query protocols).
 	Server bool
+	// QueryCode is the legacy awsQuery code a query-compatible JSON service sends in its
+	// x-amzn-query-error header, when the service's error registry does not give it.
+	QueryCode string
 }
 
 // Error returns the code and message.

@@ -50,6 +50,9 @@ type Service struct {
 	// QueryCompatible is true for JSON services that also send the legacy awsQuery error code
 	// in the x-amzn-query-error header (SQS).
 	QueryCompatible bool
+	// CRC32 is true for services that send the CRC32 of every response body in an
+	// x-amz-crc32 header, which their SDK clients check (DynamoDB).
+	CRC32 bool
 	// Errors is the SDK's registry of the service's error shapes; a query-compatible service
 	// takes each error's legacy code from its awsQueryError trait there.
 	Errors *smithy.TypeRegistry
@@ -64,6 +67,9 @@ type Service struct {
 	ScalarDocuments map[string]string
 	// Operations by name.
 	Operations map[string]Operation
+	// Transition is how long the service's asynchronous lifecycles (creating -> active) take on
+	// the simulation clock, unless the server's options say otherwise.
+	Transition time.Duration
 	// Throttle is the error the service returns when throttled.
 	Throttle *APIError
 	// Dump returns the service's state for debugging.
@@ -116,6 +122,8 @@ type Call struct {
 	// Fault is the fault in force for this call; services that simulate eventual consistency
 	// read its ReadAfterCreateDelay.
 	Fault Fault
+	// Transition is how long a lifecycle this call starts takes on the simulation clock.
+	Transition time.Duration
 }
 
 // Scope is the account and region a resource lives in.

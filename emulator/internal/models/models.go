@@ -27,6 +27,9 @@ type Model struct {
 
 	mu      sync.Mutex
 	schemas map[string]*smithy.Schema
+
+	routesOnce sync.Once
+	routes     []Route
 }
 
 type operation struct {
@@ -65,6 +68,7 @@ type shape struct {
 	TimestampFormat string         `json:"timestampFormat"`
 	Payload         string         `json:"payload"`
 	LocationName    string         `json:"locationName"`
+	Location        string         `json:"location"`
 	Required        []string       `json:"required"`
 }
 
@@ -74,9 +78,14 @@ func Load(service string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no embedded model for %s: %w", service, err)
 	}
-	m := &Model{name: service, schemas: map[string]*smithy.Schema{}}
+	return Parse(service, b)
+}
+
+// Parse reads a model in the api-2.json format; name namespaces its shapes.
+func Parse(name string, b []byte) (*Model, error) {
+	m := &Model{name: name, schemas: map[string]*smithy.Schema{}}
 	if err := json.Unmarshal(b, m); err != nil {
-		return nil, fmt.Errorf("decode the %s model: %w", service, err)
+		return nil, fmt.Errorf("decode the %s model: %w", name, err)
 	}
 	return m, nil
 }
@@ -199,7 +208,7 @@ func (m *Model) build(name string) *smithy.Schema {
 		ts = append(ts, &traits.XMLFlattened{})
 	}
 	if sh.TimestampFormat != "" {
-		ts = append(ts, &traits.TimestampFormat{Format: sh.TimestampFormat})
+		ts = append(ts, &traits.TimestampFormat{Format: smithyTimestampFormat(sh.TimestampFormat)})
 	}
 	typ, ok := shapeTypes[sh.Type]
 	if !ok {
@@ -210,6 +219,10 @@ func (m *Model) build(name string) *smithy.Schema {
 	switch sh.Type {
 	case "structure":
 		for member, r := range sh.Members {
+			if target := m.Shapes[r.Shape]; r.Location == "" && target.Location != "" {
+				// Some models bind the target shape rather than the member.
+				r.Location, r.LocationName = target.Location, target.LocationName
+			}
 			ts := refTraits(r)
 			if member == sh.Payload {
 				ts = append(ts, &traits.HTTPPayload{})
@@ -239,7 +252,11 @@ func refTraits(r ref) []smithy.Trait {
 	case "headers":
 		ts = append(ts, &traits.HTTPPrefixHeaders{Prefix: r.LocationName})
 	case "querystring":
-		ts = append(ts, &traits.HTTPQuery{Name: r.LocationName})
+		if r.LocationName == "" {
+			ts = append(ts, &traits.HTTPQueryParams{})
+		} else {
+			ts = append(ts, &traits.HTTPQuery{Name: r.LocationName})
+		}
 	case "uri":
 		ts = append(ts, &traits.HTTPLabel{})
 	case "statusCode":
@@ -258,7 +275,21 @@ func refTraits(r ref) []smithy.Trait {
 		ts = append(ts, &traits.XMLFlattened{})
 	}
 	if r.TimestampFormat != "" {
-		ts = append(ts, &traits.TimestampFormat{Format: r.TimestampFormat})
+		ts = append(ts, &traits.TimestampFormat{Format: smithyTimestampFormat(r.TimestampFormat)})
 	}
 	return ts
+}
+
+// smithyTimestampFormat names a timestamp format of the api-2.json models ("rfc822") as Smithy
+// does ("http-date").
+func smithyTimestampFormat(format string) string {
+	switch format {
+	case "rfc822":
+		return "http-date"
+	case "iso8601":
+		return "date-time"
+	case "unixTimestamp":
+		return "epoch-seconds"
+	}
+	return format
 }

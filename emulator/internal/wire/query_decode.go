@@ -37,9 +37,20 @@ type dialect struct {
 }
 
 var (
-	awsQuery = dialect{name: func(m *smithy.Schema, name string) string { return xmlName(m, name) }, flat: flattened}
+	awsQuery = dialect{name: queryName, flat: flattened}
 	ec2Query = dialect{name: ec2Name, flat: func(*smithy.Schema) bool { return true }}
 )
+
+// queryName is a member's awsQuery parameter name: its xmlName, else its name; a flattened list
+// takes the name of its items when they have one (ListArg of Foo items is sent as Foo.1).
+func queryName(m *smithy.Schema, name string) string {
+	if (m.Type() == smithy.ShapeTypeList || m.Type() == smithy.ShapeTypeSet) && flattened(m) {
+		if n := xmlName(m.ListMember(), ""); n != "" {
+			return n
+		}
+	}
+	return xmlName(m, name)
+}
 
 func ec2Name(m *smithy.Schema, name string) string {
 	if t, ok := smithy.SchemaDirectTrait[*traits.EC2QueryName](m); ok && t.Name != "" {
@@ -64,7 +75,16 @@ func decodeForm(form url.Values, in any, schema *smithy.Schema, d dialect) error
 	return assign(reflect.ValueOf(in).Elem(), schema, tree)
 }
 
+// queryValue returns the value of member s under key, or nil when the form holds none. Nested
+// shapes are entered only when some parameter lies under key, which also ends the descent into
+// recursive shapes.
 func (d dialect) queryValue(form url.Values, s *smithy.Schema, key string) any {
+	switch s.Type() {
+	case smithy.ShapeTypeStructure, smithy.ShapeTypeUnion, smithy.ShapeTypeList, smithy.ShapeTypeSet, smithy.ShapeTypeMap:
+		if !hasKey(form, key) {
+			return nil
+		}
+	}
 	switch s.Type() {
 	case smithy.ShapeTypeStructure, smithy.ShapeTypeUnion:
 		return d.queryStruct(form, s, key+".")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 
@@ -15,50 +16,83 @@ import (
 )
 
 // DecodeREST fills in, a pointer to an SDK input struct, from a restXml request as schema's
-// HTTP bindings say: labels from the URI, query parameters, headers, and the payload member from
-// the body (XML for structures, raw for strings and blobs).
+// HTTP bindings say: labels from the URI, query parameters, headers, and the body: the payload
+// member (XML for structures, raw for strings and blobs), or else an XML document holding the
+// members the bindings leave.
 func DecodeREST(r *http.Request, body []byte, labels map[string]string, in any, schema *smithy.Schema) error {
 	schema = inputSchema(in, schema)
-	tree, payload := bindings(r, labels, schema)
-	if payload != "" && len(body) > 0 {
-		m := schema.Member(payload)
-		if m.Type() == smithy.ShapeTypeStructure {
-			doc, err := xmlDocument(body, m)
-			if err != nil {
-				return fmt.Errorf("decode the %s document: %w", payload, err)
-			}
-			tree[payload] = doc
-		}
+	tree, payload, err := restXMLTree(r, body, labels, schema)
+	if err != nil {
+		return err
 	}
 	return assignREST(in, schema, tree, payload, body)
+}
+
+// restXMLTree reads a restXml request into a tree of member values, and names its payload
+// member.
+func restXMLTree(r *http.Request, body []byte, labels map[string]string, schema *smithy.Schema) (map[string]any, string, error) {
+	tree, payload := bindings(r, labels, schema)
+	if len(bytes.TrimSpace(body)) == 0 {
+		return tree, payload, nil
+	}
+	switch {
+	case payload != "" && schema.Member(payload).Type() == smithy.ShapeTypeStructure:
+		doc, err := xmlDocument(body, schema.Member(payload))
+		if err != nil {
+			return nil, "", fmt.Errorf("decode the %s document: %w", payload, err)
+		}
+		tree[payload] = doc
+	case payload == "":
+		doc, err := xmlDocument(body, schema)
+		if err != nil {
+			return nil, "", fmt.Errorf("decode the XML body: %w", err)
+		}
+		for name, v := range doc.(map[string]any) {
+			if !bound(schema.Member(name)) {
+				tree[name] = v
+			}
+		}
+	}
+	return tree, payload, nil
 }
 
 // DecodeRESTJSON fills in from a restJson1 request: the HTTP bindings as DecodeREST, and the
 // body as a JSON document holding the payload member, or else every member the bindings leave.
 func DecodeRESTJSON(r *http.Request, body []byte, labels map[string]string, in any, schema *smithy.Schema) error {
 	schema = inputSchema(in, schema)
-	tree, payload := bindings(r, labels, schema)
-	if len(bytes.TrimSpace(body)) > 0 && (payload == "" || schema.Member(payload).Type() == smithy.ShapeTypeStructure) {
-		dec := json.NewDecoder(bytes.NewReader(body))
-		dec.UseNumber()
-		var doc map[string]any
-		if err := dec.Decode(&doc); err != nil {
-			return fmt.Errorf("decode the JSON body: %w", err)
-		}
-		if payload != "" {
-			tree[payload] = doc
-		} else {
-			for name, m := range schema.Members() {
-				if bound(m) {
-					continue
-				}
-				if v, ok := lookupFold(doc, jsonKey(m, name)); ok {
-					tree[name] = v
-				}
-			}
-		}
+	tree, payload, err := restJSONTree(r, body, labels, schema)
+	if err != nil {
+		return err
 	}
 	return assignREST(in, schema, tree, payload, body)
+}
+
+// restJSONTree reads a restJson1 request into a tree of member values, and names its payload
+// member.
+func restJSONTree(r *http.Request, body []byte, labels map[string]string, schema *smithy.Schema) (map[string]any, string, error) {
+	tree, payload := bindings(r, labels, schema)
+	if len(bytes.TrimSpace(body)) == 0 || (payload != "" && schema.Member(payload).Type() != smithy.ShapeTypeStructure) {
+		return tree, payload, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, "", fmt.Errorf("decode the JSON body: %w", err)
+	}
+	if payload != "" {
+		tree[payload] = doc
+		return tree, payload, nil
+	}
+	for name, m := range schema.Members() {
+		if bound(m) {
+			continue
+		}
+		if v, ok := lookupFold(doc, jsonKey(m, name)); ok {
+			tree[name] = v
+		}
+	}
+	return tree, payload, nil
 }
 
 // assignREST stores the decoded tree in in, and a raw payload in its string or blob member.
@@ -80,8 +114,9 @@ func bound(m *smithy.Schema) bool {
 	_, header := smithy.SchemaDirectTrait[*traits.HTTPHeader](m)
 	_, query := smithy.SchemaDirectTrait[*traits.HTTPQuery](m)
 	_, prefix := smithy.SchemaDirectTrait[*traits.HTTPPrefixHeaders](m)
+	_, params := smithy.SchemaDirectTrait[*traits.HTTPQueryParams](m)
 	_, status := smithy.SchemaDirectTrait[*traits.HTTPResponseCode](m)
-	return label || header || query || prefix || status
+	return label || header || query || params || prefix || status
 }
 
 // jsonKey returns a member's key in a restJson1 document: its jsonName, else the model's
@@ -120,6 +155,12 @@ func bindings(r *http.Request, labels map[string]string, schema *smithy.Schema) 
 			}
 			continue
 		}
+		if _, ok := smithy.SchemaDirectTrait[*traits.HTTPQueryParams](m); ok {
+			if params := queryParams(query, m, schema); len(params) > 0 {
+				tree[name] = params
+			}
+			continue
+		}
 		if t, ok := smithy.SchemaDirectTrait[*traits.HTTPPrefixHeaders](m); ok {
 			meta := map[string]any{}
 			for k, vs := range r.Header {
@@ -143,6 +184,34 @@ func bindings(r *http.Request, labels map[string]string, schema *smithy.Schema) 
 		}
 	}
 	return tree, payload
+}
+
+// queryParams returns the query parameters that no other member of schema is bound to, for a
+// map member m bound to the whole query string: each value a string, or a list when m's values
+// are lists.
+func queryParams(query url.Values, m, schema *smithy.Schema) map[string]any {
+	named := map[string]bool{}
+	for _, other := range schema.Members() {
+		if t, ok := smithy.SchemaDirectTrait[*traits.HTTPQuery](other); ok {
+			named[t.Name] = true
+		}
+	}
+	out := map[string]any{}
+	for k, vs := range query {
+		if named[k] || len(vs) == 0 {
+			continue
+		}
+		if t := m.MapValue().Type(); t == smithy.ShapeTypeList || t == smithy.ShapeTypeSet {
+			items := make([]any, len(vs))
+			for i, v := range vs {
+				items[i] = v
+			}
+			out[k] = items
+		} else {
+			out[k] = vs[0]
+		}
+	}
+	return out
 }
 
 // headerTreeValue returns a header's value for the tree: a list member's header holds
@@ -264,7 +333,9 @@ func xmlValue(n *node, s *smithy.Schema) any {
 func xmlStruct(n *node, s *smithy.Schema) any {
 	byElement := map[string]string{}
 	for name, m := range s.Members() {
-		byElement[xmlName(m, name)] = name
+		if !bound(m) {
+			byElement[xmlName(m, name)] = name
+		}
 	}
 	out := map[string]any{}
 	for _, child := range n.children {

@@ -5,6 +5,7 @@ package wire
 
 import (
 	"math/big"
+	"net/http"
 	"time"
 
 	"github.com/aws/smithy-go"
@@ -81,7 +82,7 @@ func formatTime(t time.Time, format string) string {
 	case "date-time":
 		return t.UTC().Format("2006-01-02T15:04:05.000Z")
 	case "http-date":
-		return t.UTC().Format(time.RFC1123)
+		return t.UTC().Format(http.TimeFormat) // "GMT", as HTTP requires; time.RFC1123 says "UTC".
 	default:
 		return epochSeconds(t)
 	}

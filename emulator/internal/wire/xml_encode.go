@@ -112,7 +112,8 @@ func (e *XMLEncoder) WriteList(s *smithy.Schema) {
 	name := e.name(s)
 	f := xmlFrame{kind: 'l', flat: flattened(s)}
 	if f.flat {
-		f.item = name
+		// Flattened items take the name of the list's member when it has one.
+		f.item = xmlName(s.ListMember(), name)
 	} else {
 		f.element = name
 		f.item = xmlName(s.ListMember(), "member")

@@ -21,7 +21,7 @@ import (
 )
 
 // TransitionTime is how long a table (or index) stays CREATING, UPDATING or DELETING on the
-// simulation clock.
+// simulation clock by default.
 const TransitionTime = 2 * time.Second
 
 // Backend holds the tables of every account and region.
@@ -44,6 +44,8 @@ func (b *Backend) Service() *core.Service {
 		ID:           "DynamoDB",
 		Protocol:     core.ProtocolJSON10,
 		TargetPrefix: "DynamoDB_20120810",
+		Transition:   TransitionTime,
+		CRC32:        true,
 		Throttle: &core.APIError{Code: "ThrottlingException", Status: http.StatusBadRequest,
 			Message: "Rate of requests exceeds the allowed throughput."},
 		Operations: map[string]core.Operation{
@@ -143,7 +145,7 @@ func (b *Backend) deleteTable(call *core.Call, in *dynamodb.DeleteTableInput) (*
 	if t.deletionProtection {
 		return nil, validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
 	}
-	t.status, t.until = types.TableStatusDeleting, call.Now.Add(TransitionTime)
+	t.status, t.until = types.TableStatusDeleting, call.Now.Add(call.Transition)
 	return &dynamodb.DeleteTableOutput{TableDescription: t.describe(call.Now)}, nil
 }
 

@@ -83,7 +83,7 @@ func newTable(call *core.Call, in *dynamodb.CreateTableInput) (*table, error) {
 		name:       name,
 		arn:        fmt.Sprintf("arn:aws:dynamodb:%s:%s:table/%s", call.Region, call.Account, name),
 		status:     types.TableStatusCreating,
-		until:      call.Now.Add(TransitionTime),
+		until:      call.Now.Add(call.Transition),
 		created:    call.Now,
 		readableAt: call.Now.Add(time.Duration(call.Fault.ReadAfterCreateDelay)),
 		keySchema:  in.KeySchema,

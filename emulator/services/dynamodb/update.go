@@ -71,7 +71,7 @@ func (b *Backend) updateTable(call *core.Call, in *dynamodb.UpdateTableInput) (*
 	if !changed {
 		return nil, validation("The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d.", t.read, t.read)
 	}
-	t.status, t.until = types.TableStatusUpdating, call.Now.Add(TransitionTime)
+	t.status, t.until = types.TableStatusUpdating, call.Now.Add(call.Transition)
 	return &dynamodb.UpdateTableOutput{TableDescription: t.describe(call.Now)}, nil
 }
 
@@ -111,7 +111,7 @@ func (b *Backend) updateIndexes(call *core.Call, t *table, in *dynamodb.UpdateTa
 			}
 			t.attributes = mergeDefinitions(t.attributes, in.AttributeDefinitions)
 			t.gsis = append(t.gsis, &index{name: name, keySchema: c.KeySchema, projection: c.Projection, read: r, write: w,
-				status: types.IndexStatusCreating, until: call.Now.Add(TransitionTime)})
+				status: types.IndexStatusCreating, until: call.Now.Add(call.Transition)})
 		case u.Update != nil:
 			g := find(aws.ToString(u.Update.IndexName))
 			if g == nil {
@@ -121,13 +121,13 @@ func (b *Backend) updateIndexes(call *core.Call, t *table, in *dynamodb.UpdateTa
 			if err != nil {
 				return err
 			}
-			g.read, g.write, g.status, g.until = r, w, types.IndexStatusUpdating, call.Now.Add(TransitionTime)
+			g.read, g.write, g.status, g.until = r, w, types.IndexStatusUpdating, call.Now.Add(call.Transition)
 		case u.Delete != nil:
 			g := find(aws.ToString(u.Delete.IndexName))
 			if g == nil {
 				return core.Errorf("ResourceNotFoundException", "Requested resource not found: Index: %s not found", aws.ToString(u.Delete.IndexName))
 			}
-			g.status, g.until = types.IndexStatusDeleting, call.Now.Add(TransitionTime)
+			g.status, g.until = types.IndexStatusDeleting, call.Now.Add(call.Transition)
 		}
 	}
 	return nil

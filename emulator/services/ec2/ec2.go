@@ -14,7 +14,7 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
 )
 
-// TransitionTime is how long a new VPC stays pending on the simulation clock.
+// TransitionTime is how long a new VPC stays pending on the simulation clock by default.
 const TransitionTime = time.Second
 
 // Backend holds the EC2 resources of every account and region.
@@ -39,6 +39,7 @@ func (b *Backend) Service() *core.Service {
 		XMLNamespace: "http://ec2.amazonaws.com/doc/2016-11-15/",
 		APIVersion:   "2016-11-15",
 		Model:        models.MustLoad("ec2"),
+		Transition:   TransitionTime,
 		Throttle:     &core.APIError{Code: "RequestLimitExceeded", Status: http.StatusServiceUnavailable, Message: "Request limit exceeded."},
 		Operations: map[string]core.Operation{
 			"CreateVpc":                 core.Op(b.createVpc),

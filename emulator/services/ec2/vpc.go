@@ -15,14 +15,14 @@ import (
 type vpc struct {
 	id, cidr, assoc, dhcp string
 	tenancy               types.Tenancy
-	created               time.Time
+	available             time.Time // when the VPC leaves pending
 	dnsSupport            bool
 	dnsHostnames          bool
 }
 
 func (v *vpc) describe(owner string, now time.Time, tags map[string]string) types.Vpc {
 	state := types.VpcStateAvailable
-	if now.Before(v.created.Add(TransitionTime)) {
+	if now.Before(v.available) {
 		state = types.VpcStatePending
 	}
 	return types.Vpc{
@@ -85,7 +85,7 @@ func (b *Backend) createVpc(call *core.Call, in *ec2.CreateVpcInput) (*ec2.Creat
 		return nil, err
 	}
 	v := &vpc{id: newID("vpc"), cidr: cidr, assoc: newID("vpc-cidr-assoc"), dhcp: newID("dopt"), tenancy: tenancy,
-		created: call.Now, dnsSupport: true}
+		available: call.Now.Add(call.Transition), dnsSupport: true}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.vpcsOf(call)[v.id] = v

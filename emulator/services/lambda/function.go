@@ -135,7 +135,7 @@ func (b *Backend) createFunction(call *core.Call, in *lambda.CreateFunctionInput
 		return nil, &core.APIError{Code: "ResourceConflictException", Status: 409, Message: "Function already exist: " + name}
 	}
 	b.seq++
-	f := &function{code: *in.Code, until: call.Now.Add(TransitionTime), tags: map[string]string{}, created: true}
+	f := &function{code: *in.Code, until: call.Now.Add(call.Transition), tags: map[string]string{}, created: true}
 	f.cfg = types.FunctionConfiguration{
 		FunctionName: aws.String(name), FunctionArn: aws.String(fmt.Sprintf("arn:aws:lambda:%s:%s:function:%s", call.Region, call.Account, name)),
 		Runtime: in.Runtime, Role: in.Role, Handler: in.Handler, Description: in.Description, PackageType: packageType,

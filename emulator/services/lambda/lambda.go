@@ -19,7 +19,7 @@ import (
 )
 
 // TransitionTime is how long a function stays Pending after creation, and an update
-// InProgress, on the simulation clock.
+// InProgress, on the simulation clock by default.
 const TransitionTime = time.Second
 
 // Code is what Lambda needs of S3: whether a deployment package exists.
@@ -49,6 +49,7 @@ func (b *Backend) Service() *core.Service {
 		ID:          "Lambda",
 		Protocol:    core.ProtocolRESTJSON,
 		Model:       models.MustLoad("lambda"),
+		Transition:  TransitionTime,
 		Throttle:    &core.APIError{Code: "TooManyRequestsException", Status: http.StatusTooManyRequests, Message: "Rate exceeded"},
 		Operations: map[string]core.Operation{
 			"CreateFunction":              core.Op(b.createFunction),

@@ -51,7 +51,7 @@ func (f *function) startUpdate(call *core.Call) error {
 	f.cfg.LastUpdateStatusReason = aws.String("The function is being updated.")
 	f.cfg.LastUpdateStatusReasonCode = types.LastUpdateStatusReasonCode("Updating")
 	f.cfg.LastModified = aws.String(lastModified(call.Now))
-	f.until = call.Now.Add(TransitionTime)
+	f.until = call.Now.Add(call.Transition)
 	return nil
 }
 

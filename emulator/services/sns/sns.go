@@ -52,7 +52,8 @@ func (b *Backend) Service() *core.Service {
 		XMLNamespace: "http://sns.amazonaws.com/doc/2010-03-31/",
 		APIVersion:   "2010-03-31",
 		Model:        models.MustLoad("sns"),
-		Throttle:     &core.APIError{Code: "Throttled", Message: "Rate exceeded", Status: http.StatusBadRequest},
+		// AWS's request-rate throttle; the SDK retries it, unlike SNS's own 429 Throttled.
+		Throttle: &core.APIError{Code: "Throttling", Message: "Rate exceeded", Status: http.StatusBadRequest},
 		Operations: map[string]core.Operation{
 			"CreateTopic":               core.Op(b.createTopic),
 			"GetTopicAttributes":        core.Op(b.getTopicAttributes),
