@@ -1,14 +1,35 @@
-// Package data is the data family of infra-operator: S3Bucket, RDSInstance and DynamoDBTable.
+// Package data is the data family of infra-operator: S3Bucket, DynamoDBTable and RDSInstance.
 package data
 
-import "github.com/runner-codes/infra-operator/shared/operator"
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/data/dynamodbtable"
+	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/operator"
+)
 
 // Name is the family's name.
 const Name = "data"
 
-// Family returns the data family with every kind it implements so far. Kinds are added to
-// AddToScheme and Setup as their drivers land; until then the family runs the AWSProvider
-// controller and serves its health and metrics endpoints.
+// Family returns the data family with its kinds.
 func Family() operator.Family {
-	return operator.Family{Name: Name}
+	return operator.Family{
+		Name:        Name,
+		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
+		Setup:       Setup,
+	}
+}
+
+// Setup registers the controllers of the data family's kinds with mgr.
+func Setup(ctx context.Context, mgr ctrl.Manager, opts managed.SetupOptions) error {
+	if err := managed.Setup(ctx, mgr, dynamodbtable.Kind(), opts); err != nil {
+		return fmt.Errorf("set up DynamoDBTable: %w", err)
+	}
+	return nil
 }

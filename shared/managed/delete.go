@@ -37,7 +37,7 @@ func (r *Reconciler[O, S]) delete(ctx context.Context, p *pass[O]) (ctrl.Result,
 		}
 		return r.fail(p, err)
 	}
-	drv := r.kind.Connect(sess)
+	drv := r.kind.Connect(sess, r.client)
 	obs, err := drv.Observe(ctx, o)
 	if err != nil {
 		return r.fail(p, fmt.Errorf("observe before delete: %w", err))

@@ -62,8 +62,14 @@ type Kind[O v1alpha1.Managed, S any] struct {
 	New func() O
 	// NewList returns an empty list of the kind.
 	NewList func() client.ObjectList
-	// Connect returns a Driver that uses the session's AWS configuration.
-	Connect func(s *provider.Session) Driver[O, S]
+	// Connect returns a Driver that uses the session's AWS configuration and reads objects
+	// its spec refers to (Secrets, for example) through kube.
+	Connect func(s *provider.Session, kube client.Reader) Driver[O, S]
+	// Secrets returns the names of the Secrets in o's namespace that o's spec refers to, for
+	// example a database password. The reconciler looks at o again whenever one of them is
+	// created or changes, so a resource waiting for a missing Secret recovers by itself.
+	// Optional.
+	Secrets func(o O) []string
 	// Validate checks the spec beyond what admission checks. An error is terminal and no AWS
 	// call is made. Optional.
 	Validate func(o O) error

@@ -50,7 +50,7 @@ func widgetKind(c *cloud, validate func(*testkind.Widget) error) Kind[*testkind.
 		Name:     "Widget",
 		New:      func() *testkind.Widget { return &testkind.Widget{} },
 		NewList:  func() client.ObjectList { return &testkind.WidgetList{} },
-		Connect:  func(s *provider.Session) Driver[*testkind.Widget, widgetState] { return &fakeDriver{c: c, sess: s} },
+		Connect:  func(s *provider.Session, _ client.Reader) Driver[*testkind.Widget, widgetState] { return &fakeDriver{c: c, sess: s} },
 		Validate: validate,
 	}
 }

@@ -140,7 +140,7 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	if err := r.ensureFinalizer(ctx, o); err != nil {
 		return r.fail(p, err)
 	}
-	drv := r.kind.Connect(sess)
+	drv := r.kind.Connect(sess, r.client)
 	obs, err := drv.Observe(ctx, o)
 	if perr := r.persistBookkeeping(ctx, p); perr != nil {
 		return r.fail(p, perr)

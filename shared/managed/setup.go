@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/util/workqueue"
@@ -25,6 +26,9 @@ import (
 
 // providerIndex indexes managed objects by the namespace/name of their AWSProvider.
 const providerIndex = ".spec.providerRef"
+
+// secretIndex indexes managed objects by the namespace/name of the Secrets their spec refers to.
+const secretIndex = ".spec.secretRefs"
 
 // SetupOptions configure the controller of one kind.
 type SetupOptions struct {
@@ -46,17 +50,32 @@ func Setup[O v1alpha1.Managed, S any](ctx context.Context, mgr ctrl.Manager, kin
 	}); err != nil {
 		return fmt.Errorf("index %s by provider: %w", kind.Name, err)
 	}
+	if kind.Secrets != nil {
+		if err := mgr.GetFieldIndexer().IndexField(ctx, kind.New(), secretIndex, func(obj client.Object) []string {
+			var keys []string
+			for _, name := range kind.Secrets(obj.(O)) {
+				keys = append(keys, obj.GetNamespace()+"/"+name)
+			}
+			return keys
+		}); err != nil {
+			return fmt.Errorf("index %s by Secret: %w", kind.Name, err)
+		}
+	}
 	rec := opts.Recorder
 	if rec == nil {
 		rec = mgr.GetEventRecorder("infra-operator-" + strings.ToLower(kind.Name))
 	}
 	r := NewReconciler(kind, mgr.GetClient(), opts.Resolver, rec, opts.Reconciler)
-	return ctrl.NewControllerManagedBy(mgr).
+	b := ctrl.NewControllerManagedBy(mgr).
 		Named(strings.ToLower(kind.Name)).
 		For(kind.New(), builder.WithPredicates(specOrIntentChanged())).
-		Watches(&v1alpha1.AWSProvider{}, handler.EnqueueRequestsFromMapFunc(r.requestsForProvider),
-			builder.WithPredicates(providerUsabilityChanged())).
-		WithOptions(controller.Options{
+		Watches(&v1alpha1.AWSProvider{}, handler.EnqueueRequestsFromMapFunc(r.requestsForIndex(providerIndex)),
+			builder.WithPredicates(providerUsabilityChanged()))
+	if kind.Secrets != nil {
+		b = b.Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.requestsForIndex(secretIndex)),
+			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}))
+	}
+	return b.WithOptions(controller.Options{
 			MaxConcurrentReconciles: max(1, opts.MaxConcurrentReconciles),
 			RateLimiter: workqueue.NewTypedMaxOfRateLimiter(
 				workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Second, 5*time.Minute),
@@ -66,11 +85,18 @@ func Setup[O v1alpha1.Managed, S any](ctx context.Context, mgr ctrl.Manager, kin
 		Complete(r)
 }
 
-// requestsForProvider returns a request for every object of the kind that uses p.
-func (r *Reconciler[O, S]) requestsForProvider(ctx context.Context, p client.Object) []reconcile.Request {
+// requestsForIndex returns a map function that requests a reconcile of every object of the
+// kind whose index entry names the changed object (an AWSProvider or a Secret).
+func (r *Reconciler[O, S]) requestsForIndex(index string) handler.MapFunc {
+	return func(ctx context.Context, changed client.Object) []reconcile.Request {
+		return r.requestsFor(ctx, index, client.ObjectKeyFromObject(changed).String())
+	}
+}
+
+// requestsFor returns a request for every object of the kind whose index entry is key.
+func (r *Reconciler[O, S]) requestsFor(ctx context.Context, index, key string) []reconcile.Request {
 	list := r.kind.NewList()
-	key := client.ObjectKeyFromObject(p).String()
-	if err := r.client.List(ctx, list, client.MatchingFields{providerIndex: key}); err != nil {
+	if err := r.client.List(ctx, list, client.MatchingFields{index: key}); err != nil {
 		return nil
 	}
 	items, err := meta.ExtractList(list)

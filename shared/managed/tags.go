@@ -2,6 +2,7 @@ package managed
 
 import (
 	"maps"
+	"sort"
 	"strings"
 
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
@@ -66,4 +67,33 @@ func removeAnnotation(o v1alpha1.Managed, key string) {
 	}
 	delete(a, key)
 	o.SetAnnotations(a)
+}
+
+// OwnedBy reports whether an AWS resource's tags name o as its owner.
+func OwnedBy(o v1alpha1.Managed, tags map[string]string) bool {
+	return tags[v1alpha1.TagOwnerUID] == string(o.GetUID())
+}
+
+// TagChanges returns the tags to add or overwrite and the keys to remove to turn observed into
+// desired. Tags AWS reserves ("aws:...") are never removed.
+func TagChanges(desired, observed map[string]string) (set map[string]string, remove []string) {
+	set = map[string]string{}
+	for k, v := range desired {
+		if ov, ok := observed[k]; !ok || ov != v {
+			set[k] = v
+		}
+	}
+	for k := range observed {
+		if _, ok := desired[k]; !ok && !strings.HasPrefix(k, "aws:") {
+			remove = append(remove, k)
+		}
+	}
+	sort.Strings(remove)
+	return set, remove
+}
+
+// OwnershipTagKeys returns the keys of the ownership tags, which the Orphan deletion policy
+// removes.
+func OwnershipTagKeys() []string {
+	return []string{v1alpha1.TagOwnerUID, v1alpha1.TagOwnerNamespace, v1alpha1.TagOwnerName, v1alpha1.TagOwnerKind}
 }

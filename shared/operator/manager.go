@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
+	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -58,6 +59,7 @@ func NewManager(ctx context.Context, cfg *rest.Config, families []Family, instan
 		// Leaving the Lease at shutdown lets a new replica take over at once.
 		LeaderElectionReleaseOnCancel: true,
 		GracefulShutdownTimeout:       ptr(30 * time.Second),
+		Controller:                    ctrlconfig.Controller{SkipNameValidation: ptr(opts.SharedProcess)},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("create manager: %w", err)
@@ -82,7 +84,7 @@ func NewManager(ctx context.Context, cfg *rest.Config, families []Family, instan
 	setup := managed.SetupOptions{
 		Resolver:                resolver,
 		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
-		Reconciler:              managed.Options{SyncPeriod: opts.SyncPeriod},
+		Reconciler:              managed.Options{SyncPeriod: opts.SyncPeriod, WaitInterval: opts.WaitInterval},
 	}
 	for _, f := range families {
 		if f.Setup == nil {

@@ -25,12 +25,18 @@ type Options struct {
 	SyncPeriod time.Duration
 	// ProviderRevalidation is how often AWSProviders are revalidated with STS.
 	ProviderRevalidation time.Duration
+	// WaitInterval is how soon a resource that AWS is still creating, changing or deleting is
+	// looked at again.
+	WaitInterval time.Duration
 	// LogLevel is debug, info or error.
 	LogLevel string
 	// LogFormat is json or console.
 	LogFormat string
 	// Kubeconfig is the path of a kubeconfig; empty means in-cluster or $KUBECONFIG.
 	Kubeconfig string
+	// SharedProcess lets several managers run in one process, as tests start them; it turns
+	// off controller-runtime's check that controller names are unique in the process.
+	SharedProcess bool
 }
 
 // DefaultOptions returns the defaults of the flags.
@@ -41,6 +47,7 @@ func DefaultOptions() Options {
 		MaxConcurrentReconciles: 4,
 		SyncPeriod:              10 * time.Minute,
 		ProviderRevalidation:    5 * time.Minute,
+		WaitInterval:            5 * time.Second,
 		LogLevel:                "info",
 		LogFormat:               "json",
 	}
@@ -56,6 +63,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.MaxConcurrentReconciles, "max-concurrent-reconciles", o.MaxConcurrentReconciles, "objects of each kind reconciled at once")
 	fs.DurationVar(&o.SyncPeriod, "sync-period", o.SyncPeriod, "how often a Ready resource is compared with AWS (jittered by ±10%)")
 	fs.DurationVar(&o.ProviderRevalidation, "provider-revalidation", o.ProviderRevalidation, "how often AWSProvider credentials are revalidated")
+	fs.DurationVar(&o.WaitInterval, "wait-interval", o.WaitInterval, "how soon a resource AWS is still creating, changing or deleting is looked at again")
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug, info or error")
 	fs.StringVar(&o.LogFormat, "log-format", o.LogFormat, "log format: json or console")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "path of a kubeconfig (default: in-cluster, or $KUBECONFIG)")
@@ -81,6 +89,9 @@ func (o *Options) Validate() error {
 	}
 	if o.ProviderRevalidation < 10*time.Second {
 		return fmt.Errorf("--provider-revalidation must be at least 10s, not %s", o.ProviderRevalidation)
+	}
+	if o.WaitInterval < 100*time.Millisecond || o.WaitInterval > 5*time.Minute {
+		return fmt.Errorf("--wait-interval must be between 100ms and 5m, not %s", o.WaitInterval)
 	}
 	return nil
 }

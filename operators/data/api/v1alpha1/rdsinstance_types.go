@@ -1,0 +1,274 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+)
+
+// RDSPerformanceInsights configures Performance Insights.
+type RDSPerformanceInsights struct {
+	// Enabled turns Performance Insights on or off.
+	Enabled bool `json:"enabled"`
+
+	// KMSKeyID encrypts the Performance Insights data; it cannot change once set.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	KMSKeyID string `json:"kmsKeyID,omitempty"`
+
+	// RetentionPeriod is how many days the data is kept: 7 (free), 31 times a number of months,
+	// or 731.
+	// +optional
+	// +kubebuilder:validation:Minimum=7
+	// +kubebuilder:validation:Maximum=731
+	RetentionPeriod *int32 `json:"retentionPeriod,omitempty"`
+}
+
+// RDSFinalSnapshot says whether deleting the instance (deletionPolicy Delete) first takes a
+// final DB snapshot. By default it does.
+type RDSFinalSnapshot struct {
+	// Skip deletes the instance without a final snapshot: its data is lost.
+	// +optional
+	Skip bool `json:"skip,omitempty"`
+
+	// Identifier names the final snapshot; default "<dbInstanceIdentifier>-final-<the first
+	// eight characters of this object's UID>".
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	// +kubebuilder:validation:Pattern=`^[a-zA-Z][a-zA-Z0-9-]*$`
+	Identifier string `json:"identifier,omitempty"`
+}
+
+// RDSInstanceSpec is the desired state of an RDS DB instance.
+// +kubebuilder:validation:XValidation:rule="self.dbInstanceIdentifier == oldSelf.dbInstanceIdentifier",message="dbInstanceIdentifier cannot change; create a new RDSInstance (or restore a snapshot) to rename"
+// +kubebuilder:validation:XValidation:rule="self.engine == oldSelf.engine",message="engine cannot change; create a new RDSInstance and migrate the data"
+// +kubebuilder:validation:XValidation:rule="self.masterUsername == oldSelf.masterUsername",message="masterUsername cannot change after creation"
+// +kubebuilder:validation:XValidation:rule="(has(self.dbName) ? self.dbName : '') == (has(oldSelf.dbName) ? oldSelf.dbName : '')",message="dbName cannot change after creation"
+// +kubebuilder:validation:XValidation:rule="(has(self.storageEncrypted) && self.storageEncrypted) == (has(oldSelf.storageEncrypted) && oldSelf.storageEncrypted)",message="storageEncrypted cannot change after creation; restore an encrypted copy of a snapshot instead"
+// +kubebuilder:validation:XValidation:rule="self.allocatedStorage >= oldSelf.allocatedStorage",message="allocatedStorage can only grow"
+// +kubebuilder:validation:XValidation:rule="!has(self.kmsKeyID) || (has(self.storageEncrypted) && self.storageEncrypted)",message="kmsKeyID needs storageEncrypted: true"
+// +kubebuilder:validation:XValidation:rule="!has(self.iops) || (has(self.storageType) && self.storageType in ['io1', 'io2', 'gp3'])",message="iops is only set with storageType io1, io2 or gp3"
+// +kubebuilder:validation:XValidation:rule="!has(self.storageType) || !(self.storageType in ['io1', 'io2']) || has(self.iops)",message="storageType io1 and io2 need iops"
+type RDSInstanceSpec struct {
+	shared.ManagedSpec `json:",inline"`
+
+	// DBInstanceIdentifier is the instance's name in AWS: letters, digits and hyphens,
+	// starting with a letter. It cannot change.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-zA-Z][a-zA-Z0-9-]*$`
+	// +kubebuilder:validation:XValidation:rule="!self.endsWith('-') && !self.contains('--')",message="dbInstanceIdentifier cannot end with a hyphen or hold two consecutive hyphens"
+	DBInstanceIdentifier string `json:"dbInstanceIdentifier"`
+
+	// DBInstanceClass is the compute and memory class, for example db.t3.medium.
+	// +kubebuilder:validation:Pattern=`^db\.[a-z0-9-]+\.[a-z0-9-]+$`
+	DBInstanceClass string `json:"dbInstanceClass"`
+
+	// Engine is the database engine. It cannot change.
+	// +kubebuilder:validation:Enum=postgres;mysql;mariadb;oracle-ee;oracle-se2;sqlserver-ee;sqlserver-se;sqlserver-ex;sqlserver-web
+	Engine string `json:"engine"`
+
+	// EngineVersion is the engine version, for example "14.7". Empty takes AWS's default; a
+	// change is an upgrade.
+	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	EngineVersion string `json:"engineVersion,omitempty"`
+
+	// AllocatedStorage is the storage size in GiB. It can only grow.
+	// +kubebuilder:validation:Minimum=20
+	// +kubebuilder:validation:Maximum=65536
+	AllocatedStorage int32 `json:"allocatedStorage"`
+
+	// MaxAllocatedStorage turns on storage autoscaling up to this many GiB.
+	// +optional
+	// +kubebuilder:validation:Minimum=21
+	// +kubebuilder:validation:Maximum=65536
+	MaxAllocatedStorage *int32 `json:"maxAllocatedStorage,omitempty"`
+
+	// StorageType is gp2, gp3, io1, io2 or standard (AWS's default is gp2).
+	// +optional
+	// +kubebuilder:validation:Enum=gp2;gp3;io1;io2;standard
+	StorageType string `json:"storageType,omitempty"`
+
+	// Iops is the provisioned IOPS, for io1, io2 and gp3.
+	// +optional
+	// +kubebuilder:validation:Minimum=1000
+	Iops *int32 `json:"iops,omitempty"`
+
+	// StorageThroughput is the gp3 storage throughput in MiB/s.
+	// +optional
+	// +kubebuilder:validation:Minimum=125
+	StorageThroughput *int32 `json:"storageThroughput,omitempty"`
+
+	// StorageEncrypted encrypts the storage. It cannot change after creation.
+	// +optional
+	StorageEncrypted *bool `json:"storageEncrypted,omitempty"`
+
+	// KMSKeyID is the KMS key that encrypts the storage; empty takes aws/rds.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	KMSKeyID string `json:"kmsKeyID,omitempty"`
+
+	// MasterUsername is the administrator's user name. It cannot change.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-zA-Z][a-zA-Z0-9_]*$`
+	MasterUsername string `json:"masterUsername"`
+
+	// MasterUserPasswordSecretRef names the Secret key (in this namespace) that holds the
+	// administrator's password. A change of the Secret's value is applied to the instance.
+	MasterUserPasswordSecretRef shared.SecretKeySelector `json:"masterUserPasswordSecretRef"`
+
+	// DBName is the database created with the instance. It cannot change.
+	// +optional
+	// +kubebuilder:validation:MaxLength=64
+	// +kubebuilder:validation:Pattern=`^[a-zA-Z][a-zA-Z0-9_]*$`
+	DBName string `json:"dbName,omitempty"`
+
+	// Port the database listens on; empty takes the engine's default.
+	// +optional
+	// +kubebuilder:validation:Minimum=1150
+	// +kubebuilder:validation:Maximum=65535
+	Port *int32 `json:"port,omitempty"`
+
+	// MultiAZ keeps a standby in another availability zone.
+	// +optional
+	MultiAZ bool `json:"multiAZ,omitempty"`
+
+	// BackupRetentionPeriod is how many days automated backups are kept; 0 turns them off.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=35
+	BackupRetentionPeriod *int32 `json:"backupRetentionPeriod,omitempty"`
+
+	// PreferredBackupWindow is the daily UTC window for automated backups, "hh24:mi-hh24:mi".
+	// +optional
+	// +kubebuilder:validation:Pattern=`^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$`
+	PreferredBackupWindow string `json:"preferredBackupWindow,omitempty"`
+
+	// PreferredMaintenanceWindow is the weekly UTC maintenance window,
+	// "ddd:hh24:mi-ddd:hh24:mi".
+	// +optional
+	// +kubebuilder:validation:Pattern=`^(mon|tue|wed|thu|fri|sat|sun):([01][0-9]|2[0-3]):[0-5][0-9]-(mon|tue|wed|thu|fri|sat|sun):([01][0-9]|2[0-3]):[0-5][0-9]$`
+	PreferredMaintenanceWindow string `json:"preferredMaintenanceWindow,omitempty"`
+
+	// VPCSecurityGroupIDs are the security groups of the instance.
+	// +optional
+	// +kubebuilder:validation:MaxItems=5
+	VPCSecurityGroupIDs []string `json:"vpcSecurityGroupIDs,omitempty"`
+
+	// DBSubnetGroupName places the instance in a VPC's subnets; empty uses the default VPC.
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	DBSubnetGroupName string `json:"dbSubnetGroupName,omitempty"`
+
+	// DBParameterGroupName is the parameter group; empty takes the engine's default.
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	DBParameterGroupName string `json:"dbParameterGroupName,omitempty"`
+
+	// OptionGroupName is the option group; empty takes the engine's default.
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	OptionGroupName string `json:"optionGroupName,omitempty"`
+
+	// PubliclyAccessible gives the instance a public DNS name.
+	// +optional
+	PubliclyAccessible bool `json:"publiclyAccessible,omitempty"`
+
+	// AutoMinorVersionUpgrade applies minor engine upgrades in the maintenance window
+	// (AWS's default is true).
+	// +optional
+	AutoMinorVersionUpgrade *bool `json:"autoMinorVersionUpgrade,omitempty"`
+
+	// CopyTagsToSnapshot copies the instance's tags to its snapshots.
+	// +optional
+	CopyTagsToSnapshot bool `json:"copyTagsToSnapshot,omitempty"`
+
+	// PerformanceInsights configures Performance Insights. Not managed when unset.
+	// +optional
+	PerformanceInsights *RDSPerformanceInsights `json:"performanceInsights,omitempty"`
+
+	// DeletionProtection stops the instance from being deleted, by the operator or anyone
+	// else, until it is turned off.
+	// +optional
+	DeletionProtection bool `json:"deletionProtection,omitempty"`
+
+	// ApplyImmediately applies changes now instead of in the next maintenance window. Changes
+	// that RDS always applies at once (backups, deletion protection, the password) do not
+	// wait either way.
+	// +optional
+	ApplyImmediately bool `json:"applyImmediately,omitempty"`
+
+	// FinalSnapshot says whether deleting the instance first takes a final snapshot (it does
+	// unless skip is true).
+	// +optional
+	FinalSnapshot *RDSFinalSnapshot `json:"finalSnapshot,omitempty"`
+}
+
+// RDSInstanceStatus is the observed state of an RDS DB instance.
+type RDSInstanceStatus struct {
+	shared.ManagedStatus `json:",inline"`
+
+	// DBInstanceIdentifier is the instance's name in AWS.
+	// +optional
+	DBInstanceIdentifier string `json:"dbInstanceIdentifier,omitempty"`
+
+	// DBInstanceStatus is RDS's state of the instance: creating, backing-up, available,
+	// modifying, deleting, ...
+	// +optional
+	DBInstanceStatus string `json:"dbInstanceStatus,omitempty"`
+
+	// Endpoint is the DNS name clients connect to.
+	// +optional
+	Endpoint string `json:"endpoint,omitempty"`
+
+	// Port is the port clients connect to.
+	// +optional
+	Port int32 `json:"port,omitempty"`
+
+	// ARN is the instance's ARN.
+	// +optional
+	ARN string `json:"arn,omitempty"`
+
+	// PendingModifications names the changes RDS will apply in the next maintenance window.
+	// +optional
+	PendingModifications []string `json:"pendingModifications,omitempty"`
+
+	// MasterUserPasswordVersion identifies the version of the password Secret last applied
+	// (the Secret's name and resourceVersion, never its value).
+	// +optional
+	MasterUserPasswordVersion string `json:"masterUserPasswordVersion,omitempty"`
+}
+
+// RDSInstance is an RDS DB instance.
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=rds;rdsi,categories={aws,aws-data}
+// +kubebuilder:printcolumn:name="READY",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
+// +kubebuilder:printcolumn:name="SYNCED",type=string,JSONPath=`.status.conditions[?(@.type=="Synced")].status`
+// +kubebuilder:printcolumn:name="IDENTIFIER",type=string,JSONPath=`.spec.dbInstanceIdentifier`
+// +kubebuilder:printcolumn:name="STATUS",type=string,JSONPath=`.status.dbInstanceStatus`
+// +kubebuilder:printcolumn:name="ENDPOINT",type=string,JSONPath=`.status.endpoint`,priority=1
+// +kubebuilder:printcolumn:name="AGE",type=date,JSONPath=`.metadata.creationTimestamp`
+type RDSInstance struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   RDSInstanceSpec   `json:"spec"`
+	Status RDSInstanceStatus `json:"status,omitempty"`
+}
+
+// RDSInstanceList is a list of RDSInstances.
+// +kubebuilder:object:root=true
+type RDSInstanceList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []RDSInstance `json:"items"`
+}
+
+// GetManagedSpec returns the spec fields every managed kind shares.
+func (i *RDSInstance) GetManagedSpec() *shared.ManagedSpec { return &i.Spec.ManagedSpec }
+
+// GetManagedStatus returns the status fields every managed kind shares.
+func (i *RDSInstance) GetManagedStatus() *shared.ManagedStatus { return &i.Status.ManagedStatus }

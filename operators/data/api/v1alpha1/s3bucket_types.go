@@ -1,0 +1,257 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+)
+
+// S3Versioning turns object versioning on. S3 cannot turn versioning off once it was on:
+// enabled false suspends it.
+type S3Versioning struct {
+	// Enabled keeps every version of every object; false suspends versioning.
+	Enabled bool `json:"enabled"`
+}
+
+// S3Encryption is the bucket's default encryption.
+// +kubebuilder:validation:XValidation:rule="!(self.algorithm in ['aws:kms', 'aws_kms', 'aws:kms:dsse']) || has(self.kmsKeyID)",message="algorithm aws:kms needs kmsKeyID"
+// +kubebuilder:validation:XValidation:rule="self.algorithm != 'AES256' || !has(self.kmsKeyID)",message="kmsKeyID is only used with algorithm aws:kms"
+type S3Encryption struct {
+	// Algorithm is AES256 (S3 managed keys), aws:kms (a KMS key; aws_kms is accepted too) or
+	// aws:kms:dsse (dual-layer KMS).
+	// +kubebuilder:validation:Enum=AES256;aws:kms;aws_kms;aws:kms:dsse
+	Algorithm string `json:"algorithm"`
+
+	// KMSKeyID is the id or ARN of the KMS key, for aws:kms.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	KMSKeyID string `json:"kmsKeyID,omitempty"`
+
+	// BucketKeyEnabled uses an S3 bucket key to cut KMS calls (aws:kms only).
+	// +optional
+	BucketKeyEnabled bool `json:"bucketKeyEnabled,omitempty"`
+}
+
+// S3PublicAccessBlock blocks public access to the bucket.
+type S3PublicAccessBlock struct {
+	// BlockPublicAcls rejects requests that add public ACLs.
+	// +optional
+	BlockPublicAcls bool `json:"blockPublicAcls,omitempty"`
+	// IgnorePublicAcls ignores public ACLs on the bucket and its objects.
+	// +optional
+	IgnorePublicAcls bool `json:"ignorePublicAcls,omitempty"`
+	// BlockPublicPolicy rejects bucket policies that grant public access.
+	// +optional
+	BlockPublicPolicy bool `json:"blockPublicPolicy,omitempty"`
+	// RestrictPublicBuckets limits access to a bucket with a public policy to AWS services and
+	// the bucket owner's account.
+	// +optional
+	RestrictPublicBuckets bool `json:"restrictPublicBuckets,omitempty"`
+}
+
+// S3Transition moves objects to another storage class after a number of days.
+type S3Transition struct {
+	// Days after creation when objects move.
+	// +kubebuilder:validation:Minimum=0
+	Days int32 `json:"days"`
+
+	// StorageClass objects move to.
+	// +kubebuilder:validation:Enum=STANDARD_IA;ONEZONE_IA;INTELLIGENT_TIERING;GLACIER;GLACIER_IR;DEEP_ARCHIVE
+	StorageClass string `json:"storageClass"`
+}
+
+// S3Expiration deletes objects a number of days after their creation.
+type S3Expiration struct {
+	// Days after creation when objects expire.
+	// +kubebuilder:validation:Minimum=1
+	Days int32 `json:"days"`
+}
+
+// S3NoncurrentVersionExpiration deletes object versions a number of days after they stopped
+// being current.
+type S3NoncurrentVersionExpiration struct {
+	// NoncurrentDays after a version became noncurrent when it is deleted.
+	// +kubebuilder:validation:Minimum=1
+	NoncurrentDays int32 `json:"noncurrentDays"`
+}
+
+// S3AbortIncompleteMultipartUpload aborts multipart uploads left unfinished.
+type S3AbortIncompleteMultipartUpload struct {
+	// DaysAfterInitiation after which an unfinished upload is aborted.
+	// +kubebuilder:validation:Minimum=1
+	DaysAfterInitiation int32 `json:"daysAfterInitiation"`
+}
+
+// S3LifecycleRule is one lifecycle rule for the objects under a prefix.
+// +kubebuilder:validation:XValidation:rule="has(self.transitions) || has(self.expiration) || has(self.noncurrentVersionExpiration) || has(self.abortIncompleteMultipartUpload)",message="a lifecycle rule needs at least one action: transitions, expiration, noncurrentVersionExpiration or abortIncompleteMultipartUpload"
+type S3LifecycleRule struct {
+	// ID names the rule; unique within the bucket.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
+	ID string `json:"id"`
+
+	// Enabled applies the rule; false keeps it but does nothing.
+	Enabled bool `json:"enabled"`
+
+	// Prefix limits the rule to keys that start with it; empty means every object.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	Prefix string `json:"prefix,omitempty"`
+
+	// Transitions move objects to cheaper storage classes.
+	// +optional
+	// +kubebuilder:validation:MaxItems=10
+	Transitions []S3Transition `json:"transitions,omitempty"`
+
+	// Expiration deletes objects.
+	// +optional
+	Expiration *S3Expiration `json:"expiration,omitempty"`
+
+	// NoncurrentVersionExpiration deletes old versions (versioned buckets).
+	// +optional
+	NoncurrentVersionExpiration *S3NoncurrentVersionExpiration `json:"noncurrentVersionExpiration,omitempty"`
+
+	// AbortIncompleteMultipartUpload aborts unfinished multipart uploads.
+	// +optional
+	AbortIncompleteMultipartUpload *S3AbortIncompleteMultipartUpload `json:"abortIncompleteMultipartUpload,omitempty"`
+}
+
+// S3CORSRule allows cross-origin requests from browsers.
+type S3CORSRule struct {
+	// ID names the rule.
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	ID string `json:"id,omitempty"`
+
+	// AllowedOrigins are the origins allowed, for example https://app.example.com or *.
+	// +kubebuilder:validation:MinItems=1
+	AllowedOrigins []string `json:"allowedOrigins"`
+
+	// AllowedMethods are the HTTP methods allowed.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:items:Enum=GET;PUT;POST;DELETE;HEAD
+	AllowedMethods []string `json:"allowedMethods"`
+
+	// AllowedHeaders are the request headers allowed in a preflight request.
+	// +optional
+	AllowedHeaders []string `json:"allowedHeaders,omitempty"`
+
+	// ExposeHeaders are the response headers browsers may read.
+	// +optional
+	ExposeHeaders []string `json:"exposeHeaders,omitempty"`
+
+	// MaxAgeSeconds is how long browsers may cache a preflight response.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	MaxAgeSeconds *int32 `json:"maxAgeSeconds,omitempty"`
+}
+
+// S3BucketSpec is the desired state of an S3 bucket. Lifecycle rules, CORS rules, the policy
+// and the tags are always managed: removing them from the spec removes them from the bucket.
+// Versioning, encryption, the public access block and object ownership are managed when set.
+// +kubebuilder:validation:XValidation:rule="self.bucketName == oldSelf.bucketName",message="bucketName cannot change; create a new S3Bucket to use another name"
+type S3BucketSpec struct {
+	shared.ManagedSpec `json:",inline"`
+
+	// BucketName is the bucket's globally unique name. It cannot change.
+	// +kubebuilder:validation:MinLength=3
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9][a-z0-9.-]*[a-z0-9]$`
+	// +kubebuilder:validation:XValidation:rule="!self.contains('..') && !self.contains('.-') && !self.contains('-.')",message="bucket names cannot hold two adjacent periods, or a period next to a hyphen"
+	// +kubebuilder:validation:XValidation:rule="!self.matches('^[0-9]+[.][0-9]+[.][0-9]+[.][0-9]+$')",message="bucket names cannot be formatted as an IP address"
+	// +kubebuilder:validation:XValidation:rule="!self.startsWith('xn--') && !self.startsWith('sthree-') && !self.endsWith('-s3alias') && !self.endsWith('--ol-s3') && !self.endsWith('.mrap') && !self.endsWith('--x-s3')",message="bucket names cannot start with xn-- or sthree-, or end with -s3alias, --ol-s3, .mrap or --x-s3 (AWS reserves them)"
+	BucketName string `json:"bucketName"`
+
+	// Versioning turns object versioning on or suspends it.
+	// +optional
+	Versioning *S3Versioning `json:"versioning,omitempty"`
+
+	// Encryption is the default encryption of new objects.
+	// +optional
+	Encryption *S3Encryption `json:"encryption,omitempty"`
+
+	// PublicAccessBlock blocks public access.
+	// +optional
+	PublicAccessBlock *S3PublicAccessBlock `json:"publicAccessBlock,omitempty"`
+
+	// LifecycleRules transition and expire objects.
+	// +optional
+	// +kubebuilder:validation:MaxItems=1000
+	// +listType=map
+	// +listMapKey=id
+	LifecycleRules []S3LifecycleRule `json:"lifecycleRules,omitempty"`
+
+	// CORSRules allow cross-origin browser requests.
+	// +optional
+	// +kubebuilder:validation:MaxItems=100
+	CORSRules []S3CORSRule `json:"corsRules,omitempty"`
+
+	// ObjectOwnership decides who owns uploaded objects and whether ACLs apply:
+	// BucketOwnerEnforced (ACLs off, AWS's default), BucketOwnerPreferred or ObjectWriter.
+	// +optional
+	// +kubebuilder:validation:Enum=BucketOwnerEnforced;BucketOwnerPreferred;ObjectWriter
+	ObjectOwnership string `json:"objectOwnership,omitempty"`
+
+	// Policy is the bucket policy, a JSON document.
+	// +optional
+	// +kubebuilder:validation:MaxLength=20480
+	Policy string `json:"policy,omitempty"`
+
+	// ForceDestroy lets deletionPolicy Delete empty the bucket (every object and version)
+	// before deleting it. Without it, deleting a bucket that still holds objects waits, and
+	// the Synced condition says why.
+	// +optional
+	ForceDestroy bool `json:"forceDestroy,omitempty"`
+}
+
+// S3BucketStatus is the observed state of an S3 bucket.
+type S3BucketStatus struct {
+	shared.ManagedStatus `json:",inline"`
+
+	// BucketName is the bucket's name.
+	// +optional
+	BucketName string `json:"bucketName,omitempty"`
+
+	// Region is the region the bucket lives in.
+	// +optional
+	Region string `json:"region,omitempty"`
+
+	// ARN is the bucket's ARN.
+	// +optional
+	ARN string `json:"arn,omitempty"`
+
+	// BucketDomainName is the bucket's virtual-hosted domain name.
+	// +optional
+	BucketDomainName string `json:"bucketDomainName,omitempty"`
+}
+
+// S3Bucket is an S3 bucket.
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=s3;bucket,categories={aws,aws-data}
+// +kubebuilder:printcolumn:name="READY",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
+// +kubebuilder:printcolumn:name="SYNCED",type=string,JSONPath=`.status.conditions[?(@.type=="Synced")].status`
+// +kubebuilder:printcolumn:name="BUCKET",type=string,JSONPath=`.spec.bucketName`
+// +kubebuilder:printcolumn:name="REGION",type=string,JSONPath=`.status.region`,priority=1
+// +kubebuilder:printcolumn:name="AGE",type=date,JSONPath=`.metadata.creationTimestamp`
+type S3Bucket struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   S3BucketSpec   `json:"spec"`
+	Status S3BucketStatus `json:"status,omitempty"`
+}
+
+// S3BucketList is a list of S3Buckets.
+// +kubebuilder:object:root=true
+type S3BucketList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []S3Bucket `json:"items"`
+}
+
+// GetManagedSpec returns the spec fields every managed kind shares.
+func (b *S3Bucket) GetManagedSpec() *shared.ManagedSpec { return &b.Spec.ManagedSpec }
+
+// GetManagedStatus returns the status fields every managed kind shares.
+func (b *S3Bucket) GetManagedStatus() *shared.ManagedStatus { return &b.Status.ManagedStatus }

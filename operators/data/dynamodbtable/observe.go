@@ -1,0 +1,160 @@
+package dynamodbtable
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// State is what AWS said about a table.
+type State struct {
+	// Table is DescribeTable's answer.
+	Table *types.TableDescription
+	// Tags are the table's tags.
+	Tags map[string]string
+	// TimeToLive is the expiry setting, read only when the spec manages it.
+	TimeToLive *types.TimeToLiveDescription
+	// PointInTimeRecovery is the continuous backup setting, read only when the spec manages it.
+	PointInTimeRecovery *types.PointInTimeRecoveryDescription
+}
+
+// Observe reads the table (DescribeTable and ListTagsOfResource; DescribeTimeToLive and
+// DescribeContinuousBackups only when the spec manages them), fills the status and compares
+// it with the spec. A table that is not ACTIVE is reported as up to date and not ready: DynamoDB
+// accepts no change until it is.
+func (d *driver) Observe(ctx context.Context, t *v1alpha1.DynamoDBTable) (managed.Observation[State], error) {
+	name := managed.ExternalName(t)
+	if name == "" {
+		name = t.Spec.TableName
+	}
+	out, err := d.api.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if awserr.IsNotFound(err) {
+		return managed.Observation[State]{}, nil
+	}
+	if err != nil {
+		return managed.Observation[State]{}, fmt.Errorf("describe table %s: %w", name, err)
+	}
+	st := &State{Table: out.Table}
+	if st.Tags, err = d.tags(ctx, aws.ToString(out.Table.TableArn)); err != nil {
+		return managed.Observation[State]{}, err
+	}
+	if managed.ExternalName(t) == "" {
+		if err := managed.Claim(t, "DynamoDB table", name, st.Tags); err != nil {
+			return managed.Observation[State]{}, err
+		}
+	}
+	if err := sameKeys(&t.Spec, out.Table); err != nil {
+		return managed.Observation[State]{}, err
+	}
+	fillStatus(t, out.Table)
+	obs := managed.Observation[State]{Exists: true, State: st}
+	status := out.Table.TableStatus
+	if status != types.TableStatusActive {
+		obs.UpToDate = true
+		obs.Message = "table is " + string(status)
+		return obs, nil
+	}
+	if err := d.readSettings(ctx, t, st); err != nil {
+		return managed.Observation[State]{}, err
+	}
+	diff := compare(t, st, managed.DesiredTags(t, d.defaultTags))
+	obs.UpToDate = len(diff) == 0
+	obs.Diff = diff.String()
+	obs.Ready = true
+	for _, g := range out.Table.GlobalSecondaryIndexes {
+		if g.IndexStatus != types.IndexStatusActive {
+			obs.Ready = false
+			obs.Message = fmt.Sprintf("global secondary index %s is %s", aws.ToString(g.IndexName), g.IndexStatus)
+		}
+	}
+	return obs, nil
+}
+
+// readSettings reads the time-to-live and point-in-time recovery settings the spec manages.
+func (d *driver) readSettings(ctx context.Context, t *v1alpha1.DynamoDBTable, st *State) error {
+	name := aws.ToString(st.Table.TableName)
+	if t.Spec.TimeToLive != nil {
+		out, err := d.api.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
+		if err != nil {
+			return fmt.Errorf("describe time to live of table %s: %w", name, err)
+		}
+		st.TimeToLive = out.TimeToLiveDescription
+	}
+	if t.Spec.PointInTimeRecovery != nil {
+		out, err := d.api.DescribeContinuousBackups(ctx, &dynamodb.DescribeContinuousBackupsInput{TableName: aws.String(name)})
+		if err != nil {
+			return fmt.Errorf("describe continuous backups of table %s: %w", name, err)
+		}
+		if out.ContinuousBackupsDescription != nil {
+			st.PointInTimeRecovery = out.ContinuousBackupsDescription.PointInTimeRecoveryDescription
+		}
+	}
+	return nil
+}
+
+// tags returns every tag of the table with ARN arn.
+func (d *driver) tags(ctx context.Context, arn string) (map[string]string, error) {
+	tags := map[string]string{}
+	var next *string
+	for {
+		out, err := d.api.ListTagsOfResource(ctx, &dynamodb.ListTagsOfResourceInput{ResourceArn: aws.String(arn), NextToken: next})
+		if err != nil {
+			return nil, fmt.Errorf("list tags of table %s: %w", arn, err)
+		}
+		for _, tag := range out.Tags {
+			tags[aws.ToString(tag.Key)] = aws.ToString(tag.Value)
+		}
+		if next = out.NextToken; next == nil {
+			return tags, nil
+		}
+	}
+}
+
+// sameKeys refuses a table whose key schema is not the spec's (an adopted table, or a name
+// taken over): the key schema cannot change.
+func sameKeys(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription) error {
+	want := keySchema(s.HashKey, s.RangeKey)
+	if !slices.EqualFunc(want, table.KeySchema, func(a, b types.KeySchemaElement) bool {
+		return aws.ToString(a.AttributeName) == aws.ToString(b.AttributeName) && a.KeyType == b.KeyType
+	}) {
+		return managed.Terminal(managed.ReasonInvalidSpec, "table %s has another key schema than the spec's hashKey and rangeKey; the key schema cannot change",
+			aws.ToString(table.TableName))
+	}
+	for _, def := range table.AttributeDefinitions {
+		for _, a := range keyAttributes(s) {
+			if a.Name == aws.ToString(def.AttributeName) && string(a.Type) != string(def.AttributeType) {
+				return managed.Terminal(managed.ReasonInvalidSpec, "attribute %s of table %s has type %s in AWS, not %s; a key attribute's type cannot change",
+					a.Name, aws.ToString(table.TableName), def.AttributeType, a.Type)
+			}
+		}
+	}
+	return nil
+}
+
+// fillStatus copies what the status shows from AWS's description.
+func fillStatus(t *v1alpha1.DynamoDBTable, table *types.TableDescription) {
+	t.Status.TableName = aws.ToString(table.TableName)
+	t.Status.TableStatus = string(table.TableStatus)
+	t.Status.TableARN = aws.ToString(table.TableArn)
+	t.Status.ItemCount = aws.ToInt64(table.ItemCount)
+	t.Status.StreamARN = ""
+	if table.StreamSpecification != nil && aws.ToBool(table.StreamSpecification.StreamEnabled) {
+		t.Status.StreamARN = aws.ToString(table.LatestStreamArn)
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := slices.Collect(maps.Keys(m))
+	sort.Strings(keys)
+	return keys
+}

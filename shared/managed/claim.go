@@ -1,0 +1,28 @@
+package managed
+
+import (
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+)
+
+// ReasonAlreadyExists is the terminal reason for an AWS name that is taken by a resource this
+// object does not own.
+const ReasonAlreadyExists = "AlreadyExists"
+
+// Claim decides whether an AWS resource found under the name o's spec gives it (a bucket,
+// table or DB instance name) belongs to o, for kinds whose AWS identifier is chosen by the user.
+// It does when its ownership tags name o, or when a create call of o's was started and not
+// confirmed (a crash between the create and the recording of its identifier, before the
+// resource was tagged). Claim records the identifier and returns nil, or returns a terminal
+// error that says how to adopt the resource.
+func Claim(o v1alpha1.Managed, kind, id string, tags map[string]string) error {
+	if OwnedBy(o, tags) || o.GetAnnotations()[v1alpha1.AnnotationCreatePending] != "" {
+		SetExternalName(o, id)
+		return nil
+	}
+	owner := "no infra-operator object"
+	if uid := tags[v1alpha1.TagOwnerUID]; uid != "" {
+		owner = "the " + tags[v1alpha1.TagOwnerKind] + " " + tags[v1alpha1.TagOwnerNamespace] + "/" + tags[v1alpha1.TagOwnerName]
+	}
+	return Terminal(ReasonAlreadyExists, "%s %s already exists in AWS and is owned by %s; choose another name, "+
+		"or adopt it by setting the annotation %s=%s", kind, id, owner, v1alpha1.AnnotationExternalName, id)
+}

@@ -1,0 +1,27 @@
+package testenv
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/runner-codes/infra-operator/shared/operator"
+)
+
+// RunFamilies runs, until the test ends, a manager with the families' controllers and the
+// AWSProvider controller against the control plane, built as the operator binaries build it,
+// with no endpoints and short waits so that tests do not sleep for the production intervals.
+func (e *Env) RunFamilies(t testing.TB, families ...operator.Family) {
+	t.Helper()
+	opts := operator.DefaultOptions()
+	opts.MetricsAddress, opts.ProbeAddress = "0", "0"
+	opts.WaitInterval = 200 * time.Millisecond
+	opts.SharedProcess = true
+	ctx, cancel := context.WithCancel(context.Background())
+	mgr, err := operator.NewManager(ctx, e.Config, families, "test", opts)
+	if err != nil {
+		cancel()
+		t.Fatalf("build the manager: %v", err)
+	}
+	Run(t, mgr, ctx, cancel)
+}
