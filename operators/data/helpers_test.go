@@ -30,6 +30,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/data/crds"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/testenv"
+	"github.com/runner-codes/infra-operator/shared/testenv/families"
 )
 
 // Test credentials for the emulator; any key is accepted and belongs to the default account.
@@ -59,7 +60,7 @@ func start(t *testing.T) *harness {
 		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
 		AWS:         emu,
 	})
-	env.RunFamilies(t, data.Family())
+	families.Run(t, env, data.Family())
 	cfg := aws.Config{
 		Region:       testRegion,
 		Credentials:  credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, ""),

@@ -47,10 +47,12 @@ type fakeDriver struct {
 
 func widgetKind(c *cloud, validate func(*testkind.Widget) error) Kind[*testkind.Widget, widgetState] {
 	return Kind[*testkind.Widget, widgetState]{
-		Name:     "Widget",
-		New:      func() *testkind.Widget { return &testkind.Widget{} },
-		NewList:  func() client.ObjectList { return &testkind.WidgetList{} },
-		Connect:  func(s *provider.Session, _ client.Reader) Driver[*testkind.Widget, widgetState] { return &fakeDriver{c: c, sess: s} },
+		Name:    "Widget",
+		New:     func() *testkind.Widget { return &testkind.Widget{} },
+		NewList: func() client.ObjectList { return &testkind.WidgetList{} },
+		Connect: func(s *provider.Session, _ client.Reader) Driver[*testkind.Widget, widgetState] {
+			return &fakeDriver{c: c, sess: s}
+		},
 		Validate: validate,
 	}
 }

@@ -76,12 +76,12 @@ func Setup[O v1alpha1.Managed, S any](ctx context.Context, mgr ctrl.Manager, kin
 			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}))
 	}
 	return b.WithOptions(controller.Options{
-			MaxConcurrentReconciles: max(1, opts.MaxConcurrentReconciles),
-			RateLimiter: workqueue.NewTypedMaxOfRateLimiter(
-				workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Second, 5*time.Minute),
-				&workqueue.TypedBucketRateLimiter[reconcile.Request]{Limiter: newBucket()},
-			),
-		}).
+		MaxConcurrentReconciles: max(1, opts.MaxConcurrentReconciles),
+		RateLimiter: workqueue.NewTypedMaxOfRateLimiter(
+			workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Second, 5*time.Minute),
+			&workqueue.TypedBucketRateLimiter[reconcile.Request]{Limiter: newBucket()},
+		),
+	}).
 		Complete(r)
 }
 

@@ -1,4 +1,7 @@
-package testenv
+// Package families runs infra-operator families against a test control plane, as their
+// binaries run them. It is apart from testenv so that the shared library's own tests, which
+// the families' code imports, can use testenv.
+package families
 
 import (
 	"context"
@@ -6,12 +9,13 @@ import (
 	"time"
 
 	"github.com/runner-codes/infra-operator/shared/operator"
+	"github.com/runner-codes/infra-operator/shared/testenv"
 )
 
-// RunFamilies runs, until the test ends, a manager with the families' controllers and the
+// Run runs, until the test ends, a manager with the families' controllers and the
 // AWSProvider controller against the control plane, built as the operator binaries build it,
 // with no endpoints and short waits so that tests do not sleep for the production intervals.
-func (e *Env) RunFamilies(t testing.TB, families ...operator.Family) {
+func Run(t testing.TB, e *testenv.Env, families ...operator.Family) {
 	t.Helper()
 	opts := operator.DefaultOptions()
 	opts.MetricsAddress, opts.ProbeAddress = "0", "0"
@@ -23,5 +27,5 @@ func (e *Env) RunFamilies(t testing.TB, families ...operator.Family) {
 		cancel()
 		t.Fatalf("build the manager: %v", err)
 	}
-	Run(t, mgr, ctx, cancel)
+	testenv.Run(t, mgr, ctx, cancel)
 }
