@@ -243,3 +243,53 @@ func TestS3ObjectsAndDelete(t *testing.T) {
 		t.Error("the deleted bucket still answers HeadBucket")
 	}
 }
+
+func TestS3ListObjectVersionsPages(t *testing.T) {
+	_, url := start(t, emulator.Options{})
+	ctx := context.Background()
+	c := s3Client(t, url, "AKID", "us-east-1")
+	bucket := aws.String("paged-bucket")
+	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: bucket}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutBucketVersioning(ctx, &s3.PutBucketVersioningInput{Bucket: bucket,
+		VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusEnabled}}); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, key := range []string{"a", "b", "c"} {
+		var ids []string
+		for range 2 {
+			out, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: bucket, Key: aws.String(key), Body: strings.NewReader(key)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, aws.ToString(out.VersionId))
+		}
+		want = append(want, key+"@"+ids[1], key+"@"+ids[0]) // newest first within a key
+	}
+	var got []string
+	var keyMarker, versionMarker *string
+	pages := 0
+	for {
+		out, err := c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: bucket, MaxKeys: aws.Int32(4), KeyMarker: keyMarker, VersionIdMarker: versionMarker})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		for _, v := range out.Versions {
+			got = append(got, aws.ToString(v.Key)+"@"+aws.ToString(v.VersionId))
+		}
+		if !aws.ToBool(out.IsTruncated) {
+			break
+		}
+		keyMarker, versionMarker = out.NextKeyMarker, out.NextVersionIdMarker
+	}
+	if diff := cmp.Diff(want, got); diff != "" || pages != 2 {
+		t.Errorf("ListObjectVersions in pages of 4 took %d pages; versions (-want +got):\n%s", pages, diff)
+	}
+	all, err := c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: bucket, KeyMarker: aws.String("b")})
+	if err != nil || len(all.Versions) != 2 || aws.ToString(all.Versions[0].Key) != "c" {
+		t.Errorf("a key marker alone resumes after every version of that key: %+v, %v", all.Versions, err)
+	}
+}

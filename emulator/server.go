@@ -19,6 +19,7 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/services/dynamodb"
 	"github.com/runner-codes/infra-operator/emulator/services/ec2"
 	"github.com/runner-codes/infra-operator/emulator/services/lambda"
+	"github.com/runner-codes/infra-operator/emulator/services/rds"
 	"github.com/runner-codes/infra-operator/emulator/services/s3"
 	"github.com/runner-codes/infra-operator/emulator/services/sns"
 	"github.com/runner-codes/infra-operator/emulator/services/sqs"
@@ -34,9 +35,9 @@ type Options struct {
 	Accounts map[string]string
 	// Faults are the faults in force at start, keyed "Service" or "Service.Operation".
 	Faults map[string]Fault
-	// Transitions override, by service ID ("DynamoDB", "EC2", "Lambda"), how long asynchronous
-	// lifecycles (creating -> active) take on the simulation clock; zero makes them immediate.
-	// Services not named keep their defaults (DynamoDB 2s, EC2 and Lambda 1s).
+	// Transitions override, by service ID ("DynamoDB", "EC2", "Lambda", "RDS"), how long
+	// asynchronous lifecycles (creating -> active) take on the simulation clock; zero makes them
+	// immediate. Services not named keep their defaults (DynamoDB and RDS 2s, EC2 and Lambda 1s).
 	Transitions map[string]time.Duration
 }
 
@@ -89,6 +90,7 @@ func New(opts Options) *Server {
 	s.register(objects.Service())
 	s.register(ec2.New(s.Clock).Service())
 	s.register(lambda.New(s.Clock, objects).Service())
+	s.register(rds.New(s.Clock).Service())
 	return s
 }
 

@@ -117,7 +117,7 @@ func (d dialect) queryStruct(form url.Values, s *smithy.Schema, prefix string) a
 func (d dialect) queryList(form url.Values, s *smithy.Schema, key string) any {
 	base := key + "."
 	if !d.flat(s) {
-		base += xmlName(s.ListMember(), "member") + "."
+		base += itemName(form, s, key) + "."
 	}
 	var items []any
 	for i := 1; ; i++ {
@@ -134,6 +134,23 @@ func (d dialect) queryList(form url.Values, s *smithy.Schema, key string) any {
 		return nil
 	}
 	return items
+}
+
+// itemName returns the name under which a list's items are sent: the model's; for a list
+// synthesized from a Go type (a member newer than the model, which cannot name its items), the
+// name the request uses, such as "item" in TagSpecifications.item.1.
+func itemName(form url.Values, s *smithy.Schema, key string) string {
+	if Synthesized(s) {
+		prefix := strings.ToLower(key) + "."
+		for k := range form {
+			rest, ok := strings.CutPrefix(k, prefix)
+			name, _, nested := strings.Cut(rest, ".")
+			if _, err := strconv.Atoi(name); ok && nested && err != nil {
+				return name
+			}
+		}
+	}
+	return xmlName(s.ListMember(), "member")
 }
 
 func (d dialect) queryMap(form url.Values, s *smithy.Schema, key string) any {

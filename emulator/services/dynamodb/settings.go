@@ -1,8 +1,6 @@
 package dynamodb
 
 import (
-	"sort"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -128,14 +126,7 @@ func (b *Backend) listTagsOfResource(call *core.Call, in *dynamodb.ListTagsOfRes
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]string, 0, len(t.tags))
-	for k := range t.tags {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := &dynamodb.ListTagsOfResourceOutput{Tags: []types.Tag{}}
-	for _, k := range keys {
-		out.Tags = append(out.Tags, types.Tag{Key: aws.String(k), Value: aws.String(t.tags[k])})
-	}
-	return out, nil
+	return &dynamodb.ListTagsOfResourceOutput{Tags: core.TagList(t.tags, func(k, v string) types.Tag {
+		return types.Tag{Key: aws.String(k), Value: aws.String(v)}
+	})}, nil
 }

@@ -1,7 +1,6 @@
 package dynamodb
 
 import (
-	"fmt"
 	"sort"
 	"time"
 
@@ -81,7 +80,7 @@ func newTable(call *core.Call, in *dynamodb.CreateTableInput) (*table, error) {
 	name := aws.ToString(in.TableName)
 	t := &table{
 		name:       name,
-		arn:        fmt.Sprintf("arn:aws:dynamodb:%s:%s:table/%s", call.Region, call.Account, name),
+		arn:        call.Scope().ARN("dynamodb", "table/"+name),
 		status:     types.TableStatusCreating,
 		until:      call.Now.Add(call.Transition),
 		created:    call.Now,
@@ -272,7 +271,7 @@ func (t *table) setSSE(call *core.Call, s *types.SSESpecification) {
 		key = "alias/aws/dynamodb"
 	}
 	if len(key) < 4 || key[:4] != "arn:" {
-		key = fmt.Sprintf("arn:aws:kms:%s:%s:key/%s", call.Region, call.Account, key)
+		key = call.Scope().ARN("kms", "key/"+key)
 	}
 	t.sse = &types.SSEDescription{Status: types.SSEStatusEnabled, SSEType: types.SSETypeKms, KMSMasterKeyArn: aws.String(key)}
 }

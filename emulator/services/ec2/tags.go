@@ -1,7 +1,6 @@
 package ec2
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -48,16 +47,7 @@ func specTags(specs []types.TagSpecification, rt types.ResourceType) (map[string
 }
 
 func tagList(tags map[string]string) []types.Tag {
-	keys := make([]string, 0, len(tags))
-	for k := range tags {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]types.Tag, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, types.Tag{Key: aws.String(k), Value: aws.String(tags[k])})
-	}
-	return out
+	return core.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
 }
 
 // exists reports whether the caller has a resource with id. The caller holds b.mu.
@@ -161,13 +151,4 @@ func anyMatch(patterns, values []string) bool {
 		}
 	}
 	return false
-}
-
-func sortedIDs[T any](m map[string]T) []string {
-	ids := make([]string, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
 }

@@ -110,7 +110,7 @@ func (b *Backend) describeVpcs(call *core.Call, in *ec2.DescribeVpcsInput) (*ec2
 		want[id] = true
 	}
 	out := &ec2.DescribeVpcsOutput{Vpcs: []types.Vpc{}}
-	for _, id := range sortedIDs(vpcs) {
+	for _, id := range core.SortedKeys(vpcs) {
 		if len(want) > 0 && !want[id] {
 			continue
 		}

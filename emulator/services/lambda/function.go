@@ -137,7 +137,7 @@ func (b *Backend) createFunction(call *core.Call, in *lambda.CreateFunctionInput
 	b.seq++
 	f := &function{code: *in.Code, until: call.Now.Add(call.Transition), tags: map[string]string{}, created: true}
 	f.cfg = types.FunctionConfiguration{
-		FunctionName: aws.String(name), FunctionArn: aws.String(fmt.Sprintf("arn:aws:lambda:%s:%s:function:%s", call.Region, call.Account, name)),
+		FunctionName: aws.String(name), FunctionArn: aws.String(call.Scope().ARN("lambda", "function:"+name)),
 		Runtime: in.Runtime, Role: in.Role, Handler: in.Handler, Description: in.Description, PackageType: packageType,
 		MemorySize: orDefault(in.MemorySize, 128), Timeout: orDefault(in.Timeout, 3), CodeSha256: aws.String(sha), CodeSize: size,
 		Version: aws.String("$LATEST"), Architectures: in.Architectures, LastModified: aws.String(lastModified(call.Now)),

@@ -249,13 +249,39 @@ func (b *Backend) listObjectsV2(call *core.Call, in *s3.ListObjectsV2Input) (*s3
 	})
 }
 
+// listObjectVersions lists versions and delete markers by key, newest first within a key, up
+// to MaxKeys (at most 1000) entries a page. A page resumes after KeyMarker: after every version
+// of that key, or only after VersionIdMarker when it is given.
 func (b *Backend) listObjectVersions(call *core.Call, in *s3.ListObjectVersionsInput) (*s3.ListObjectVersionsOutput, error) {
-	out := &s3.ListObjectVersionsOutput{Name: in.Bucket, Prefix: in.Prefix, IsTruncated: aws.Bool(false)}
+	out := &s3.ListObjectVersionsOutput{Name: in.Bucket, Prefix: in.Prefix, KeyMarker: in.KeyMarker, VersionIdMarker: in.VersionIdMarker, IsTruncated: aws.Bool(false)}
 	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		limit := 1000
+		if in.MaxKeys != nil && *in.MaxKeys >= 0 && *in.MaxKeys < 1000 {
+			limit = int(*in.MaxKeys)
+		}
+		out.MaxKeys = aws.Int32(int32(limit))
+		keyMarker, versionMarker := aws.ToString(in.KeyMarker), aws.ToString(in.VersionIdMarker)
+		listed := 0
+		var lastKey, lastVersion string
 		for _, k := range sortedKeys(bk, aws.ToString(in.Prefix)) {
+			if k < keyMarker || (k == keyMarker && versionMarker == "") {
+				continue
+			}
 			versions := bk.objects[k]
+			skipping := k == keyMarker
 			for i := len(versions) - 1; i >= 0; i-- {
 				o := versions[i]
+				if skipping {
+					skipping = o.versionID != versionMarker
+					continue
+				}
+				if listed == limit {
+					out.IsTruncated = aws.Bool(true)
+					out.NextKeyMarker, out.NextVersionIdMarker = aws.String(lastKey), aws.String(lastVersion)
+					return nil
+				}
+				listed++
+				lastKey, lastVersion = k, o.versionID
 				isLatest := aws.Bool(i == len(versions)-1)
 				if o.deleteMarker {
 					out.DeleteMarkers = append(out.DeleteMarkers, types.DeleteMarkerEntry{Key: aws.String(k),

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -109,7 +108,7 @@ func fifoOnly(check func(string) error) func(bool, string) error {
 }
 
 func (b *Backend) arn(call *core.Call, name string) string {
-	return fmt.Sprintf("arn:aws:sns:%s:%s:%s", call.Region, call.Account, name)
+	return call.Scope().ARN("sns", name)
 }
 
 func (b *Backend) createTopic(call *core.Call, in *sns.CreateTopicInput) (*sns.CreateTopicOutput, error) {
@@ -216,7 +215,7 @@ func (b *Backend) listTopics(call *core.Call, in *sns.ListTopicsInput) (*sns.Lis
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var arns []string
-	prefix := fmt.Sprintf("arn:aws:sns:%s:%s:", call.Region, call.Account)
+	prefix := call.Scope().ARN("sns", "")
 	for arn := range b.topics {
 		if strings.HasPrefix(arn, prefix) {
 			arns = append(arns, arn)
@@ -236,20 +235,14 @@ func (b *Backend) listTopics(call *core.Call, in *sns.ListTopicsInput) (*sns.Lis
 // paginate returns one sorted page of items from the position in token, and the next token.
 func paginate(items []string, token string, size int) ([]string, *string, error) {
 	sort.Strings(items)
-	start := 0
-	if token != "" {
-		n, err := strconv.Atoi(token)
-		if err != nil || n < 0 || n > len(items) {
-			return nil, nil, errInvalid("NextToken")
-		}
-		start = n
+	page, next, ok := core.Page(items, token, size)
+	if !ok {
+		return nil, nil, errInvalid("NextToken")
 	}
-	end := min(start+size, len(items))
-	var next *string
-	if end < len(items) {
-		next = aws.String(strconv.Itoa(end))
+	if next == "" {
+		return page, nil, nil
 	}
-	return items[start:end], next, nil
+	return page, aws.String(next), nil
 }
 
 func (b *Backend) tagResource(call *core.Call, in *sns.TagResourceInput) (*sns.TagResourceOutput, error) {
@@ -285,16 +278,9 @@ func (b *Backend) listTagsForResource(call *core.Call, in *sns.ListTagsForResour
 	if err != nil {
 		return nil, core.NotFoundf("ResourceNotFound", "Resource does not exist")
 	}
-	out := &sns.ListTagsForResourceOutput{Tags: []types.Tag{}}
-	keys := make([]string, 0, len(t.tags))
-	for k := range t.tags {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		out.Tags = append(out.Tags, types.Tag{Key: aws.String(k), Value: aws.String(t.tags[k])})
-	}
-	return out, nil
+	return &sns.ListTagsForResourceOutput{Tags: core.TagList(t.tags, func(k, v string) types.Tag {
+		return types.Tag{Key: aws.String(k), Value: aws.String(v)}
+	})}, nil
 }
 
 func (b *Backend) dump() any {

@@ -31,7 +31,7 @@ func newQueue(call *core.Call, name string, fifo bool, attrs, tags map[string]st
 	q := &queue{
 		name:       name,
 		url:        fmt.Sprintf("%s://%s/%s/%s", call.Scheme, call.Host, call.Account, name),
-		arn:        fmt.Sprintf("arn:aws:sqs:%s:%s:%s", call.Region, call.Account, name),
+		arn:        call.Scope().ARN("sqs", name),
 		fifo:       fifo,
 		attrs:      map[string]string{},
 		tags:       map[string]string{},

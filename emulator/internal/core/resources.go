@@ -1,0 +1,53 @@
+package core
+
+import (
+	"sort"
+	"strconv"
+)
+
+// ARN returns the Amazon Resource Name of a regional resource of service in the scope, for
+// example Scope{"000000000000", "us-east-1"}.ARN("rds", "db:orders") is
+// "arn:aws:rds:us-east-1:000000000000:db:orders".
+func (s Scope) ARN(service, resource string) string {
+	return "arn:aws:" + service + ":" + s.Region + ":" + s.Account + ":" + resource
+}
+
+// SortedKeys returns the keys of m in ascending order.
+func SortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// TagList returns tags as a list sorted by key, each element made by tag (which builds the
+// service's own SDK Tag type). The list is empty, not nil, when there are no tags, so that
+// responses carry an empty tag list as AWS's do.
+func TagList[T any](tags map[string]string, tag func(key, value string) T) []T {
+	out := make([]T, 0, len(tags))
+	for _, k := range SortedKeys(tags) {
+		out = append(out, tag(k, tags[k]))
+	}
+	return out
+}
+
+// Page returns the page of at most size items that starts at the position token holds ("" for
+// the first page), and the token of the next page ("" after the last). Items must come in a
+// stable order. ok is false when token is not one that Page returned for these items.
+func Page[T any](items []T, token string, size int) (page []T, next string, ok bool) {
+	start := 0
+	if token != "" {
+		n, err := strconv.Atoi(token)
+		if err != nil || n < 0 || n > len(items) {
+			return nil, "", false
+		}
+		start = n
+	}
+	end := min(start+size, len(items))
+	if end < len(items) {
+		next = strconv.Itoa(end)
+	}
+	return items[start:end], next, true
+}

@@ -1,0 +1,223 @@
+// Package rds emulates Amazon RDS DB instances over the awsQuery protocol (API version
+// 2014-10-31): instances with AWS's validation and lifecycle, DB subnet groups, DB parameter
+// groups, option groups, DB snapshots and tags.
+//
+// Lifecycle, on the simulation clock, one transition per step (2s unless the server's options
+// say otherwise): creating -> backing-up -> available (creating -> available when
+// BackupRetentionPeriod is 0); modifying (upgrading for an engine version change) -> available;
+// resetting-master-credentials -> available after a new master password; deleting -> gone. The
+// endpoint is absent while the instance is creating, as on AWS.
+//
+// ModifyDBInstance follows the table of AWS's "Modifying an Amazon RDS DB instance":
+//   - Always applied at once, without a status change: DeletionProtection, CopyTagsToSnapshot,
+//     AutoMinorVersionUpgrade, MaxAllocatedStorage, PreferredBackupWindow,
+//     PreferredMaintenanceWindow, Performance Insights, and BackupRetentionPeriod changes
+//     between two non-zero values.
+//   - Always applied at once, with the instance modifying for a transition: DBPortNumber,
+//     PubliclyAccessible, VpcSecurityGroupIds, EnableIAMDatabaseAuthentication,
+//     ManageMasterUserPassword and DBParameterGroupName (whose ParameterApplyStatus is then
+//     pending-reboot; RebootDBInstance is not emulated, so it stays so).
+//   - MasterUserPassword is applied as soon as possible: PendingModifiedValues.MasterUserPassword
+//     is "****" until the transition ends.
+//   - Everything else that AWS lists in PendingModifiedValues (DBInstanceClass, AllocatedStorage,
+//     StorageType, Iops, StorageThroughput, EngineVersion, MultiAZ, CACertificateIdentifier,
+//     DBSubnetGroupName, BackupRetentionPeriod to or from 0) and OptionGroupName waits in
+//     PendingModifiedValues. ApplyImmediately applies those, with any earlier pending ones, in a
+//     modifying (or upgrading) transition: the new values show in PendingModifiedValues until it
+//     ends, as on AWS. Without ApplyImmediately they apply when the simulation clock reaches the
+//     start of the instance's PreferredMaintenanceWindow (UTC), and then go through the same
+//     transition.
+//
+// Default parameter groups (default.<family>) and option groups (default:<engine>-<major>) exist
+// as soon as an instance or a request names them, as AWS creates them on first use.
+// DescribeDBInstances filters on db-instance-id, dbi-resource-id and engine; DescribeDBSnapshots
+// also on db-snapshot-id and snapshot-type.
+//
+// Simplifications: there are no DB clusters, so aurora-* engines are accepted by name but an
+// Aurora instance cannot be created (DBClusterNotFoundFault, or InvalidParameterCombination
+// without DBClusterIdentifier); Db2 and RDS Custom engines are refused. Engine versions are
+// checked by major version only, against a small table of the majors AWS offers. Other services
+// are not consulted: VPC security group IDs and subnet IDs are checked for their format only, a
+// subnet group has no VPC ID and puts its n-th subnet in the region's n-th zone (a, b, c, ...),
+// an instance without a subnet group has none, and a KMS key given by alias is reported as the
+// alias ARN (AWS resolves it to the key ARN). Storage is never optimised after a change
+// (no storage-optimization status), automated backups make no snapshots, renaming
+// (NewDBInstanceIdentifier) is refused, and tag keys and values are not validated.
+package rds
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/rds/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/internal/models"
+)
+
+// TransitionTime is how long each lifecycle step (creating, backing-up, modifying, deleting)
+// takes on the simulation clock by default.
+const TransitionTime = 2 * time.Second
+
+// Backend holds the RDS resources of every account and region.
+type Backend struct {
+	clock   *core.Clock
+	mu      sync.Mutex
+	regions map[core.Scope]*region
+}
+
+// region is what one account has in one region.
+type region struct {
+	scope        core.Scope
+	instances    map[string]*instance
+	snapshots    map[string]*snapshot
+	subnetGroups map[string]*subnetGroup
+	paramGroups  map[string]*paramGroup
+	optionGroups map[string]*optionGroup
+}
+
+// New returns an empty RDS backend on clock.
+func New(clock *core.Clock) *Backend {
+	return &Backend{clock: clock, regions: map[core.Scope]*region{}}
+}
+
+// Service describes RDS to the router.
+func (b *Backend) Service() *core.Service {
+	return &core.Service{
+		SigningName:  "rds",
+		ID:           "RDS",
+		Protocol:     core.ProtocolQuery,
+		XMLNamespace: "http://rds.amazonaws.com/doc/2014-10-31/",
+		APIVersion:   "2014-10-31",
+		Model:        models.MustLoad("rds"),
+		Transition:   TransitionTime,
+		Throttle:     &core.APIError{Code: "Throttling", Message: "Rate exceeded", Status: http.StatusBadRequest},
+		Operations: map[string]core.Operation{
+			"CreateDBInstance":          core.Op(b.createDBInstance),
+			"DescribeDBInstances":       core.Op(b.describeDBInstances),
+			"ModifyDBInstance":          core.Op(b.modifyDBInstance),
+			"DeleteDBInstance":          core.Op(b.deleteDBInstance),
+			"AddTagsToResource":         core.Op(b.addTagsToResource),
+			"RemoveTagsFromResource":    core.Op(b.removeTagsFromResource),
+			"ListTagsForResource":       core.Op(b.listTagsForResource),
+			"CreateDBSubnetGroup":       core.Op(b.createDBSubnetGroup),
+			"DescribeDBSubnetGroups":    core.Op(b.describeDBSubnetGroups),
+			"DeleteDBSubnetGroup":       core.Op(b.deleteDBSubnetGroup),
+			"CreateDBParameterGroup":    core.Op(b.createDBParameterGroup),
+			"DescribeDBParameterGroups": core.Op(b.describeDBParameterGroups),
+			"DeleteDBParameterGroup":    core.Op(b.deleteDBParameterGroup),
+			"CreateOptionGroup":         core.Op(b.createOptionGroup),
+			"DescribeOptionGroups":      core.Op(b.describeOptionGroups),
+			"DeleteOptionGroup":         core.Op(b.deleteOptionGroup),
+			"DescribeDBSnapshots":       core.Op(b.describeDBSnapshots),
+			"DeleteDBSnapshot":          core.Op(b.deleteDBSnapshot),
+		},
+		Dump: b.dump,
+	}
+}
+
+// region returns the caller's resources. The caller holds b.mu.
+func (b *Backend) region(call *core.Call) *region {
+	r := b.regions[call.Scope()]
+	if r == nil {
+		r = &region{scope: call.Scope(), instances: map[string]*instance{}, snapshots: map[string]*snapshot{},
+			subnetGroups: map[string]*subnetGroup{}, paramGroups: map[string]*paramGroup{}, optionGroups: map[string]*optionGroup{}}
+		b.regions[call.Scope()] = r
+	}
+	return r
+}
+
+func invalidValue(format string, args ...any) *core.APIError {
+	return core.Errorf("InvalidParameterValue", format, args...)
+}
+
+func invalidCombination(format string, args ...any) *core.APIError {
+	return core.Errorf("InvalidParameterCombination", format, args...)
+}
+
+// identifier matches RDS identifiers once lowercased: a letter, then letters, digits and single
+// hyphens, not ending in a hyphen.
+var identifier = regexp.MustCompile(`^[a-z]([a-z0-9]|-[a-z0-9])*$`)
+
+// checkIdentifier checks an RDS identifier (instance, snapshot, parameter or option group) of at
+// most max characters and returns it lowercased, as RDS stores it.
+func checkIdentifier(param, id string, max int) (string, error) {
+	id = strings.ToLower(id)
+	if len(id) > max || !identifier.MatchString(id) {
+		return "", invalidValue("The parameter %s is not a valid identifier. Identifiers must begin with a letter; "+
+			"must contain only ASCII letters, digits, and hyphens; and must not end with a hyphen or contain two consecutive hyphens.", param)
+	}
+	return id, nil
+}
+
+// page returns the output of a Describe operation made by output from one page of items, with
+// RDS's MaxRecords limits (20 to 100, default 100) and the marker of the next page.
+func page[T, O any](items []T, marker *string, maxRecords *int32, output func(page []T, next *string) *O) (*O, error) {
+	size := int32(100)
+	if maxRecords != nil {
+		if *maxRecords < 20 || *maxRecords > 100 {
+			return nil, invalidValue("Invalid value %d for MaxRecords. Must be between 20 and 100", *maxRecords)
+		}
+		size = *maxRecords
+	}
+	out, next, ok := core.Page(items, aws.ToString(marker), int(size))
+	if !ok {
+		return nil, invalidValue("Invalid Marker: %s", aws.ToString(marker))
+	}
+	if next == "" {
+		return output(out, nil), nil
+	}
+	return output(out, aws.String(next)), nil
+}
+
+// matchFilters reports whether a resource whose filterable fields are fields passes every
+// filter. A filter the operation does not support is an error, as on AWS.
+func matchFilters(filters []types.Filter, fields map[string][]string) (bool, error) {
+	for _, f := range filters {
+		have, ok := fields[aws.ToString(f.Name)]
+		if !ok {
+			return false, invalidValue("Unrecognized filter name: %s", aws.ToString(f.Name))
+		}
+		if !anyEqual(f.Values, have) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+func anyEqual(want, have []string) bool {
+	for _, w := range want {
+		for _, h := range have {
+			if w == h {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (b *Backend) dump() any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := b.clock.Now()
+	out := map[string]any{}
+	for scope, r := range b.regions {
+		prefix := scope.Account + "/" + scope.Region + "/"
+		for _, id := range core.SortedKeys(r.instances) {
+			if i := r.instance(id, now); i != nil {
+				out[prefix+"db:"+id] = r.describe(i, now)
+			}
+		}
+		for id, s := range r.snapshots {
+			out[prefix+"snapshot:"+id] = s.describe(now)
+		}
+		out[prefix+"subgrp"] = core.SortedKeys(r.subnetGroups)
+		out[prefix+"pg"] = core.SortedKeys(r.paramGroups)
+		out[prefix+"og"] = core.SortedKeys(r.optionGroups)
+	}
+	return out
+}

@@ -1,0 +1,131 @@
+package rds
+
+import (
+	"maps"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
+	"github.com/aws/aws-sdk-go-v2/service/rds/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// snapshot is one manual DB snapshot: what it recorded of its instance, and when it is ready.
+type snapshot struct {
+	view    types.DBSnapshot // without status, progress and tags
+	readyAt time.Time
+	tags    map[string]string
+}
+
+// describe returns the snapshot as DescribeDBSnapshots reports it: creating for a transition,
+// then available.
+func (s *snapshot) describe(now time.Time) types.DBSnapshot {
+	d := s.view
+	d.Status, d.PercentProgress = aws.String("available"), aws.Int32(100)
+	if now.Before(s.readyAt) {
+		d.Status, d.PercentProgress = aws.String("creating"), aws.Int32(0)
+	}
+	d.TagList = tagList(s.tags)
+	return d
+}
+
+func snapshotNotFound(id string) *core.APIError {
+	return core.NotFoundf("DBSnapshotNotFound", "DBSnapshot not found: %s", id)
+}
+
+// takeFinalSnapshot records the snapshot DeleteDBInstance takes of an instance, with the
+// instance's tags when it copies tags to snapshots.
+func (r *region) takeFinalSnapshot(call *core.Call, i *instance, name string) error {
+	id, err := checkIdentifier("FinalDBSnapshotIdentifier", name, 255)
+	if err != nil {
+		return err
+	}
+	if i.status() == statusCreating {
+		return core.Errorf("InvalidDBInstanceState", "Instance %s is currently creating - a final snapshot cannot be taken.", i.id)
+	}
+	if _, ok := r.snapshots[id]; ok {
+		return core.Errorf("DBSnapshotAlreadyExists", "Cannot create the snapshot because a snapshot with the identifier %s already exists.", id)
+	}
+	s := &snapshot{readyAt: call.Now.Add(call.Transition), tags: map[string]string{}}
+	if i.copyTags {
+		s.tags = maps.Clone(i.tags)
+	}
+	iops, throughput := i.performance()
+	s.view = types.DBSnapshot{
+		DBSnapshotIdentifier: aws.String(id), DBSnapshotArn: aws.String(r.scope.ARN("rds", "snapshot:"+id)),
+		DBInstanceIdentifier: aws.String(i.id), DbiResourceId: aws.String(i.resourceID), SnapshotType: aws.String("manual"),
+		SnapshotCreateTime: aws.Time(call.Now), OriginalSnapshotCreateTime: aws.Time(call.Now), InstanceCreateTime: aws.Time(i.created),
+		Engine: aws.String(i.eng.name), EngineVersion: aws.String(i.engineVersion), LicenseModel: aws.String(i.license),
+		AllocatedStorage: aws.Int32(i.storage), StorageType: aws.String(i.storageType), Iops: iops, StorageThroughput: throughput,
+		Port: aws.Int32(i.port), AvailabilityZone: aws.String(i.zone), MasterUsername: aws.String(i.masterUsername),
+		OptionGroupName: aws.String(i.optionGroup), Encrypted: aws.Bool(i.encrypted),
+		IAMDatabaseAuthenticationEnabled: aws.Bool(i.iamAuth), SnapshotTarget: aws.String("region"),
+	}
+	if i.encrypted {
+		s.view.KmsKeyId = aws.String(i.kmsKey)
+	}
+	r.snapshots[id] = s
+	return nil
+}
+
+func (b *Backend) describeDBSnapshots(call *core.Call, in *rds.DescribeDBSnapshotsInput) (*rds.DescribeDBSnapshotsOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.region(call)
+	ids := core.SortedKeys(r.snapshots)
+	if in.DBSnapshotIdentifier != nil {
+		id := strings.ToLower(r.nameFromARN(*in.DBSnapshotIdentifier, "snapshot"))
+		if _, ok := r.snapshots[id]; !ok {
+			return nil, snapshotNotFound(*in.DBSnapshotIdentifier)
+		}
+		ids = []string{id}
+	}
+	// DBInstanceIdentifier (not case-sensitive), DbiResourceId and SnapshotType select as their
+	// filters do.
+	filters := in.Filters
+	if in.DBInstanceIdentifier != nil {
+		in.DBInstanceIdentifier = aws.String(strings.ToLower(*in.DBInstanceIdentifier))
+	}
+	for name, v := range map[string]*string{"db-instance-id": in.DBInstanceIdentifier, "dbi-resource-id": in.DbiResourceId, "snapshot-type": in.SnapshotType} {
+		if v != nil {
+			filters = append(filters, types.Filter{Name: aws.String(name), Values: []string{*v}})
+		}
+	}
+	var found []types.DBSnapshot
+	for _, id := range ids {
+		s := r.snapshots[id].describe(call.Now)
+		instanceID := aws.ToString(s.DBInstanceIdentifier)
+		ok, err := matchFilters(filters, map[string][]string{"db-instance-id": {instanceID, r.scope.ARN("rds", "db:"+instanceID)},
+			"db-snapshot-id": {id}, "dbi-resource-id": {aws.ToString(s.DbiResourceId)}, "snapshot-type": {aws.ToString(s.SnapshotType)},
+			"engine": {aws.ToString(s.Engine)}})
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			found = append(found, s)
+		}
+	}
+	return page(found, in.Marker, in.MaxRecords, func(out []types.DBSnapshot, marker *string) *rds.DescribeDBSnapshotsOutput {
+		return &rds.DescribeDBSnapshotsOutput{DBSnapshots: out, Marker: marker}
+	})
+}
+
+func (b *Backend) deleteDBSnapshot(call *core.Call, in *rds.DeleteDBSnapshotInput) (*rds.DeleteDBSnapshotOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.region(call)
+	id := strings.ToLower(aws.ToString(in.DBSnapshotIdentifier))
+	s, ok := r.snapshots[id]
+	if !ok {
+		return nil, snapshotNotFound(aws.ToString(in.DBSnapshotIdentifier))
+	}
+	out := s.describe(call.Now)
+	if aws.ToString(out.Status) != "available" {
+		return nil, core.Errorf("InvalidDBSnapshotState", "Cannot delete the snapshot %s because it is in state %s.", id, aws.ToString(out.Status))
+	}
+	delete(r.snapshots, id)
+	out.Status = aws.String("deleted")
+	return &rds.DeleteDBSnapshotOutput{DBSnapshot: &out}, nil
+}
