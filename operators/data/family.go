@@ -10,6 +10,8 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/data/dynamodbtable"
+	"github.com/runner-codes/infra-operator/operators/data/rdsinstance"
+	"github.com/runner-codes/infra-operator/operators/data/s3bucket"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/operator"
 )
@@ -28,8 +30,14 @@ func Family() operator.Family {
 
 // Setup registers the controllers of the data family's kinds with mgr.
 func Setup(ctx context.Context, mgr ctrl.Manager, opts managed.SetupOptions) error {
+	if err := managed.Setup(ctx, mgr, s3bucket.Kind(), opts); err != nil {
+		return fmt.Errorf("set up S3Bucket: %w", err)
+	}
 	if err := managed.Setup(ctx, mgr, dynamodbtable.Kind(), opts); err != nil {
 		return fmt.Errorf("set up DynamoDBTable: %w", err)
+	}
+	if err := managed.Setup(ctx, mgr, rdsinstance.Kind(), opts); err != nil {
+		return fmt.Errorf("set up RDSInstance: %w", err)
 	}
 	return nil
 }

@@ -33,11 +33,13 @@ import (
 	"github.com/runner-codes/infra-operator/shared/testenv/families"
 )
 
-// Test credentials for the emulator; any key is accepted and belongs to the default account.
+// Test credentials for the emulator; any key is accepted and belongs to the default account,
+// except otherAccessKey, which belongs to another account.
 const (
-	testAccessKey = "AKIDDATATEST"
-	testSecretKey = "data-test-secret"
-	testRegion    = "us-east-1"
+	testAccessKey  = "AKIDDATATEST"
+	testSecretKey  = "data-test-secret"
+	testRegion     = "us-east-1"
+	otherAccessKey = "AKIDOTHERACCOUNT"
 )
 
 // harness is a control plane, an emulated AWS and the data family's controllers.
@@ -54,7 +56,7 @@ func start(t *testing.T) *harness {
 	t.Helper()
 	emu := emulator.New(emulator.Options{Transitions: map[string]time.Duration{
 		"DynamoDB": 300 * time.Millisecond, "RDS": 300 * time.Millisecond,
-	}})
+	}, Accounts: map[string]string{otherAccessKey: "222222222222"}})
 	env := testenv.Start(t, testenv.Options{
 		CRDs:        []fs.FS{crds.FS()},
 		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},

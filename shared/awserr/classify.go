@@ -125,6 +125,16 @@ var codes = map[string]Class{
 	"QueueAlreadyExists":        ClassInvalidInput,
 	"LimitExceededException":    ClassInvalidInput,
 	"TooManyTagsException":      ClassInvalidInput,
+
+	// RDS refusals whose codes the rules below do not catch: the request asks for something
+	// the engine, storage or subnet group cannot give, so it needs a spec change.
+	"UnsupportedDBEngineVersion":           ClassInvalidInput,
+	"StorageTypeNotSupported":              ClassInvalidInput,
+	"StorageTypeNotAvailableFault":         ClassInvalidInput,
+	"ProvisionedIopsNotAvailableInAZFault": ClassInvalidInput,
+	"DBSubnetGroupDoesNotCoverEnoughAZs":   ClassInvalidInput,
+	"NetworkTypeNotSupported":              ClassInvalidInput,
+	"KMSKeyNotAccessibleFault":             ClassAccessDenied,
 }
 
 // Classify returns the class of err. Errors that are not AWS API errors are classified by

@@ -97,12 +97,16 @@ func mightExist(o v1alpha1.Managed) bool {
 }
 
 // mayHaveCreated reports whether a failed create call may still have created the resource:
-// only a clear refusal by AWS rules that out.
+// only a clear refusal by AWS, or a driver that says it must wait or cannot proceed, rules
+// that out.
 func mayHaveCreated(err error) bool {
 	if err == nil {
 		return true
 	}
 	if _, ok := asTerminal(err); ok {
+		return false
+	}
+	if _, ok := asWaiting(err); ok {
 		return false
 	}
 	switch awserr.Classify(err) {

@@ -11,11 +11,13 @@ const ReasonAlreadyExists = "AlreadyExists"
 // Claim decides whether an AWS resource found under the name o's spec gives it (a bucket,
 // table or DB instance name) belongs to o, for kinds whose AWS identifier is chosen by the user.
 // It does when its ownership tags name o, or when a create call of o's was started and not
-// confirmed (a crash between the create and the recording of its identifier, before the
-// resource was tagged). Claim records the identifier and returns nil, or returns a terminal
-// error that says how to adopt the resource.
+// confirmed and the resource names no other owner (a crash between the create and the
+// recording of its identifier, before the resource was tagged; a resource tagged for another
+// object was never created by o). Claim records the identifier and returns nil, or returns a
+// terminal error that says how to adopt the resource.
 func Claim(o v1alpha1.Managed, kind, id string, tags map[string]string) error {
-	if OwnedBy(o, tags) || o.GetAnnotations()[v1alpha1.AnnotationCreatePending] != "" {
+	pending := o.GetAnnotations()[v1alpha1.AnnotationCreatePending] != "" && tags[v1alpha1.TagOwnerUID] == ""
+	if OwnedBy(o, tags) || pending {
 		SetExternalName(o, id)
 		return nil
 	}

@@ -22,7 +22,8 @@ type Driver[O v1alpha1.Managed, S any] interface {
 	Observe(ctx context.Context, o O) (Observation[S], error)
 	// Create creates the AWS resource with the ownership tags of DesiredTags and, where the
 	// API has one, an idempotency token derived from o's UID. It records the identifier with
-	// SetExternalName as soon as AWS returns it, even when a later step of Create fails.
+	// SetExternalName as soon as AWS returns it, even when a later step of Create fails. A
+	// *WaitingError or *TerminalError from Create says that nothing was created.
 	Create(ctx context.Context, o O) error
 	// Update changes the AWS resource to match o's spec, calling only what differs from obs.
 	Update(ctx context.Context, o O, obs Observation[S]) error
@@ -44,6 +45,10 @@ type Observation[S any] struct {
 	UpToDate bool
 	// Ready is true when the resource is usable.
 	Ready bool
+	// Busy is true when AWS accepts no change to the resource now (it is being created or
+	// changed). The reconciler then waits instead of calling Update, and does not count the
+	// spec as applied unless UpToDate is true as well.
+	Busy bool
 	// State is what AWS said, handed to Update and Delete so they need no second read.
 	State *S
 	// Diff names the fields that differ from the spec, for events and logs, for example

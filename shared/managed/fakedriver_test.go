@@ -28,6 +28,8 @@ type widgetState struct {
 	Ready bool
 	// PendingObserves is how many more observations report the widget as still creating.
 	PendingObserves int
+	// Busy makes observations report that the widget accepts no change now.
+	Busy bool
 }
 
 func newCloud() *cloud {
@@ -82,7 +84,7 @@ func (d *fakeDriver) Observe(_ context.Context, o *testkind.Widget) (Observation
 	} else if !w.Ready && w.PendingObserves == 0 {
 		w.Ready = true
 	}
-	obs := Observation[widgetState]{Exists: true, Ready: w.Ready, State: w, UpToDate: true}
+	obs := Observation[widgetState]{Exists: true, Ready: w.Ready, Busy: w.Busy, State: w, UpToDate: true}
 	if w.Size != o.Spec.Size {
 		obs.UpToDate, obs.Diff = false, "size"
 	}

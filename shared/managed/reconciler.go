@@ -154,29 +154,40 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	if !obs.Exists {
 		return r.create(ctx, p, drv)
 	}
-	if !obs.UpToDate {
+	if !obs.UpToDate && !obs.Busy {
 		return r.update(ctx, p, drv, obs)
 	}
-	if !obs.Ready {
-		msg := obs.Message
-		if msg == "" {
-			msg = "the AWS resource is not available yet"
-		}
-		reason := ReasonUnavailable
-		if !isTrue(p.orig.GetManagedStatus().Conditions, TypeReady) {
-			reason = ReasonCreating
-		}
-		setCondition(o, TypeReady, metav1.ConditionFalse, reason, msg)
-		setCondition(o, TypeSynced, metav1.ConditionTrue, ReasonReconcileSuccess, "")
-		o.GetManagedStatus().ObservedGeneration = o.GetGeneration()
-		p.result = "wait"
-		return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
+	if !obs.Ready || obs.Busy {
+		return r.wait(p, obs)
 	}
 	setCondition(o, TypeReady, metav1.ConditionTrue, ReasonAvailable, "")
 	setCondition(o, TypeSynced, metav1.ConditionTrue, ReasonReconcileSuccess, "")
 	o.GetManagedStatus().ObservedGeneration = o.GetGeneration()
 	p.result = "success"
 	return ctrl.Result{RequeueAfter: r.jitter(r.opts.SyncPeriod)}, nil
+}
+
+// wait reports a resource that AWS is still creating or changing and looks at it again soon.
+func (r *Reconciler[O, S]) wait(p *pass[O], obs Observation[S]) (ctrl.Result, error) {
+	o := p.o
+	msg := obs.Message
+	if msg == "" {
+		msg = "the AWS resource is not available yet"
+	}
+	switch {
+	case obs.Ready:
+		setCondition(o, TypeReady, metav1.ConditionTrue, ReasonUpdating, msg)
+	case isTrue(p.orig.GetManagedStatus().Conditions, TypeReady):
+		setCondition(o, TypeReady, metav1.ConditionFalse, ReasonUnavailable, msg)
+	default:
+		setCondition(o, TypeReady, metav1.ConditionFalse, ReasonCreating, msg)
+	}
+	setCondition(o, TypeSynced, metav1.ConditionTrue, ReasonReconcileSuccess, "")
+	if obs.UpToDate {
+		o.GetManagedStatus().ObservedGeneration = o.GetGeneration()
+	}
+	p.result = "wait"
+	return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
 }
 
 // create creates the AWS resource, guarding against a second create after a crash.

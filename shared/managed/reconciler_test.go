@@ -62,6 +62,8 @@ type outcome struct {
 	Events       []string
 	CloudItems   int
 	OwnerTagged  bool
+	// ObservedGeneration is checked only where a case sets it.
+	ObservedGeneration int64
 }
 
 func widget(mutate ...func(*testkind.Widget)) *testkind.Widget {
@@ -144,6 +146,13 @@ func TestReconcile(t *testing.T) {
 				cloud: inCloud(2, true)},
 			want: outcome{Calls: map[string]int{"Observe": 1, "Update": 1}, Ready: "True/Updating", Synced: "True/ReconcileSuccess",
 				ExternalName: "w-9", Finalizer: true, Requeue: "wait", Events: []string{"Updating"}, CloudItems: 1, OwnerTagged: true},
+		},
+		"BusyWithSpecChange": {
+			reason: "A usable resource that accepts no change now is waited for: no update call, and the spec is not counted as applied.",
+			args: fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied, func(w *testkind.Widget) { w.Generation = 2 }),
+				cloud: func(c *cloud, w *testkind.Widget) { inCloud(2, true)(c, w); c.items["w-9"].Busy = true }},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "True/Updating", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Finalizer: true, Requeue: "wait", CloudItems: 1, OwnerTagged: true, ObservedGeneration: 1},
 		},
 		"Drift": {
 			reason: "A change made in AWS while the spec stayed the same is reverted and reported as drift.",
@@ -250,6 +259,9 @@ func TestReconcile(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			got := run(t, tc.args)
+			if tc.want.ObservedGeneration == 0 {
+				got.ObservedGeneration = 0
+			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
 			}
@@ -322,6 +334,7 @@ func run(t *testing.T, f fixture) outcome {
 	got.Ready = condition(w.Status.Conditions, TypeReady)
 	got.Synced = condition(w.Status.Conditions, TypeSynced)
 	got.ExternalName = ExternalName(w)
+	got.ObservedGeneration = w.Status.ObservedGeneration
 	_, got.Pending = w.Annotations[v1alpha1.AnnotationCreatePending]
 	for _, fin := range w.Finalizers {
 		got.Finalizer = got.Finalizer || fin == v1alpha1.Finalizer

@@ -2,6 +2,7 @@ package managed
 
 import (
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -96,4 +97,34 @@ func TagChanges(desired, observed map[string]string) (set map[string]string, rem
 // removes.
 func OwnershipTagKeys() []string {
 	return []string{v1alpha1.TagOwnerUID, v1alpha1.TagOwnerNamespace, v1alpha1.TagOwnerName, v1alpha1.TagOwnerKind}
+}
+
+// WithoutOwnershipTags returns a copy of tags without the ownership tags, for APIs that replace
+// a resource's whole tag set (S3 buckets, for example).
+func WithoutOwnershipTags(tags map[string]string) map[string]string {
+	out := maps.Clone(tags)
+	for _, k := range OwnershipTagKeys() {
+		delete(out, k)
+	}
+	return out
+}
+
+// TagList turns tags into a service's tag list, sorted by key for stable requests; tag builds
+// one element, for example func(k, v string) types.Tag { return types.Tag{Key: &k, Value: &v} }.
+func TagList[T any](tags map[string]string, tag func(key, value string) T) []T {
+	out := make([]T, 0, len(tags))
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
+		out = append(out, tag(k, tags[k]))
+	}
+	return out
+}
+
+// TagMap turns a service's tag list into a map; kv returns one element's key and value.
+func TagMap[T any](list []T, kv func(T) (key, value string)) map[string]string {
+	out := make(map[string]string, len(list))
+	for _, t := range list {
+		k, v := kv(t)
+		out[k] = v
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
 // attributeDefinitions returns the definitions of attrs, each name once.
@@ -98,9 +99,5 @@ func sseSpecification(s *v1alpha1.DynamoDBServerSideEncryption) *types.SSESpecif
 
 // awsTags returns tags in DynamoDB's form, sorted by key for stable requests.
 func awsTags(tags map[string]string) []types.Tag {
-	out := make([]types.Tag, 0, len(tags))
-	for _, k := range sortedKeys(tags) {
-		out = append(out, types.Tag{Key: aws.String(k), Value: aws.String(tags[k])})
-	}
-	return out
+	return managed.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -30,8 +29,8 @@ type State struct {
 
 // Observe reads the table (DescribeTable and ListTagsOfResource; DescribeTimeToLive and
 // DescribeContinuousBackups only when the spec manages them), fills the status and compares
-// it with the spec. A table that is not ACTIVE is reported as up to date and not ready: DynamoDB
-// accepts no change until it is.
+// it with the spec. While the table or an index is not ACTIVE it reports the table busy, and
+// compares nothing: DynamoDB accepts no change until then.
 func (d *driver) Observe(ctx context.Context, t *v1alpha1.DynamoDBTable) (managed.Observation[State], error) {
 	name := managed.ExternalName(t)
 	if name == "" {
@@ -58,10 +57,19 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.DynamoDBTable) (manage
 	}
 	fillStatus(t, out.Table)
 	obs := managed.Observation[State]{Exists: true, State: st}
+	// An UPDATING table is usable; DynamoDB accepts no change to a table or its indexes until
+	// the table and every index are ACTIVE.
 	status := out.Table.TableStatus
+	obs.Ready = status == types.TableStatusActive || status == types.TableStatusUpdating
 	if status != types.TableStatusActive {
-		obs.UpToDate = true
-		obs.Message = "table is " + string(status)
+		obs.Busy, obs.Message = true, "table is "+string(status)
+	}
+	for _, g := range out.Table.GlobalSecondaryIndexes {
+		if g.IndexStatus != types.IndexStatusActive {
+			obs.Busy, obs.Message = true, fmt.Sprintf("global secondary index %s is %s", aws.ToString(g.IndexName), g.IndexStatus)
+		}
+	}
+	if obs.Busy {
 		return obs, nil
 	}
 	if err := d.readSettings(ctx, t, st); err != nil {
@@ -70,13 +78,6 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.DynamoDBTable) (manage
 	diff := compare(t, st, managed.DesiredTags(t, d.defaultTags))
 	obs.UpToDate = len(diff) == 0
 	obs.Diff = diff.String()
-	obs.Ready = true
-	for _, g := range out.Table.GlobalSecondaryIndexes {
-		if g.IndexStatus != types.IndexStatusActive {
-			obs.Ready = false
-			obs.Message = fmt.Sprintf("global secondary index %s is %s", aws.ToString(g.IndexName), g.IndexStatus)
-		}
-	}
 	return obs, nil
 }
 
@@ -111,9 +112,7 @@ func (d *driver) tags(ctx context.Context, arn string) (map[string]string, error
 		if err != nil {
 			return nil, fmt.Errorf("list tags of table %s: %w", arn, err)
 		}
-		for _, tag := range out.Tags {
-			tags[aws.ToString(tag.Key)] = aws.ToString(tag.Value)
-		}
+		maps.Copy(tags, managed.TagMap(out.Tags, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }))
 		if next = out.NextToken; next == nil {
 			return tags, nil
 		}
@@ -151,10 +150,4 @@ func fillStatus(t *v1alpha1.DynamoDBTable, table *types.TableDescription) {
 	if table.StreamSpecification != nil && aws.ToBool(table.StreamSpecification.StreamEnabled) {
 		t.Status.StreamARN = aws.ToString(table.LatestStreamArn)
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := slices.Collect(maps.Keys(m))
-	sort.Strings(keys)
-	return keys
 }

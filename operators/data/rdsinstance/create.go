@@ -1,0 +1,126 @@
+package rdsinstance
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
+	"github.com/aws/aws-sdk-go-v2/service/rds/types"
+
+	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// Waiting reasons of Create.
+const (
+	// ReasonGroupNotFound says that a DB subnet, parameter or option group the spec names does
+	// not exist in AWS.
+	ReasonGroupNotFound = "GroupNotFound"
+	// ReasonIdentifierTaken says that an instance with the spec's identifier appeared between
+	// Observe and Create; the next Observe decides whether it is this object's.
+	ReasonIdentifierTaken = "IdentifierTaken"
+)
+
+// groupRetry is how soon a spec naming a missing group is tried again.
+const groupRetry = time.Minute
+
+// Create creates the instance with every setting of the spec, the password from its Secret
+// and the desired tags (ownership included, so the instance is never untagged), and records
+// its identifier and the version of the password applied.
+func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance) error {
+	pw, err := d.password(ctx, i)
+	if err != nil {
+		return err
+	}
+	s, id := &i.Spec, identifier(i)
+	in := &rds.CreateDBInstanceInput{
+		DBInstanceIdentifier:    aws.String(id),
+		DBInstanceClass:         aws.String(s.DBInstanceClass),
+		Engine:                  aws.String(s.Engine),
+		AllocatedStorage:        aws.Int32(s.AllocatedStorage),
+		MaxAllocatedStorage:     s.MaxAllocatedStorage,
+		Iops:                    s.Iops,
+		StorageThroughput:       s.StorageThroughput,
+		StorageEncrypted:        s.StorageEncrypted,
+		MasterUsername:          aws.String(s.MasterUsername),
+		MasterUserPassword:      aws.String(pw.value),
+		Port:                    s.Port,
+		MultiAZ:                 aws.Bool(s.MultiAZ),
+		BackupRetentionPeriod:   s.BackupRetentionPeriod,
+		VpcSecurityGroupIds:     s.VPCSecurityGroupIDs,
+		PubliclyAccessible:      aws.Bool(s.PubliclyAccessible),
+		AutoMinorVersionUpgrade: s.AutoMinorVersionUpgrade,
+		CopyTagsToSnapshot:      aws.Bool(s.CopyTagsToSnapshot),
+		DeletionProtection:      aws.Bool(s.DeletionProtection),
+		Tags:                    rdsTags(managed.DesiredTags(i, d.defaultTags)),
+	}
+	optional := []struct {
+		dst **string
+		v   string
+	}{
+		{&in.EngineVersion, s.EngineVersion}, {&in.StorageType, s.StorageType}, {&in.KmsKeyId, s.KMSKeyID},
+		{&in.DBName, s.DBName}, {&in.PreferredBackupWindow, s.PreferredBackupWindow},
+		{&in.PreferredMaintenanceWindow, s.PreferredMaintenanceWindow}, {&in.DBSubnetGroupName, s.DBSubnetGroupName},
+		{&in.DBParameterGroupName, s.DBParameterGroupName}, {&in.OptionGroupName, s.OptionGroupName},
+	}
+	for _, o := range optional {
+		if o.v != "" {
+			*o.dst = aws.String(o.v)
+		}
+	}
+	if pi := s.PerformanceInsights; pi != nil {
+		in.EnablePerformanceInsights = aws.Bool(pi.Enabled)
+		if pi.Enabled {
+			in.PerformanceInsightsRetentionPeriod = pi.RetentionPeriod
+			if pi.KMSKeyID != "" {
+				in.PerformanceInsightsKMSKeyId = aws.String(pi.KMSKeyID)
+			}
+		}
+	}
+	if _, err := d.api.CreateDBInstance(ctx, in); err != nil {
+		return createError(i, id, err)
+	}
+	managed.SetExternalName(i, id)
+	i.Status.MasterUserPasswordVersion = pw.version
+	return nil
+}
+
+// createError explains a failed CreateDBInstance. A name taken in the meantime and a missing
+// group are waits (nothing was created): the next Observe claims or refuses the instance found
+// under the name, and a group created later is picked up by itself.
+func createError(i *v1alpha1.RDSInstance, id string, err error) error {
+	if w := groupError(&i.Spec, err); w != nil {
+		return w
+	}
+	if awserr.Code(err) == "DBInstanceAlreadyExists" {
+		return &managed.WaitingError{Reason: ReasonIdentifierTaken,
+			Message: fmt.Sprintf("a DB instance named %s appeared in AWS while this one was being created; checking whether it belongs to this object", id)}
+	}
+	return fmt.Errorf("create DB instance %s: %w", id, err)
+}
+
+// groupError returns a *managed.WaitingError when err says a group the spec names does not
+// exist, and nil otherwise.
+func groupError(s *v1alpha1.RDSInstanceSpec, err error) error {
+	var field, name string
+	switch awserr.Code(err) {
+	case "DBSubnetGroupNotFoundFault":
+		field, name = "dbSubnetGroupName", s.DBSubnetGroupName
+	case "DBParameterGroupNotFound":
+		field, name = "dbParameterGroupName", s.DBParameterGroupName
+	case "OptionGroupNotFoundFault":
+		field, name = "optionGroupName", s.OptionGroupName
+	default:
+		return nil
+	}
+	return &managed.WaitingError{Reason: ReasonGroupNotFound, After: groupRetry,
+		Message: fmt.Sprintf("%s %q does not exist in AWS; create it or change spec.%s (%s)", field, name, field, awserr.Describe(err))}
+}
+
+// rdsTags returns tags in RDS's form, sorted by key for stable requests.
+func rdsTags(tags map[string]string) []types.Tag {
+	return managed.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
+}

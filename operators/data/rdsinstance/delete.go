@@ -1,0 +1,77 @@
+package rdsinstance
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
+
+	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// Terminal reasons of Delete.
+const (
+	// ReasonDeletionProtected says the spec protects the instance from deletion.
+	ReasonDeletionProtected = "DeletionProtected"
+	// ReasonFinalSnapshotExists says a DB snapshot already has the final snapshot's name.
+	ReasonFinalSnapshotExists = "FinalSnapshotExists"
+)
+
+// Delete deletes the instance, after a final snapshot unless spec.finalSnapshot.skip. An
+// instance the spec protects is not deleted: the object waits with a terminal condition until
+// deletionProtection is turned off (or the policy changes). Protection turned on outside the
+// operator is turned off first, as the spec says.
+func (d *driver) Delete(ctx context.Context, i *v1alpha1.RDSInstance, obs managed.Observation[State]) error {
+	inst := obs.State.Instance
+	id := aws.ToString(inst.DBInstanceIdentifier)
+	if aws.ToString(inst.DBInstanceStatus) == statusDeleting {
+		return nil
+	}
+	if i.Spec.DeletionProtection {
+		return managed.Terminal(ReasonDeletionProtected, "DB instance %s has deletionProtection: set it to false to delete the instance, "+
+			"or set deletionPolicy to Retain or Orphan to keep it", id)
+	}
+	if aws.ToBool(inst.DeletionProtection) {
+		if _, err := d.api.ModifyDBInstance(ctx, &rds.ModifyDBInstanceInput{DBInstanceIdentifier: aws.String(id),
+			DeletionProtection: aws.Bool(false), ApplyImmediately: aws.Bool(true)}); err != nil {
+			return fmt.Errorf("turn off deletion protection of DB instance %s: %w", id, err)
+		}
+	}
+	in := &rds.DeleteDBInstanceInput{DBInstanceIdentifier: aws.String(id)}
+	if fs := i.Spec.FinalSnapshot; fs != nil && fs.Skip {
+		in.SkipFinalSnapshot = aws.Bool(true)
+	} else {
+		in.FinalDBSnapshotIdentifier = aws.String(finalSnapshot(i, id))
+	}
+	_, err := d.api.DeleteDBInstance(ctx, in)
+	switch {
+	case err == nil, awserr.IsNotFound(err):
+		return nil
+	case awserr.Code(err) == "DBSnapshotAlreadyExists":
+		return managed.Terminal(ReasonFinalSnapshotExists, "a DB snapshot named %s already exists, so DB instance %s cannot take its final snapshot under that name; "+
+			"set spec.finalSnapshot.identifier to another name, or spec.finalSnapshot.skip to true", aws.ToString(in.FinalDBSnapshotIdentifier), id)
+	}
+	return fmt.Errorf("delete DB instance %s: %w", id, err)
+}
+
+// finalSnapshot returns the name of the final snapshot: the spec's, or
+// "<identifier>-final-<the first eight characters of the object's UID>".
+func finalSnapshot(i *v1alpha1.RDSInstance, id string) string {
+	if fs := i.Spec.FinalSnapshot; fs != nil && fs.Identifier != "" {
+		return fs.Identifier
+	}
+	uid := string(i.UID)
+	return id + "-final-" + uid[:min(8, len(uid))]
+}
+
+// ReleaseOwnership removes the ownership tags, for deletionPolicy Orphan.
+func (d *driver) ReleaseOwnership(ctx context.Context, _ *v1alpha1.RDSInstance, obs managed.Observation[State]) error {
+	arn := aws.ToString(obs.State.Instance.DBInstanceArn)
+	if _, err := d.api.RemoveTagsFromResource(ctx, &rds.RemoveTagsFromResourceInput{ResourceName: aws.String(arn), TagKeys: managed.OwnershipTagKeys()}); err != nil {
+		return fmt.Errorf("remove ownership tags of DB instance %s: %w", arn, err)
+	}
+	return nil
+}

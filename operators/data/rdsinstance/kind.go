@@ -1,0 +1,59 @@
+// Package rdsinstance manages RDS DB instances for the RDSInstance kind.
+package rdsinstance
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/provider"
+)
+
+// Kind returns the RDSInstance kind for the generic reconciler.
+func Kind() managed.Kind[*v1alpha1.RDSInstance, State] {
+	return managed.Kind[*v1alpha1.RDSInstance, State]{
+		Name:     "RDSInstance",
+		New:      func() *v1alpha1.RDSInstance { return &v1alpha1.RDSInstance{} },
+		NewList:  func() client.ObjectList { return &v1alpha1.RDSInstanceList{} },
+		Validate: validate,
+		Connect: func(s *provider.Session, kube client.Reader) managed.Driver[*v1alpha1.RDSInstance, State] {
+			return &driver{api: provider.Client(s, "rds", func(c aws.Config) *rds.Client { return rds.NewFromConfig(c) }),
+				kube: kube, defaultTags: s.DefaultTags()}
+		},
+		Secrets: func(i *v1alpha1.RDSInstance) []string { return []string{i.Spec.MasterUserPasswordSecretRef.Name} },
+	}
+}
+
+// validate checks what admission cannot: storage throughput is a gp3 setting, and storage
+// autoscaling needs a ceiling above the allocated storage.
+func validate(i *v1alpha1.RDSInstance) error {
+	s := &i.Spec
+	if s.StorageThroughput != nil && s.StorageType != "gp3" {
+		return errors.New("storageThroughput is only set with storageType gp3")
+	}
+	if s.MaxAllocatedStorage != nil && *s.MaxAllocatedStorage <= s.AllocatedStorage {
+		return errors.New("maxAllocatedStorage must be greater than allocatedStorage")
+	}
+	return nil
+}
+
+// identifier returns the instance's identifier as RDS stores it: lowercased.
+func identifier(i *v1alpha1.RDSInstance) string {
+	if id := managed.ExternalName(i); id != "" {
+		return id
+	}
+	return strings.ToLower(i.Spec.DBInstanceIdentifier)
+}
+
+// driver manages one provider's RDS DB instances.
+type driver struct {
+	api instanceAPI
+	// kube reads the Secret that holds the master password.
+	kube        client.Reader
+	defaultTags map[string]string
+}

@@ -1,0 +1,152 @@
+package rdsinstance
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
+	"github.com/aws/aws-sdk-go-v2/service/rds/types"
+
+	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// RDS instance states the driver acts on.
+const (
+	statusAvailable = "available"
+	statusDeleting  = "deleting"
+)
+
+// State is what AWS said about a DB instance.
+type State struct {
+	// Instance is DescribeDBInstances' answer.
+	Instance *types.DBInstance
+	// Tags are the instance's tags.
+	Tags map[string]string
+}
+
+// Observe reads the instance with one DescribeDBInstances call (its tags come along) and the
+// password Secret from the cache, fills the status and compares the instance with the spec.
+// An instance that is not available (creating, backing-up, modifying, upgrading, ...) is
+// reported busy and not ready: RDS refuses most changes until it is available again.
+func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance) (managed.Observation[State], error) {
+	id := identifier(i)
+	out, err := d.api.DescribeDBInstances(ctx, &rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String(id)})
+	if awserr.IsNotFound(err) {
+		return managed.Observation[State]{}, nil
+	}
+	if err != nil {
+		return managed.Observation[State]{}, fmt.Errorf("describe DB instance %s: %w", id, err)
+	}
+	if len(out.DBInstances) == 0 {
+		return managed.Observation[State]{}, nil
+	}
+	inst := &out.DBInstances[0]
+	st := &State{Instance: inst, Tags: managed.TagMap(inst.TagList, func(t types.Tag) (string, string) {
+		return aws.ToString(t.Key), aws.ToString(t.Value)
+	})}
+	if managed.ExternalName(i) == "" {
+		if err := managed.Claim(i, "RDS DB instance", id, st.Tags); err != nil {
+			return managed.Observation[State]{}, err
+		}
+	}
+	fillStatus(i, inst)
+	status := aws.ToString(inst.DBInstanceStatus)
+	obs := managed.Observation[State]{Exists: true, State: st, Ready: status == statusAvailable, Busy: status != statusAvailable}
+	if !obs.Ready {
+		obs.Message = "DB instance is " + status
+	}
+	if status == statusDeleting || !i.DeletionTimestamp.IsZero() {
+		// Nothing is compared for an instance on its way out, and a missing password Secret
+		// must not hold up its deletion.
+		obs.UpToDate = true
+		return obs, nil
+	}
+	if err := createdAsSpecified(&i.Spec, inst); err != nil {
+		return managed.Observation[State]{}, err
+	}
+	_, diff := plan(&i.Spec, inst)
+	set, remove := managed.TagChanges(managed.DesiredTags(i, d.defaultTags), st.Tags)
+	diff.Check("tags", len(set)+len(remove) > 0)
+	pw, err := d.password(ctx, i)
+	if err != nil {
+		return managed.Observation[State]{}, err
+	}
+	diff.Check("masterUserPassword", pw.version != i.Status.MasterUserPasswordVersion)
+	obs.UpToDate = len(diff) == 0
+	obs.Diff = diff.String()
+	return obs, nil
+}
+
+// createdAsSpecified refuses an instance whose settings that RDS accepts only at creation
+// (engine, master user name, database name, encryption and its key) are not the spec's: an
+// adopted instance, or an identifier taken over.
+func createdAsSpecified(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) error {
+	id := aws.ToString(inst.DBInstanceIdentifier)
+	differs := func(field, aws, spec string) error {
+		return managed.Terminal(managed.ReasonInvalidSpec, "DB instance %s has %s %q in AWS, not the spec's %q; %s is set only when an instance is created",
+			id, field, aws, spec, field)
+	}
+	switch {
+	case !strings.EqualFold(aws.ToString(inst.Engine), s.Engine):
+		return differs("engine", aws.ToString(inst.Engine), s.Engine)
+	case !strings.EqualFold(aws.ToString(inst.MasterUsername), s.MasterUsername):
+		return differs("masterUsername", aws.ToString(inst.MasterUsername), s.MasterUsername)
+	case s.DBName != "" && !strings.EqualFold(aws.ToString(inst.DBName), s.DBName):
+		return differs("dbName", aws.ToString(inst.DBName), s.DBName)
+	case aws.ToBool(inst.StorageEncrypted) != aws.ToBool(s.StorageEncrypted):
+		return differs("storageEncrypted", fmt.Sprint(aws.ToBool(inst.StorageEncrypted)), fmt.Sprint(aws.ToBool(s.StorageEncrypted)))
+	case s.KMSKeyID != "" && !sameKey(s.KMSKeyID, aws.ToString(inst.KmsKeyId)):
+		return differs("kmsKeyID", aws.ToString(inst.KmsKeyId), s.KMSKeyID)
+	}
+	return nil
+}
+
+// fillStatus copies what the status shows from AWS's description.
+func fillStatus(i *v1alpha1.RDSInstance, inst *types.DBInstance) {
+	i.Status.DBInstanceIdentifier = aws.ToString(inst.DBInstanceIdentifier)
+	i.Status.DBInstanceStatus = aws.ToString(inst.DBInstanceStatus)
+	i.Status.ARN = aws.ToString(inst.DBInstanceArn)
+	i.Status.Endpoint, i.Status.Port = "", 0
+	if inst.Endpoint != nil {
+		i.Status.Endpoint, i.Status.Port = aws.ToString(inst.Endpoint.Address), aws.ToInt32(inst.Endpoint.Port)
+	}
+	i.Status.PendingModifications = pendingModifications(inst)
+}
+
+// pendingModifications names the changes RDS has not applied yet, in the spec's terms.
+func pendingModifications(inst *types.DBInstance) []string {
+	var names []string
+	if p := inst.PendingModifiedValues; p != nil {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{
+			{"dbInstanceClass", p.DBInstanceClass != nil},
+			{"engineVersion", p.EngineVersion != nil},
+			{"allocatedStorage", p.AllocatedStorage != nil},
+			{"storageType", p.StorageType != nil},
+			{"iops", p.Iops != nil},
+			{"storageThroughput", p.StorageThroughput != nil},
+			{"multiAZ", p.MultiAZ != nil},
+			{"backupRetentionPeriod", p.BackupRetentionPeriod != nil},
+			{"port", p.Port != nil},
+			{"dbSubnetGroupName", p.DBSubnetGroupName != nil},
+			{"caCertificateIdentifier", p.CACertificateIdentifier != nil},
+			{"masterUserPassword", p.MasterUserPassword != nil},
+		} {
+			if f.set {
+				names = append(names, f.name)
+			}
+		}
+	}
+	for _, g := range inst.OptionGroupMemberships {
+		if aws.ToString(g.Status) == "pending-apply" {
+			names = append(names, "optionGroupName")
+		}
+	}
+	return names
+}

@@ -1,0 +1,81 @@
+package s3bucket
+
+import (
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+)
+
+func TestCompare(t *testing.T) {
+	rule := v1alpha1.S3LifecycleRule{ID: "logs", Enabled: true, Prefix: "logs/", Expiration: &v1alpha1.S3Expiration{Days: 7}}
+	cases := map[string]struct {
+		reason string
+		spec   v1alpha1.S3BucketSpec
+		state  State
+		want   string
+	}{
+		"UpToDate": {
+			reason: "Rules S3 returns in another order, and a policy with other spacing, match the spec.",
+			spec: v1alpha1.S3BucketSpec{LifecycleRules: []v1alpha1.S3LifecycleRule{rule, {ID: "tmp", Enabled: false, AbortIncompleteMultipartUpload: &v1alpha1.S3AbortIncompleteMultipartUpload{DaysAfterInitiation: 2}}},
+				Policy: `{"Statement": [{"Effect": "Allow"}]}`},
+			state: State{Lifecycle: append([]types.LifecycleRule{{ID: aws.String("tmp"), Status: types.ExpirationStatusDisabled, Filter: &types.LifecycleRuleFilter{Prefix: aws.String("")},
+				AbortIncompleteMultipartUpload: &types.AbortIncompleteMultipartUpload{DaysAfterInitiation: aws.Int32(2)}}}, lifecycleRules([]v1alpha1.S3LifecycleRule{rule})...),
+				Policy: `{"Statement":[{"Effect":"Allow"}]}`},
+		},
+		"UnmanagedSettingsIgnored": {
+			reason: "Versioning, encryption, the public access block and ownership are compared only when set.",
+			state:  State{Versioning: types.BucketVersioningStatusSuspended, ObjectOwnership: types.ObjectOwnershipObjectWriter},
+		},
+		"FilterTheSpecCannotExpress": {
+			reason: "A rule with a tag filter, set outside the operator, differs from the spec's rule.",
+			spec:   v1alpha1.S3BucketSpec{LifecycleRules: []v1alpha1.S3LifecycleRule{rule}},
+			state: State{Lifecycle: []types.LifecycleRule{{ID: aws.String("logs"), Status: types.ExpirationStatusEnabled, Expiration: &types.LifecycleExpiration{Days: aws.Int32(7)},
+				Filter: &types.LifecycleRuleFilter{Prefix: aws.String("logs/"), Tag: &types.Tag{Key: aws.String("k"), Value: aws.String("v")}}}}},
+			want: "lifecycleRules",
+		},
+		"EverythingDiffers": {
+			reason: "Each differing field is named by its JSON name, in the order Update applies them.",
+			spec: v1alpha1.S3BucketSpec{Versioning: &v1alpha1.S3Versioning{Enabled: true}, Encryption: &v1alpha1.S3Encryption{Algorithm: "aws_kms", KMSKeyID: "key-1"},
+				PublicAccessBlock: &v1alpha1.S3PublicAccessBlock{BlockPublicAcls: true}, CORSRules: []v1alpha1.S3CORSRule{{AllowedOrigins: []string{"*"}, AllowedMethods: []string{"GET"}}},
+				ObjectOwnership: "BucketOwnerEnforced", Policy: `{"Statement":[]}`},
+			state: State{Tags: map[string]string{"stale": "x"}, Lifecycle: lifecycleRules([]v1alpha1.S3LifecycleRule{rule}),
+				Encryption: &types.ServerSideEncryptionRule{ApplyServerSideEncryptionByDefault: &types.ServerSideEncryptionByDefault{SSEAlgorithm: types.ServerSideEncryptionAwsKms, KMSMasterKeyID: aws.String("arn:aws:kms:us-east-1:1:key/key-2")}}},
+			want: "tags, versioning, encryption, publicAccessBlock, lifecycleRules, corsRules, objectOwnership, policy",
+		},
+		"KMSKeyByARN": {
+			reason: "A KMS key id matches the ARN S3 reports for it.",
+			spec:   v1alpha1.S3BucketSpec{Encryption: &v1alpha1.S3Encryption{Algorithm: "aws:kms", KMSKeyID: "key-1"}},
+			state: State{Encryption: &types.ServerSideEncryptionRule{BucketKeyEnabled: aws.Bool(false), ApplyServerSideEncryptionByDefault: &types.ServerSideEncryptionByDefault{
+				SSEAlgorithm: types.ServerSideEncryptionAwsKms, KMSMasterKeyID: aws.String("arn:aws:kms:us-east-1:1:key/key-1")}}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			b := &v1alpha1.S3Bucket{Spec: tc.spec}
+			if diff := cmp.Diff(tc.want, compare(b, &tc.state, nil).String()); diff != "" {
+				t.Errorf("%s\ncompare(...): -want +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestDomainName(t *testing.T) {
+	cases := map[string]struct {
+		region, want string
+	}{
+		"USEast1":  {"us-east-1", "b.s3.amazonaws.com"},
+		"Regional": {"eu-west-1", "b.s3.eu-west-1.amazonaws.com"},
+		"China":    {"cn-north-1", "b.s3.cn-north-1.amazonaws.com.cn"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := domainName("b", tc.region); got != tc.want {
+				t.Errorf("domainName(b, %s) = %s, want %s", tc.region, got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,56 @@
+// Package s3bucket manages S3 buckets for the S3Bucket kind.
+package s3bucket
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/provider"
+)
+
+// Kind returns the S3Bucket kind for the generic reconciler.
+func Kind() managed.Kind[*v1alpha1.S3Bucket, State] {
+	return managed.Kind[*v1alpha1.S3Bucket, State]{
+		Name:     "S3Bucket",
+		New:      func() *v1alpha1.S3Bucket { return &v1alpha1.S3Bucket{} },
+		NewList:  func() client.ObjectList { return &v1alpha1.S3BucketList{} },
+		Validate: validate,
+		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.S3Bucket, State] {
+			// A custom endpoint (the emulator, LocalStack) has no per-bucket host names.
+			pathStyle := s.Provider.Spec.Endpoint != ""
+			return &driver{
+				api: provider.Client(s, "s3", func(c aws.Config) *s3.Client {
+					return s3.NewFromConfig(c, func(o *s3.Options) { o.UsePathStyle = pathStyle })
+				}),
+				region:      s.Config.Region,
+				defaultTags: s.DefaultTags(),
+			}
+		},
+	}
+}
+
+// validate checks what admission cannot: the policy is a JSON object.
+func validate(b *v1alpha1.S3Bucket) error {
+	if b.Spec.Policy == "" {
+		return nil
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(b.Spec.Policy), &doc); err != nil {
+		return fmt.Errorf("policy is not a JSON object: %w", err)
+	}
+	return nil
+}
+
+// driver manages one provider's S3 buckets.
+type driver struct {
+	api bucketAPI
+	// region is the provider's region, where buckets are created.
+	region      string
+	defaultTags map[string]string
+}

@@ -1,0 +1,122 @@
+package testenv
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Binary is an operator binary built from a package and running for a test.
+type Binary struct {
+	t    testing.TB
+	cmd  *exec.Cmd
+	logs *lockedBuffer
+	done chan error
+}
+
+// RunBinary builds the main package in dir (for example ".") and starts it with args. The
+// process is killed when the test ends, if it is still running.
+func RunBinary(t testing.TB, dir string, args ...string) *Binary {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "operator")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = dir
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		t.Fatalf("build %s: %v", dir, err)
+	}
+	b := &Binary{t: t, cmd: exec.Command(bin, args...), logs: &lockedBuffer{}, done: make(chan error, 1)}
+	b.cmd.Stdout, b.cmd.Stderr = b.logs, b.logs
+	if err := b.cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", bin, err)
+	}
+	go func() { b.done <- b.cmd.Wait() }()
+	t.Cleanup(func() {
+		if b.cmd.ProcessState == nil {
+			_ = b.cmd.Process.Kill()
+		}
+	})
+	return b
+}
+
+// Logs returns what the binary printed so far.
+func (b *Binary) Logs() string { return b.logs.String() }
+
+// WaitOK polls url until it answers 200, failing the test early if the binary exits.
+func (b *Binary) WaitOK(url string) {
+	b.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-b.done:
+			b.t.Fatalf("the binary exited early (%v)\nlogs:\n%s", err, b.Logs())
+		default:
+		}
+		resp, err := http.Get(url)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	b.t.Fatalf("%s never answered 200\nlogs:\n%s", url, b.Logs())
+}
+
+// Stop sends SIGTERM and fails the test unless the binary exits cleanly within 30 seconds.
+func (b *Binary) Stop() {
+	b.t.Helper()
+	if err := b.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		b.t.Fatal(err)
+	}
+	select {
+	case err := <-b.done:
+		if err != nil {
+			b.t.Fatalf("exit after SIGTERM: %v\nlogs:\n%s", err, b.Logs())
+		}
+	case <-time.After(30 * time.Second):
+		b.t.Fatalf("still running 30s after SIGTERM\nlogs:\n%s", b.Logs())
+	}
+}
+
+// lockedBuffer collects the binary's output; exec writes it while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Get returns the body of a GET of url, failing the test unless it answers 200.
+func Get(t testing.TB, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("get %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("get %s: status %d, %v", url, resp.StatusCode, err)
+	}
+	return string(b)
+}
