@@ -29,6 +29,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/data/crds"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
 	"github.com/runner-codes/infra-operator/shared/testenv/families"
 )
@@ -44,7 +45,7 @@ const (
 
 // harness is a control plane, an emulated AWS and the data family's controllers.
 type harness struct {
-	t   *testing.T
+	t   testing.TB
 	env *testenv.Env
 	emu *emulator.Server
 	aws aws.Config
@@ -52,17 +53,23 @@ type harness struct {
 
 // start starts the control plane with the data family's CRDs, the emulator (lifecycles of
 // 300ms, so tests see every state without waiting minutes) and the family's controllers.
-func start(t *testing.T) *harness {
+func start(t testing.TB) *harness {
 	t.Helper()
-	emu := emulator.New(emulator.Options{Transitions: map[string]time.Duration{
-		"DynamoDB": 300 * time.Millisecond, "RDS": 300 * time.Millisecond,
-	}, Accounts: map[string]string{otherAccessKey: "222222222222"}})
+	return startWith(t, map[string]time.Duration{"DynamoDB": 300 * time.Millisecond, "RDS": 300 * time.Millisecond},
+		func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond })
+}
+
+// startWith starts the harness with the emulator's lifecycle durations and the operator's
+// options as given; nil transitions keep the emulator's defaults.
+func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options)) *harness {
+	t.Helper()
+	emu := emulator.New(emulator.Options{Transitions: transitions, Accounts: map[string]string{otherAccessKey: "222222222222"}})
 	env := testenv.Start(t, testenv.Options{
 		CRDs:        []fs.FS{crds.FS()},
 		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
 		AWS:         emu,
 	})
-	families.Run(t, env, data.Family())
+	families.RunWith(t, env, tune, data.Family())
 	cfg := aws.Config{
 		Region:       testRegion,
 		Credentials:  credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, ""),
@@ -227,7 +234,7 @@ func total(calls map[string]int) int {
 
 // seedObjects reads the manifests of ../../examples/data/name (the seed examples, kept
 // verbatim) as unstructured objects.
-func seedObjects(t *testing.T, name string) []*unstructured.Unstructured {
+func seedObjects(t testing.TB, name string) []*unstructured.Unstructured {
 	t.Helper()
 	path := filepath.Join("..", "..", "examples", "data", name)
 	f, err := os.Open(path)

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
+	ctrl "sigs.k8s.io/controller-runtime"
+
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
 )
@@ -17,9 +20,19 @@ import (
 // with no endpoints and short waits so that tests do not sleep for the production intervals.
 func Run(t testing.TB, e *testenv.Env, families ...operator.Family) {
 	t.Helper()
+	RunWith(t, e, func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond }, families...)
+}
+
+// RunWith is Run with the operator's default options changed by tune, for benchmarks that
+// measure what a user sees with the defaults.
+func RunWith(t testing.TB, e *testenv.Env, tune func(*operator.Options), families ...operator.Family) {
+	t.Helper()
+	// The manager logs nothing in tests; without a logger controller-runtime prints a warning
+	// with a stack trace after 30 seconds.
+	ctrl.SetLogger(logr.Discard())
 	opts := operator.DefaultOptions()
+	tune(&opts)
 	opts.MetricsAddress, opts.ProbeAddress = "0", "0"
-	opts.WaitInterval = 200 * time.Millisecond
 	opts.SharedProcess = true
 	ctx, cancel := context.WithCancel(context.Background())
 	mgr, err := operator.NewManager(ctx, e.Config, families, "test", opts)
