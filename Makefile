@@ -66,6 +66,12 @@ build: ## Build every module, and the family binaries and infractl into bin/.
 build-standalone: ## Build every module on its own, without go.work (as a release build does).
 	for m in $(MODULES); do (cd $$m && GOWORK=off go build ./...); done
 
+##@ Try it
+
+.PHONY: sandbox
+sandbox: ## Run the sandbox (control plane, AWS emulator, every family) with the seed examples; Ctrl-C stops it.
+	go run ./cli/cmd/infractl sandbox --apply examples/sandbox --apply examples/data
+
 ##@ Test
 
 .PHONY: envtest

@@ -2,33 +2,19 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
-
-	"github.com/runner-codes/infra-operator/shared/operator"
 )
 
 // NewRootCommand returns the infractl root command.
 func NewRootCommand() *cobra.Command {
 	root := &cobra.Command{
-		Use:           "infractl",
-		Short:         "Try, install and inspect infra-operator",
+		Use:   "infractl",
+		Short: "Try, install and inspect infra-operator",
+		Long: "infractl runs infra-operator on a laptop (sandbox), installs its Helm charts into a cluster " +
+			"(install, uninstall), and shows every managed AWS resource (status).",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newVersionCommand())
+	root.AddCommand(newVersionCommand(), newSandboxCommand(), newStatusCommand())
 	return root
-}
-
-func newVersionCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version of infractl",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "infractl %s\n", operator.Version)
-			return err
-		},
-	}
 }

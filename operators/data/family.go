@@ -9,6 +9,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/data/crds"
 	"github.com/runner-codes/infra-operator/operators/data/dynamodbtable"
 	"github.com/runner-codes/infra-operator/operators/data/rdsinstance"
 	"github.com/runner-codes/infra-operator/operators/data/s3bucket"
@@ -24,6 +25,7 @@ func Family() operator.Family {
 	return operator.Family{
 		Name:        Name,
 		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
+		CRDs:        crds.FS(),
 		Setup:       Setup,
 	}
 }

@@ -13,6 +13,10 @@ const (
 	TypeReady = "Ready"
 	// TypeSynced is True when the last reconcile succeeded.
 	TypeSynced = "Synced"
+	// TypeStalled is True, with the reason, while the resource cannot make progress until its
+	// spec changes (a terminal error); it is absent otherwise. It follows the kstatus
+	// convention, so GitOps tools report such a resource as failed rather than progressing.
+	TypeStalled = "Stalled"
 )
 
 // Condition reasons the reconciler sets. Drivers' terminal and waiting errors bring their own.

@@ -69,6 +69,7 @@ func (r *Reconciler[O, S]) fail(p *pass[O], err error) (ctrl.Result, error) {
 func (r *Reconciler[O, S]) terminal(p *pass[O], reason, msg string) {
 	o := p.o
 	setCondition(o, TypeSynced, metav1.ConditionFalse, reason, msg)
+	setCondition(o, TypeStalled, metav1.ConditionTrue, reason, msg)
 	if !isTrue(o.GetManagedStatus().Conditions, TypeReady) {
 		setCondition(o, TypeReady, metav1.ConditionFalse, reason, msg)
 	}

@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
@@ -99,6 +100,9 @@ func (r *Reconciler[O, S]) Reconcile(ctx context.Context, req ctrl.Request) (res
 	}
 	p := &pass[O]{o: o, orig: o.DeepCopyObject().(O)}
 	defer func() {
+		if p.result != "terminal" {
+			meta.RemoveStatusCondition(&o.GetManagedStatus().Conditions, TypeStalled)
+		}
 		if statusErr := r.writeStatus(ctx, p); statusErr != nil && err == nil {
 			err = statusErr
 		}

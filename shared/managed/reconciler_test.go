@@ -62,6 +62,8 @@ type outcome struct {
 	Events       []string
 	CloudItems   int
 	OwnerTagged  bool
+	// Stalled is the Stalled condition, set only for terminal errors.
+	Stalled string
 	// ObservedGeneration is checked only where a case sets it.
 	ObservedGeneration int64
 }
@@ -192,12 +194,12 @@ func TestReconcile(t *testing.T) {
 		"TerminalInvalidSpec": {
 			reason: "A spec the driver refuses gets a terminal condition, an event, no AWS call and no requeue.",
 			args:   fixture{widget: widget(), validate: func(*testkind.Widget) error { return errors.New("size must be odd") }},
-			want:   outcome{Calls: map[string]int{}, Ready: "False/InvalidSpec", Synced: "False/InvalidSpec", Requeue: "none", Events: []string{"InvalidSpec"}},
+			want:   outcome{Calls: map[string]int{}, Ready: "False/InvalidSpec", Synced: "False/InvalidSpec", Stalled: "True/InvalidSpec", Requeue: "none", Events: []string{"InvalidSpec"}},
 		},
 		"TerminalAWSRejected": {
 			reason: "A create that AWS refuses as invalid is terminal and leaves no create-pending marker.",
 			args:   fixture{widget: widget(), cloud: func(c *cloud, _ *testkind.Widget) { c.errs["Create"] = apiError("InvalidParameterValue") }},
-			want: outcome{Calls: map[string]int{"Observe": 1, "Create": 1}, Ready: "False/AWSRejectedRequest", Synced: "False/AWSRejectedRequest",
+			want: outcome{Calls: map[string]int{"Observe": 1, "Create": 1}, Ready: "False/AWSRejectedRequest", Synced: "False/AWSRejectedRequest", Stalled: "True/AWSRejectedRequest",
 				Finalizer: true, Requeue: "none", Events: []string{"AWSRejectedRequest"}},
 		},
 		"Throttled": {
@@ -333,6 +335,7 @@ func run(t *testing.T, f fixture) outcome {
 	}
 	got.Ready = condition(w.Status.Conditions, TypeReady)
 	got.Synced = condition(w.Status.Conditions, TypeSynced)
+	got.Stalled = condition(w.Status.Conditions, TypeStalled)
 	got.ExternalName = ExternalName(w)
 	got.ObservedGeneration = w.Status.ObservedGeneration
 	_, got.Pending = w.Annotations[v1alpha1.AnnotationCreatePending]

@@ -4,6 +4,7 @@ package operator
 
 import (
 	"context"
+	"io/fs"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -18,6 +19,9 @@ type Family struct {
 	Name string
 	// AddToScheme registers the family's kinds.
 	AddToScheme []func(*runtime.Scheme) error
+	// CRDs holds the CustomResourceDefinition manifests of the family's kinds; nil for a
+	// family with no kinds yet.
+	CRDs fs.FS
 	// Setup registers the family's controllers with the manager. Nil for a family with no
 	// kinds yet, which still runs the AWSProvider controller and serves its endpoints.
 	Setup func(ctx context.Context, mgr ctrl.Manager, opts managed.SetupOptions) error

@@ -14,25 +14,26 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/crds"
 )
 
-// AssetsVersion names the control plane build that hack/envtest-assets.sh caches.
-const AssetsVersion = "k8s-1.37.1-etcd-3.7.0"
-
 // Options describe the control plane to start.
 type Options struct {
 	// CRDs are directories (fs.FS) of CRD manifests of the module under test. The shared
-	// AWSProvider CRD is always installed.
+	// AWSProvider CRD is installed too, unless NoCRDs is set.
 	CRDs []fs.FS
+	// NoCRDs starts the control plane without any CRD, not even the shared AWSProvider CRD,
+	// for tests of installers (such as the Helm charts) that bring their own; CRDs must then
+	// be empty.
+	NoCRDs bool
 	// AddToScheme registers the module's kinds with the test client's scheme.
 	AddToScheme []func(*runtime.Scheme) error
 	// AWS serves the AWS endpoint; the emulator in module tests, a narrow stand-in in the
@@ -51,7 +52,7 @@ type Env struct {
 	// AWSEndpoint is the URL of the in-process AWS endpoint, when Options.AWS was set.
 	AWSEndpoint string
 
-	env *envtest.Environment
+	cp *ControlPlane
 }
 
 // Start starts a control plane for t and stops it when t ends. It fails t, with what to do,
@@ -68,9 +69,16 @@ func Start(t testing.TB, opts Options) *Env {
 			t.Fatalf("build scheme: %v", err)
 		}
 	}
-	defs, err := crds.Load(crds.FS())
-	if err != nil {
-		t.Fatal(err)
+	if opts.NoCRDs && len(opts.CRDs) > 0 {
+		t.Fatal("testenv: Options.NoCRDs and Options.CRDs exclude each other")
+	}
+	var defs []*apiextensionsv1.CustomResourceDefinition
+	if !opts.NoCRDs {
+		shared, err := crds.Load(crds.FS())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defs = shared
 	}
 	for _, fsys := range opts.CRDs {
 		more, err := crds.Load(fsys)
@@ -79,25 +87,21 @@ func Start(t testing.TB, opts Options) *Env {
 		}
 		defs = append(defs, more...)
 	}
-	env := &envtest.Environment{
-		BinaryAssetsDirectory: assets,
-		CRDs:                  defs,
-		ErrorIfCRDPathMissing: true,
-	}
-	cfg, err := env.Start()
+	cp, err := StartControlPlane(assets, defs)
 	if err != nil {
-		t.Fatalf("start control plane from %s: %v", assets, err)
+		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := env.Stop(); err != nil {
-			t.Errorf("stop control plane: %v", err)
+		if err := cp.Stop(); err != nil {
+			t.Error(err)
 		}
 	})
+	cfg := cp.Config
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
 	if err != nil {
 		t.Fatalf("client: %v", err)
 	}
-	e := &Env{Config: cfg, Client: c, Scheme: scheme, env: env}
+	e := &Env{Config: cfg, Client: c, Scheme: scheme, cp: cp}
 	if opts.AWS != nil {
 		srv := httptest.NewServer(opts.AWS)
 		t.Cleanup(srv.Close)
@@ -107,21 +111,16 @@ func Start(t testing.TB, opts Options) *Env {
 }
 
 // AssetsDir returns the directory holding kube-apiserver, etcd and kubectl: KUBEBUILDER_ASSETS
-// when set, otherwise the cache that hack/envtest-assets.sh fills.
+// when set, otherwise the cache that BuildAssets (hack/envtest-assets.sh) fills.
 func AssetsDir() (string, error) {
 	if dir := os.Getenv("KUBEBUILDER_ASSETS"); dir != "" {
 		return dir, nil
 	}
-	cache := os.Getenv("INFRA_OPERATOR_CACHE")
-	if cache == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("find the user cache directory: %w", err)
-		}
-		cache = filepath.Join(base, "infra-operator")
+	dir, err := CacheDir()
+	if err != nil {
+		return "", err
 	}
-	dir := filepath.Join(cache, "envtest", AssetsVersion)
-	if _, err := os.Stat(filepath.Join(dir, "kube-apiserver")); err != nil {
+	if !built(dir) {
 		return "", fmt.Errorf("the test control plane is not built: run `make envtest` (hack/envtest-assets.sh) "+
 			"or set KUBEBUILDER_ASSETS (looked in %s)", dir)
 	}
@@ -169,13 +168,9 @@ func (e *Env) Provider(t testing.TB, ns, name, accessKey, secretKey string) *v1a
 // its path, for running operator binaries against the control plane.
 func (e *Env) Kubeconfig(t testing.TB) string {
 	t.Helper()
-	user, err := e.env.AddUser(envtest.User{Name: "operator", Groups: []string{"system:masters"}}, nil)
+	b, err := e.cp.Kubeconfig("operator")
 	if err != nil {
-		t.Fatalf("add a user to the control plane: %v", err)
-	}
-	b, err := user.KubeConfig()
-	if err != nil {
-		t.Fatalf("kubeconfig: %v", err)
+		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "kubeconfig")
 	if err := os.WriteFile(path, b, 0o600); err != nil {

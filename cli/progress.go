@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/runner-codes/infra-operator/cli/internal/kube"
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+)
+
+// followProgress prints a line whenever an applied infra-operator object changes state, until
+// every one is Ready or stalled (or ctx ends), and returns how many are stalled.
+func followProgress(ctx context.Context, c client.Reader, objs []*unstructured.Unstructured, out io.Writer, every time.Duration) (int, error) {
+	var watched []*unstructured.Unstructured
+	for _, u := range objs {
+		if u.GroupVersionKind().Group == v1alpha1.Group {
+			watched = append(watched, u)
+		}
+	}
+	last := map[string]string{}
+	for {
+		settled, stalled := 0, 0
+		for _, u := range watched {
+			cur := &unstructured.Unstructured{}
+			cur.SetGroupVersionKind(u.GroupVersionKind())
+			if err := c.Get(ctx, client.ObjectKeyFromObject(u), cur); err != nil {
+				return 0, fmt.Errorf("read %s %s/%s: %w", u.GetKind(), u.GetNamespace(), u.GetName(), err)
+			}
+			s := kube.StateOf(cur, time.Now())
+			line := progressLine(s)
+			id := s.Kind + " " + s.Namespace + "/" + s.Name
+			if last[id] != line {
+				fmt.Fprintf(out, "  %-40s %s\n", id, line)
+				last[id] = line
+			}
+			if s.Settled() {
+				settled++
+			}
+			if s.Stalled {
+				stalled++
+			}
+		}
+		if settled == len(watched) {
+			return stalled, nil
+		}
+		select {
+		case <-ctx.Done():
+			return stalled, ctx.Err()
+		case <-time.After(every):
+		}
+	}
+}
+
+// progressLine describes a state in a few words.
+func progressLine(s kube.State) string {
+	switch {
+	case s.Ready == "True":
+		if s.ID != "" {
+			return "Ready (" + s.ID + ")"
+		}
+		return "Ready"
+	case s.Stalled:
+		return "FAILED: " + s.Reason
+	default:
+		return "waiting: " + s.Reason
+	}
+}

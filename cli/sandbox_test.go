@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+)
+
+// TestSandbox starts the sandbox as a user would, applying the sandbox providers and the data
+// family's seed examples, follows them until they settle, and checks with `infractl status`
+// that every one is Ready, once the seed's sg-xxx placeholder is replaced by a real-looking id.
+// Ctrl-C (a cancelled context) stops everything cleanly.
+func TestSandbox(t *testing.T) {
+	kubeconfig := filepath.Join(t.TempDir(), "sandbox.kubeconfig")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		cmd := NewRootCommand()
+		cmd.SetOut(out)
+		cmd.SetErr(out)
+		cmd.SetArgs([]string{"sandbox", "--kubeconfig-out", kubeconfig, "--wait-interval", "300ms",
+			"--apply", "../examples/sandbox", "--apply", "../examples/data"})
+		done <- cmd.ExecuteContext(ctx)
+	}()
+	waitOutput(t, out, done, "of the resources failed", 3*time.Minute)
+	if !strings.Contains(out.String(), "FAILED: AWSRejectedRequest") || !strings.Contains(out.String(), "sg-xxx") {
+		t.Errorf("the placeholder sg-xxx should fail with AWS's refusal:\n%s", out.String())
+	}
+
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := newClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg := &unstructured.Unstructured{}
+	pg.SetGroupVersionKind(shared.GroupVersion.WithKind("RDSInstance"))
+	pg.SetNamespace("default")
+	pg.SetName("production-postgres")
+	patch := []byte(`{"spec":{"vpcSecurityGroupIDs":["sg-0123456789abcdef0"]}}`)
+	if err := c.Patch(ctx, pg, client.RawPatch(types.MergePatchType, patch)); err != nil {
+		t.Fatal(err)
+	}
+
+	var status string
+	deadline := time.Now().Add(time.Minute)
+	for {
+		status = runStatus(t, kubeconfig)
+		if allReady(status, 2+8) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not everything Ready through infractl status:\n%s\nsandbox output:\n%s", status, out.String())
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	for _, want := range []string{"AWSProvider", "S3Bucket", "mycompany-app-data-prod", "DynamoDBTable", "production-users", "RDSInstance", "app-mysql-01"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("status lacks %s:\n%s", want, status)
+		}
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("sandbox returned %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the sandbox did not stop within a minute of Ctrl-C")
+	}
+	if !strings.Contains(out.String(), "sandbox: stopping") {
+		t.Errorf("no clean shutdown:\n%s", out.String())
+	}
+}
+
+// allReady reports whether a status table (with namespaces) has n rows, all READY True.
+func allReady(table string, n int) bool {
+	rows := strings.Split(strings.TrimSpace(table), "\n")[1:]
+	for _, r := range rows {
+		if f := strings.Fields(r); len(f) < 4 || f[3] != "True" {
+			return false
+		}
+	}
+	return len(rows) == n
+}
+
+// runStatus runs `infractl status -A` against the sandbox and returns its table.
+func runStatus(t *testing.T, kubeconfig string) string {
+	t.Helper()
+	cmd := NewRootCommand()
+	var buf bytes.Buffer
+	cmd.SetOut(&buf)
+	cmd.SetArgs([]string{"status", "-A", "--kubeconfig", kubeconfig})
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("infractl status: %v", err)
+	}
+	return buf.String()
+}
+
+// waitOutput waits until out holds text, failing early when the command returns.
+func waitOutput(t *testing.T, out *syncBuffer, done <-chan error, text string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !strings.Contains(out.String(), text) {
+		select {
+		case err := <-done:
+			t.Fatalf("the sandbox returned early (%v):\n%s", err, out.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q within %s:\n%s", text, timeout, out.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// syncBuffer is a buffer the sandbox writes while the test reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
