@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/testenv"
 )
 
 // TestSandbox starts the sandbox as a user would, applying the sandbox providers and the data
@@ -73,6 +75,17 @@ func TestSandbox(t *testing.T) {
 		if !strings.Contains(status, want) {
 			t.Errorf("status lacks %s:\n%s", want, status)
 		}
+	}
+	// kstatus conventions: `kubectl wait --for=condition=Ready` works on every kind.
+	assets, err := testenv.AssetsDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := exec.Command(filepath.Join(assets, "kubectl"), "--kubeconfig", kubeconfig, "-n", "default", "wait",
+		"--for=condition=Ready", "--timeout=30s",
+		"s3bucket/my-app-data", "dynamodbtable/users-table", "rdsinstance/app-mysql", "awsprovider/production-aws")
+	if b, err := wait.CombinedOutput(); err != nil || strings.Count(string(b), "condition met") != 4 {
+		t.Errorf("kubectl wait --for=condition=Ready: %v\n%s", err, b)
 	}
 	cancel()
 	select {

@@ -73,7 +73,7 @@ func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
 		return nil, err
 	}
 	step("AWS emulator listening on %s", s.EmulatorURL)
-	defs, err := familyCRDs(opts.Families)
+	defs, err := CRDs(opts.Families)
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +107,8 @@ func (s *Sandbox) startEmulator(address string) error {
 	return nil
 }
 
-// familyCRDs returns the shared CRDs and every family's.
-func familyCRDs(families []operator.Family) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+// CRDs returns the shared CRDs and every family's.
+func CRDs(families []operator.Family) ([]*apiextensionsv1.CustomResourceDefinition, error) {
 	defs, err := crds.Load(crds.FS())
 	if err != nil {
 		return nil, fmt.Errorf("load the shared CRDs: %w", err)

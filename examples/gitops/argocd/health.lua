@@ -1,0 +1,39 @@
+-- Argo CD health check for every infra-operator kind, from the kstatus-style conditions the
+-- operators write: Healthy when Ready is True for the current generation, Degraded with the
+-- reason when the resource is Stalled (a terminal error: the spec must change), when an
+-- AWSProvider's credentials are refused, or when a resource that was Ready stopped being
+-- available; Progressing otherwise (creating, updating, waiting for a reference or a Secret).
+local hs = { status = "Progressing", message = "Waiting for the operator to reconcile" }
+if obj.status == nil or obj.status.conditions == nil then
+  return hs
+end
+local ready, stalled
+for _, c in ipairs(obj.status.conditions) do
+  if c.type == "Ready" then ready = c end
+  if c.type == "Stalled" then stalled = c end
+end
+local function describe(c)
+  if c.message ~= nil and c.message ~= "" then
+    return c.reason .. ": " .. c.message
+  end
+  return c.reason
+end
+if stalled ~= nil and stalled.status == "True" then
+  hs.status = "Degraded"
+  hs.message = describe(stalled)
+  return hs
+end
+if ready == nil then
+  return hs
+end
+local current = ready.observedGeneration == nil or obj.metadata.generation == nil or ready.observedGeneration == obj.metadata.generation
+if ready.status == "True" and current then
+  hs.status = "Healthy"
+  hs.message = ready.message or ""
+  return hs
+end
+hs.message = describe(ready)
+if ready.status == "False" and (ready.reason == "Unavailable" or (obj.kind == "AWSProvider" and current)) then
+  hs.status = "Degraded"
+end
+return hs
