@@ -4,7 +4,7 @@ SHELL := /usr/bin/env bash
 .DEFAULT_GOAL := help
 
 # Every Go module of the workspace; ./... does not cross module boundaries, so targets loop.
-MODULES := $(patsubst %/go.mod,%,$(wildcard shared/go.mod emulator/go.mod cli/go.mod operators/*/go.mod))
+MODULES := $(patsubst %/go.mod,%,$(wildcard shared/go.mod emulator/go.mod cli/go.mod charts/go.mod operators/*/go.mod))
 FAMILIES := $(patsubst operators/%/go.mod,%,$(wildcard operators/*/go.mod))
 
 TOOLS := $(CURDIR)/bin
@@ -24,7 +24,7 @@ help: ## Show this help.
 ##@ Development
 
 .PHONY: generate
-generate: $(CONTROLLER_GEN) ## Generate deepcopy code, CRDs and each family's RBAC from the kubebuilder markers.
+generate: $(CONTROLLER_GEN) ## Generate deepcopy code, CRDs and each family's RBAC from the kubebuilder markers, then the charts.
 	cd shared && GOWORK=off $(CONTROLLER_GEN) object paths=./api/... paths=./internal/testkind/...
 	cd shared && GOWORK=off $(CONTROLLER_GEN) crd paths=./api/... output:crd:dir=./crds
 	cd shared && GOWORK=off $(CONTROLLER_GEN) crd paths=./internal/testkind/... output:crd:dir=./internal/testkind/crds
@@ -36,10 +36,15 @@ generate: $(CONTROLLER_GEN) ## Generate deepcopy code, CRDs and each family's RB
 	  (cd operators/$$f && $(CONTROLLER_GEN) rbac:roleName=infra-operator-$$f paths=./... \
 	     paths=../../shared/provider/... output:rbac:dir=config/rbac); \
 	done
+	$(MAKE) --no-print-directory charts
+
+.PHONY: charts
+charts: ## Generate the family charts (from charts/internal/chartgen/skeleton, the CRDs and role.yaml) and vendor them into the umbrella.
+	cd charts && go run ./cmd/chartgen -root .. -dir .
 
 .PHONY: verify-generated
 verify-generated: generate ## Fail when the generated files differ from what is committed.
-	@git diff --exit-code -- '*zz_generated*' '*.yaml' || { echo "generated files are stale: run make generate"; exit 1; }
+	@git diff --exit-code -- '*zz_generated*' '*.yaml' charts/ || { echo "generated files are stale: run make generate"; exit 1; }
 
 .PHONY: fmt
 fmt: ## Format every Go file.

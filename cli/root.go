@@ -15,6 +15,6 @@ func NewRootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newVersionCommand(), newSandboxCommand(), newStatusCommand())
+	root.AddCommand(newVersionCommand(), newSandboxCommand(), newStatusCommand(), newInstallCommand(), newUninstallCommand())
 	return root
 }
