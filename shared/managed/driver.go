@@ -78,7 +78,13 @@ type Kind[O v1alpha1.Managed, S any] struct {
 	// Validate checks the spec beyond what admission checks. An error is terminal and no AWS
 	// call is made. Optional.
 	Validate func(o O) error
-	// ResolveReferences fills AWS identifiers from referenced objects in the cluster. It
-	// returns a *WaitingError while a reference is not ready. Optional.
+	// ResolveReferences fills AWS identifiers from referenced objects in the cluster (see
+	// ReferenceTarget). It returns a *WaitingError while a reference is not ready. Optional.
 	ResolveReferences func(ctx context.Context, c client.Reader, o O) error
+	// References returns what o's spec refers to, so that o is looked at again as soon as a
+	// referenced object becomes Ready, changes its identifier or (for selectors) its labels.
+	// Optional; the kinds it names must be in Referenced.
+	References func(o O) []Ref
+	// Referenced are empty objects of the kinds References may name, for example &VPC{}.
+	Referenced []client.Object
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"strings"
 	"sync"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -30,6 +31,8 @@ type widgetState struct {
 	PendingObserves int
 	// Busy makes observations report that the widget accepts no change now.
 	Busy bool
+	// Parent is the parent widget's id.
+	Parent string
 }
 
 func newCloud() *cloud {
@@ -55,8 +58,44 @@ func widgetKind(c *cloud, validate func(*testkind.Widget) error) Kind[*testkind.
 		Connect: func(s *provider.Session, _ client.Reader) Driver[*testkind.Widget, widgetState] {
 			return &fakeDriver{c: c, sess: s}
 		},
-		Validate: validate,
+		Validate:          validate,
+		ResolveReferences: resolveParent,
+		References: func(w *testkind.Widget) []Ref {
+			switch {
+			case w.Spec.ParentRef != nil:
+				return []Ref{{Kind: "Widget", Name: w.Spec.ParentRef.Name}}
+			case w.Spec.ParentSelector != nil:
+				return []Ref{{Kind: "Widget"}}
+			}
+			return nil
+		},
+		Referenced: []client.Object{&testkind.Widget{}},
 	}
+}
+
+// parentTarget resolves references to Widgets to their AWS ids.
+var parentTarget = ReferenceTarget[*testkind.Widget]{
+	Kind:    "Widget",
+	New:     func() *testkind.Widget { return &testkind.Widget{} },
+	NewList: func() client.ObjectList { return &testkind.WidgetList{} },
+	Value:   func(w *testkind.Widget) string { return w.Status.WidgetID },
+}
+
+// resolveParent fills spec.parentID from spec.parentRef or spec.parentSelector.
+func resolveParent(ctx context.Context, c client.Reader, w *testkind.Widget) error {
+	switch {
+	case w.Spec.ParentRef != nil:
+		id, err := parentTarget.Resolve(ctx, c, w, "spec.parentRef", *w.Spec.ParentRef)
+		w.Spec.ParentID = id
+		return err
+	case w.Spec.ParentSelector != nil:
+		ids, err := parentTarget.ResolveSelector(ctx, c, w, "spec.parentSelector", *w.Spec.ParentSelector)
+		if err != nil {
+			return err
+		}
+		w.Spec.ParentID = strings.Join(ids, ",")
+	}
+	return nil
 }
 
 func (d *fakeDriver) Observe(_ context.Context, o *testkind.Widget) (Observation[widgetState], error) {
@@ -79,13 +118,14 @@ func (d *fakeDriver) Observe(_ context.Context, o *testkind.Widget) (Observation
 		return Observation[widgetState]{}, nil
 	}
 	o.Status.WidgetID = id
+	o.Status.ParentID = w.Parent
 	if !w.Ready && w.PendingObserves > 0 {
 		w.PendingObserves--
 	} else if !w.Ready && w.PendingObserves == 0 {
 		w.Ready = true
 	}
 	obs := Observation[widgetState]{Exists: true, Ready: w.Ready, Busy: w.Busy, State: w, UpToDate: true}
-	if w.Size != o.Spec.Size {
+	if w.Size != o.Spec.Size || w.Parent != o.Spec.ParentID {
 		obs.UpToDate, obs.Diff = false, "size"
 	}
 	if !maps.Equal(w.Tags, DesiredTags(o, d.sess.DefaultTags())) {
@@ -105,7 +145,7 @@ func (d *fakeDriver) Create(_ context.Context, o *testkind.Widget) error {
 	}
 	d.c.nextID++
 	id := fmt.Sprintf("w-%d", d.c.nextID)
-	d.c.items[id] = &widgetState{Size: o.Spec.Size, Tags: DesiredTags(o, d.sess.DefaultTags()), PendingObserves: 1}
+	d.c.items[id] = &widgetState{Size: o.Spec.Size, Tags: DesiredTags(o, d.sess.DefaultTags()), PendingObserves: 1, Parent: o.Spec.ParentID}
 	SetExternalName(o, id)
 	return nil
 }
@@ -118,6 +158,7 @@ func (d *fakeDriver) Update(_ context.Context, o *testkind.Widget, obs Observati
 	}
 	w := d.c.items[ExternalName(o)]
 	w.Size = o.Spec.Size
+	w.Parent = o.Spec.ParentID
 	w.Tags = DesiredTags(o, d.sess.DefaultTags())
 	return nil
 }

@@ -3,11 +3,13 @@ package managed
 import (
 	"context"
 	"io/fs"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/config"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -134,4 +136,71 @@ func hasFinalizer(o client.Object) bool {
 		}
 	}
 	return false
+}
+
+// TestReferences checks that a widget waits, with a condition naming the reference, for the
+// widget it refers to, and is woken by the reference watch (not by a timer: the waiting retry
+// is a minute) when that one becomes Ready, by name and by label selector.
+func TestReferences(t *testing.T) {
+	env := testenv.Start(t, testenv.Options{
+		CRDs:        []fs.FS{testkind.CRDs()},
+		AddToScheme: []func(*runtime.Scheme) error{testkind.AddToScheme},
+		AWS:         &ststest.Server{Accounts: map[string]string{"AKIDTEST": "123456789012"}},
+	})
+	cl := newCloud()
+	startManager(t, env, cl)
+	ctx := context.Background()
+	ns := env.Namespace(t)
+	env.Provider(t, ns, "aws", "AKIDTEST", "secret")
+
+	child := &testkind.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "child"}}
+	child.Spec.ProviderRef.Name, child.Spec.Size = "aws", 1
+	child.Spec.ParentRef = &v1alpha1.Reference{Name: "parent"}
+	bySelector := &testkind.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "by-selector"}}
+	bySelector.Spec.ProviderRef.Name, bySelector.Spec.Size = "aws", 1
+	bySelector.Spec.ParentSelector = &v1alpha1.Selector{MatchLabels: map[string]string{"tier": "parent"}}
+	for _, w := range []*testkind.Widget{child, bySelector} {
+		if err := env.Client.Create(ctx, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitNamed(t, env, ns, "child", "the missing parent is named", func(w *testkind.Widget) bool {
+		c := meta.FindStatusCondition(w.Status.Conditions, TypeReady)
+		return c != nil && c.Reason == ReasonReferenceNotFound && strings.Contains(c.Message, "spec.parentRef: Widget "+ns+"/parent does not exist")
+	})
+	waitNamed(t, env, ns, "by-selector", "no match is said", func(w *testkind.Widget) bool {
+		return condition(w.Status.Conditions, TypeReady) == "False/"+ReasonReferenceNotFound
+	})
+
+	parent := &testkind.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "parent", Labels: map[string]string{"tier": "parent"}}}
+	parent.Spec.ProviderRef.Name, parent.Spec.Size = "aws", 1
+	if err := env.Client.Create(ctx, parent); err != nil {
+		t.Fatal(err)
+	}
+	p := waitNamed(t, env, ns, "parent", "the parent is Ready", func(w *testkind.Widget) bool { return w.Status.Ready })
+	for _, name := range []string{"child", "by-selector"} {
+		got := waitNamed(t, env, ns, name, "the referring widget uses the parent's id", func(w *testkind.Widget) bool {
+			return w.Status.Ready && w.Status.ParentID == p.Status.WidgetID
+		})
+		cl.mu.Lock()
+		if parentOf := cl.items[ExternalName(got)].Parent; parentOf != p.Status.WidgetID {
+			t.Errorf("%s was created with parent %q, want %q", name, parentOf, p.Status.WidgetID)
+		}
+		cl.mu.Unlock()
+	}
+}
+
+// waitNamed polls the widget ns/name until ok holds, for at most 20 seconds.
+func waitNamed(t *testing.T, env *testenv.Env, ns, name, what string, ok func(*testkind.Widget) bool) *testkind.Widget {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	w := &testkind.Widget{}
+	for time.Now().Before(deadline) {
+		if err := env.Client.Get(context.Background(), types.NamespacedName{Namespace: ns, Name: name}, w); err == nil && ok(w) {
+			return w
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s/%s: %s: not within 20s; conditions %v", ns, name, what, w.Status.Conditions)
+	return nil
 }

@@ -14,6 +14,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
@@ -26,6 +27,10 @@ import (
 
 // providerIndex indexes managed objects by the namespace/name of their AWSProvider.
 const providerIndex = ".spec.providerRef"
+
+// referenceIndex indexes managed objects by the objects their spec refers to: "Kind/ns/name",
+// or "Kind/ns/*" for a label selector.
+const referenceIndex = ".spec.references"
 
 // secretIndex indexes managed objects by the namespace/name of the Secrets their spec refers to.
 const secretIndex = ".spec.secretRefs"
@@ -61,6 +66,17 @@ func Setup[O v1alpha1.Managed, S any](ctx context.Context, mgr ctrl.Manager, kin
 			return fmt.Errorf("index %s by Secret: %w", kind.Name, err)
 		}
 	}
+	if kind.References != nil {
+		if err := mgr.GetFieldIndexer().IndexField(ctx, kind.New(), referenceIndex, func(obj client.Object) []string {
+			var keys []string
+			for _, ref := range kind.References(obj.(O)) {
+				keys = append(keys, referenceKey(ref.Kind, obj.GetNamespace(), ref.Name))
+			}
+			return keys
+		}); err != nil {
+			return fmt.Errorf("index %s by reference: %w", kind.Name, err)
+		}
+	}
 	rec := opts.Recorder
 	if rec == nil {
 		rec = mgr.GetEventRecorder("infra-operator-" + strings.ToLower(kind.Name))
@@ -74,6 +90,14 @@ func Setup[O v1alpha1.Managed, S any](ctx context.Context, mgr ctrl.Manager, kin
 	if kind.Secrets != nil {
 		b = b.Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.requestsForIndex(secretIndex)),
 			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}))
+	}
+	for _, target := range kind.Referenced {
+		gvk, err := apiutil.GVKForObject(target, mgr.GetScheme())
+		if err != nil {
+			return fmt.Errorf("%s refers to an unknown kind: %w", kind.Name, err)
+		}
+		b = b.Watches(target, handler.EnqueueRequestsFromMapFunc(r.requestsForReferenced(gvk.Kind)),
+			builder.WithPredicates(referenceUsabilityChanged()))
 	}
 	return b.WithOptions(controller.Options{
 		MaxConcurrentReconciles: max(1, opts.MaxConcurrentReconciles),
@@ -91,6 +115,23 @@ func (r *Reconciler[O, S]) requestsForIndex(index string) handler.MapFunc {
 	return func(ctx context.Context, changed client.Object) []reconcile.Request {
 		return r.requestsFor(ctx, index, client.ObjectKeyFromObject(changed).String())
 	}
+}
+
+// requestsForReferenced returns a map function that requests a reconcile of every object of
+// the kind that refers to the changed object of kind target, by name or by a selector.
+func (r *Reconciler[O, S]) requestsForReferenced(target string) handler.MapFunc {
+	return func(ctx context.Context, changed client.Object) []reconcile.Request {
+		reqs := r.requestsFor(ctx, referenceIndex, referenceKey(target, changed.GetNamespace(), changed.GetName()))
+		return append(reqs, r.requestsFor(ctx, referenceIndex, referenceKey(target, changed.GetNamespace(), ""))...)
+	}
+}
+
+// referenceKey is the index key of a reference: "Kind/ns/name", or "Kind/ns/*" for a selector.
+func referenceKey(kind, namespace, name string) string {
+	if name == "" {
+		name = "*"
+	}
+	return kind + "/" + namespace + "/" + name
 }
 
 // requestsFor returns a request for every object of the kind whose index entry is key.
@@ -135,6 +176,23 @@ func userAnnotations(o client.Object) map[string]string {
 		delete(out, k)
 	}
 	return out
+}
+
+// referenceUsabilityChanged passes events of referenced objects that can change what a
+// reference resolves to: creation, deletion, a change of the Ready condition's status, of the
+// external name, or of the labels (selectors). Routine status writes wake nobody.
+func referenceUsabilityChanged() predicate.Predicate {
+	return predicate.Funcs{
+		UpdateFunc: func(e event.UpdateEvent) bool {
+			oldM, ok1 := e.ObjectOld.(v1alpha1.Managed)
+			newM, ok2 := e.ObjectNew.(v1alpha1.Managed)
+			if !ok1 || !ok2 {
+				return true
+			}
+			return isTrue(oldM.GetManagedStatus().Conditions, TypeReady) != isTrue(newM.GetManagedStatus().Conditions, TypeReady) ||
+				ExternalName(oldM) != ExternalName(newM) || !maps.Equal(oldM.GetLabels(), newM.GetLabels())
+		},
+	}
 }
 
 // providerUsabilityChanged passes provider events that can change whether resources may use

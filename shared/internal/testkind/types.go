@@ -30,6 +30,19 @@ type WidgetSpec struct {
 	// Size is a mutable setting of the widget.
 	// +kubebuilder:validation:Minimum=1
 	Size int32 `json:"size"`
+
+	// ParentID is the AWS id of a parent widget; ParentRef fills it from a Widget in the
+	// cluster.
+	// +optional
+	ParentID string `json:"parentID,omitempty"`
+
+	// ParentRef names the parent Widget.
+	// +optional
+	ParentRef *v1alpha1.Reference `json:"parentRef,omitempty"`
+
+	// ParentSelector selects the parent Widget by its labels.
+	// +optional
+	ParentSelector *v1alpha1.Selector `json:"parentSelector,omitempty"`
 }
 
 // WidgetStatus is the observed state of a Widget.
@@ -39,6 +52,10 @@ type WidgetStatus struct {
 	// WidgetID is the AWS-side identifier.
 	// +optional
 	WidgetID string `json:"widgetID,omitempty"`
+
+	// ParentID is the parent's AWS-side identifier, as applied.
+	// +optional
+	ParentID string `json:"parentID,omitempty"`
 }
 
 // Widget is a test kind.

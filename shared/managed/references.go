@@ -1,0 +1,104 @@
+package managed
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+)
+
+// referenceRetry is how soon an object waiting for a reference is looked at again without a
+// change of the referenced object; such a change wakes it at once through the reference watch.
+const referenceRetry = time.Minute
+
+// Reasons of the waiting condition of an object whose reference cannot be used yet.
+const (
+	// ReasonReferenceNotFound says a referenced object does not exist (yet).
+	ReasonReferenceNotFound = "ReferenceNotFound"
+	// ReasonReferenceNotReady says a referenced object exists and is not Ready yet.
+	ReasonReferenceNotReady = "ReferenceNotReady"
+)
+
+// Ref is one reference of an object's spec, for the watches that wake the object when what it
+// refers to changes.
+type Ref struct {
+	// Kind is the referenced kind, for example "VPC".
+	Kind string
+	// Name is the referenced object's name; empty for a label selector, which may match any
+	// object of the kind in the namespace.
+	Name string
+}
+
+// ReferenceTarget is a kind that other kinds refer to: how to make an empty object of it, and
+// which AWS identifier of it a reference resolves to.
+type ReferenceTarget[T v1alpha1.Managed] struct {
+	// Kind is the kind's name, for example "VPC".
+	Kind string
+	// New returns an empty object of the kind.
+	New func() T
+	// NewList returns an empty list of the kind.
+	NewList func() client.ObjectList
+	// Value returns the identifier a reference resolves to (for example status.vpcID, or an
+	// ARN); "" while it is not known.
+	Value func(T) string
+}
+
+// Resolve returns the identifier that ref (the field named field of from's spec, for
+// messages) resolves to: the target's Value once it is Ready. It returns a *WaitingError that
+// names the reference while the object is missing or not Ready.
+func (t ReferenceTarget[T]) Resolve(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, ref v1alpha1.Reference) (string, error) {
+	o := t.New()
+	err := c.Get(ctx, types.NamespacedName{Namespace: from.GetNamespace(), Name: ref.Name}, o)
+	if apierrors.IsNotFound(err) {
+		return "", &WaitingError{Reason: ReasonReferenceNotFound, After: referenceRetry,
+			Message: fmt.Sprintf("%s: %s %s/%s does not exist", field, t.Kind, from.GetNamespace(), ref.Name)}
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s: read %s %s/%s: %w", field, t.Kind, from.GetNamespace(), ref.Name, err)
+	}
+	return t.usable(o, field)
+}
+
+// ResolveSelector returns the identifiers of every object of the kind in from's namespace that
+// sel selects, sorted. It waits while none matches or any match is not Ready.
+func (t ReferenceTarget[T]) ResolveSelector(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, sel v1alpha1.Selector) ([]string, error) {
+	list := t.NewList()
+	if err := c.List(ctx, list, client.InNamespace(from.GetNamespace()), client.MatchingLabels(sel.MatchLabels)); err != nil {
+		return nil, fmt.Errorf("%s: list %s objects: %w", field, t.Kind, err)
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return nil, fmt.Errorf("%s: read the %s list: %w", field, t.Kind, err)
+	}
+	if len(items) == 0 {
+		return nil, &WaitingError{Reason: ReasonReferenceNotFound, After: referenceRetry,
+			Message: fmt.Sprintf("%s: no %s in namespace %s has the labels %v", field, t.Kind, from.GetNamespace(), sel.MatchLabels)}
+	}
+	values := make([]string, 0, len(items))
+	for _, item := range items {
+		v, err := t.usable(item.(T), field)
+		if err != nil {
+			return nil, err
+		}
+		values = append(values, v)
+	}
+	slices.Sort(values)
+	return values, nil
+}
+
+// usable returns o's identifier once o is Ready, or a waiting error naming it.
+func (t ReferenceTarget[T]) usable(o T, field string) (string, error) {
+	v := t.Value(o)
+	if !isTrue(o.GetManagedStatus().Conditions, TypeReady) || v == "" {
+		return "", &WaitingError{Reason: ReasonReferenceNotReady, After: referenceRetry,
+			Message: fmt.Sprintf("%s: %s %s/%s is not Ready yet", field, t.Kind, o.GetNamespace(), o.GetName())}
+	}
+	return v, nil
+}
