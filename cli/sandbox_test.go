@@ -63,7 +63,7 @@ func TestSandbox(t *testing.T) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		status = runStatus(t, kubeconfig)
-		if allReady(status, 2+8) {
+		if allReady(status, 2+10) {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -40,7 +40,8 @@ func BenchmarkSeedExamples(b *testing.B) {
 	}
 	for _, tc := range []struct{ file, service string }{
 		{"s3bucket-basic.yaml", "S3"}, {"s3bucket-versioning-encryption.yaml", "S3"}, {"s3bucket-lifecycle.yaml", "S3"},
-		{"s3bucket-quickstart.yaml", "S3"}, {"dynamodbtable-basic.yaml", "DynamoDB"}, {"dynamodbtable-provisioned.yaml", "DynamoDB"},
+		{"s3bucket-quickstart.yaml", "S3"}, {"s3bucket-serverless.yaml", "S3"}, {"dynamodbtable-basic.yaml", "DynamoDB"},
+		{"dynamodbtable-provisioned.yaml", "DynamoDB"}, {"dynamodbtable-serverless.yaml", "DynamoDB"},
 		{"rdsinstance-postgres.yaml", "RDS"}, {"rdsinstance-mysql.yaml", "RDS"},
 	} {
 		b.Run(tc.file, func(b *testing.B) {

@@ -39,6 +39,12 @@ func TestDynamoDBSeedExamples(t *testing.T) {
 				t.Errorf("billing mode: %+v", d.BillingModeSummary)
 			}
 		}},
+		{"dynamodbtable-serverless.yaml", "data-table", "application-data", func(t *testing.T, d *types.TableDescription) {
+			want := []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}}
+			if diff := cmp.Diff(want, d.KeySchema, cmpSDK); diff != "" {
+				t.Errorf("key schema (-want +got):\n%s", diff)
+			}
+		}},
 		{"dynamodbtable-provisioned.yaml", "products-table", "production-products", func(t *testing.T, d *types.TableDescription) {
 			if got := d.ProvisionedThroughput; aws.ToInt64(got.ReadCapacityUnits) != 5 || aws.ToInt64(got.WriteCapacityUnits) != 5 {
 				t.Errorf("throughput: %+v", got)

@@ -134,6 +134,9 @@ func TestS3SeedExamples(t *testing.T) {
 		{"s3bucket-quickstart.yaml", "app-data", "myapp-production-data", 7, func(t *testing.T) {
 			checkVersioningAndAES256(t, c, "myapp-production-data")
 		}},
+		{"s3bucket-serverless.yaml", "data-bucket", "application-data-bucket", 7, func(t *testing.T) {
+			checkVersioningAndAES256(t, c, "application-data-bucket")
+		}},
 		{"s3bucket-versioning-encryption.yaml", "secure-data-bucket", "mycompany-secure-data", 8, func(t *testing.T) {
 			checkVersioningAndAES256(t, c, "mycompany-secure-data")
 			out, err := c.GetPublicAccessBlock(ctx, &s3.GetPublicAccessBlockInput{Bucket: aws.String("mycompany-secure-data")})
