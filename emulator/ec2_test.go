@@ -87,3 +87,55 @@ func TestEC2VpcLifecycle(t *testing.T) {
 		t.Errorf("us-east-1 zones = %+v, %v", zones, err)
 	}
 }
+
+// ec2Client starts an emulator with a frozen clock and returns it with an EC2 client.
+func ec2Client(t *testing.T) (*emulator.Server, *ec2.Client) {
+	t.Helper()
+	e, url := start(t, emulator.Options{})
+	e.Clock.Freeze()
+	return e, ec2.NewFromConfig(sdkConfig(t, url, "AKID", 1))
+}
+
+// createVpc creates a VPC and returns its id.
+func createVpc(t *testing.T, c *ec2.Client, cidr string) string {
+	t.Helper()
+	out, err := c.CreateVpc(context.Background(), &ec2.CreateVpcInput{CidrBlock: aws.String(cidr)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return aws.ToString(out.Vpc.VpcId)
+}
+
+// createSubnet creates a subnet and returns its id.
+func createSubnet(t *testing.T, c *ec2.Client, vpc, cidr string) string {
+	t.Helper()
+	out, err := c.CreateSubnet(context.Background(), &ec2.CreateSubnetInput{VpcId: aws.String(vpc), CidrBlock: aws.String(cidr)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return aws.ToString(out.Subnet.SubnetId)
+}
+
+// attachedIgw creates an internet gateway attached to vpc and returns its id.
+func attachedIgw(t *testing.T, c *ec2.Client, vpc string) string {
+	t.Helper()
+	ctx := context.Background()
+	out, err := c.CreateInternetGateway(ctx, &ec2.CreateInternetGatewayInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AttachInternetGateway(ctx, &ec2.AttachInternetGatewayInput{InternetGatewayId: out.InternetGateway.InternetGatewayId, VpcId: aws.String(vpc)}); err != nil {
+		t.Fatal(err)
+	}
+	return aws.ToString(out.InternetGateway.InternetGatewayId)
+}
+
+// nameTag is a TagSpecification giving a resource of type rt a Name tag.
+func nameTag(rt types.ResourceType, name string) []types.TagSpecification {
+	return []types.TagSpecification{{ResourceType: rt, Tags: []types.Tag{{Key: aws.String("Name"), Value: aws.String(name)}}}}
+}
+
+// filter is one EC2 filter.
+func filter(name string, values ...string) types.Filter {
+	return types.Filter{Name: aws.String(name), Values: values}
+}

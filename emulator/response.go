@@ -17,7 +17,7 @@ import (
 func (req *request) writeOutput(w http.ResponseWriter, out any) {
 	switch req.svc.Protocol {
 	case core.ProtocolEC2Query:
-		enc := &wire.XMLEncoder{}
+		enc := &wire.XMLEncoder{EC2: true}
 		wire.Encode(enc, out, req.svc.OutputSchema(req.operation))
 		w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
 		_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<" + req.operation + `Response xmlns="` + req.svc.XMLNamespace +

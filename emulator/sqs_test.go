@@ -204,3 +204,44 @@ func TestSQSMessagesAndRedrive(t *testing.T) {
 		t.Errorf("after delete\n-want +got:\n%s", diff)
 	}
 }
+
+// TestSQSRemoveAttributes checks that SetQueueAttributes with an empty value removes the
+// policy, the redrive policy, the redrive allow policy and the KMS key, as AWS does, while an
+// empty value of another attribute is refused.
+func TestSQSRemoveAttributes(t *testing.T) {
+	_, c := sqsClient(t)
+	ctx := context.Background()
+	if _, err := c.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("removable-dlq")}); err != nil {
+		t.Fatal(err)
+	}
+	q, err := c.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("removable"), Attributes: map[string]string{
+		"Policy":             `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"*"}]}`,
+		"RedrivePolicy":      `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:removable-dlq","maxReceiveCount":3}`,
+		"RedriveAllowPolicy": `{"redrivePermission":"denyAll"}`,
+		"KmsMasterKeyId":     "alias/aws/sqs",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: q.QueueUrl, Attributes: map[string]string{
+		"Policy": "", "RedrivePolicy": "", "RedriveAllowPolicy": "", "KmsMasterKeyId": "", "SqsManagedSseEnabled": "true"}}); err != nil {
+		t.Fatal(err)
+	}
+	attrs, err := c.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: q.QueueUrl,
+		AttributeNames: []types.QueueAttributeName{types.QueueAttributeNameAll}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{"Policy", "RedrivePolicy", "RedriveAllowPolicy", "KmsMasterKeyId"} {
+		if v, ok := attrs.Attributes[gone]; ok {
+			t.Errorf("%s = %q after removing it", gone, v)
+		}
+	}
+	if attrs.Attributes["SqsManagedSseEnabled"] != "true" {
+		t.Errorf("SqsManagedSseEnabled = %q, want true once the KMS key is removed", attrs.Attributes["SqsManagedSseEnabled"])
+	}
+	_, err = c.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: q.QueueUrl, Attributes: map[string]string{"VisibilityTimeout": ""}})
+	if got := errorCode(err); got != "InvalidAttributeValue" {
+		t.Errorf("an empty VisibilityTimeout gave %q, want InvalidAttributeValue", got)
+	}
+}

@@ -51,3 +51,26 @@ func Page[T any](items []T, token string, size int) (page []T, next string, ok b
 	}
 	return items[start:end], next, true
 }
+
+// Select returns the keys of m that a request names, deduplicated and in ascending order, or
+// every key when it names none; absent lists, in request order, the named keys m lacks. Describe
+// operations that take lists of ids (EC2's, ELB's) answer them all in one call this way.
+func Select[V any](m map[string]V, names []string) (keys, absent []string) {
+	if len(names) == 0 {
+		return SortedKeys(m), nil
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		if _, ok := m[n]; ok {
+			keys = append(keys, n)
+		} else {
+			absent = append(absent, n)
+		}
+	}
+	sort.Strings(keys)
+	return keys, absent
+}

@@ -59,7 +59,23 @@ func ec2Name(m *smithy.Schema, name string) string {
 	if n := xmlName(m, ""); n != "" {
 		return strings.ToUpper(n[:1]) + n[1:]
 	}
+	if m.TargetID().Namespace == synthesizedNamespace && (m.Type() == smithy.ShapeTypeList || m.Type() == smithy.ShapeTypeSet) {
+		return singular(name)
+	}
 	return name
+}
+
+// singular names the items of a list member newer than the API model, which EC2 sends under
+// the singular of the SDK's plural field name (AvailabilityZoneAddresses as
+// AvailabilityZoneAddress.N, SecondaryAllocationIds as SecondaryAllocationId.N).
+func singular(name string) string {
+	switch {
+	case strings.HasSuffix(name, "sses"):
+		return strings.TrimSuffix(name, "es")
+	case strings.HasSuffix(name, "ies"):
+		return strings.TrimSuffix(name, "ies") + "y"
+	}
+	return strings.TrimSuffix(name, "s")
 }
 
 func decodeForm(form url.Values, in any, schema *smithy.Schema, d dialect) error {

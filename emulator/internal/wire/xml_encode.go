@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"math/big"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/smithy-go"
@@ -17,6 +18,8 @@ import (
 // (<member>) unless flattened, maps as <entry><key/><value/></entry>, timestamps in ISO 8601.
 // The outermost struct writes no element of its own; the protocol wraps it in <XResult>.
 type XMLEncoder struct {
+	// EC2 names lists newer than the API model as ec2Query responses do: <fooSet><item/>.
+	EC2   bool
 	buf   bytes.Buffer
 	stack []xmlFrame
 }
@@ -111,6 +114,18 @@ func (e *XMLEncoder) CloseStruct() { e.pop() }
 func (e *XMLEncoder) WriteList(s *smithy.Schema) {
 	name := e.name(s)
 	f := xmlFrame{kind: 'l', flat: flattened(s)}
+	if e.EC2 && s.TargetID().Namespace == synthesizedNamespace && name == s.MemberName() && name != "" {
+		// A member newer than the model: EC2 sends RevokedSecurityGroupRules as
+		// <revokedSecurityGroupRuleSet><item>.
+		set := strings.ToLower(name[:1]) + name[1:]
+		if !strings.HasSuffix(set, "Set") {
+			set = singular(set) + "Set"
+		}
+		f.element, f.item = set, "item"
+		e.buf.WriteString("<" + set + ">")
+		e.stack = append(e.stack, f)
+		return
+	}
 	if f.flat {
 		// Flattened items take the name of the list's member when it has one.
 		f.item = xmlName(s.ListMember(), name)

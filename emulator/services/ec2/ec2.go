@@ -1,6 +1,14 @@
-// Package ec2 emulates Amazon EC2 over its ec2Query protocol. This first slice covers VPCs
-// (with AWS's CIDR validation, attributes and the pending -> available transition), tags, and
-// the availability zones of each region; the networking family extends it.
+// Package ec2 emulates Amazon EC2 over its ec2Query protocol: what the networking family needs.
+// VPCs (AWS's CIDR validation, attributes, an optional Amazon-provided IPv6 block, and the
+// default security group and main route table every VPC gets), subnets (containment and overlap
+// of CIDRs, the region's availability zones, free addresses), internet gateways (attach and
+// detach rules), Elastic IPs, NAT gateways (ClientToken idempotency; pending -> available,
+// deleting -> deleted and failed on the simulation clock, deleted ones visible for an hour),
+// security groups and their rules (stored per atomic rule with sgr- ids), route tables (local
+// route, routes to gateways, subnet associations, replacing the main association), tags on all
+// of them, and the availability zones of each region. Describe* operations answer any number of
+// ids in one call, filter and paginate as EC2 does, and deletes refuse with DependencyViolation
+// while something depends on the resource.
 package ec2
 
 import (
@@ -10,24 +18,41 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
 )
 
-// TransitionTime is how long a new VPC stays pending on the simulation clock by default.
+// TransitionTime is how long EC2's asynchronous lifecycles (a VPC, subnet or NAT gateway
+// pending, a NAT gateway deleting) take on the simulation clock by default.
 const TransitionTime = time.Second
 
 // Backend holds the EC2 resources of every account and region.
 type Backend struct {
-	clock *core.Clock
-	mu    sync.Mutex
-	vpcs  map[core.Scope]map[string]*vpc
-	tags  map[core.Scope]map[string]map[string]string // resource id -> key -> value
+	clock   *core.Clock
+	mu      sync.Mutex
+	regions map[core.Scope]*region
+}
+
+// region is the EC2 state of one account in one region.
+type region struct {
+	vpcs      map[string]*vpc
+	subnets   map[string]*subnet
+	igws      map[string]*igw
+	eips      map[string]*eip
+	nats      map[string]*natGateway
+	natTokens map[string]string // ClientToken -> NAT gateway id
+	groups    map[string]*securityGroup
+	rules     map[string]*sgRule
+	ruleSeq   int // rules created so far, to keep their order
+	tables    map[string]*routeTable
+	tags      map[string]map[string]string // resource id -> key -> value
 }
 
 // New returns an empty EC2 backend on clock.
 func New(clock *core.Clock) *Backend {
-	return &Backend{clock: clock, vpcs: map[core.Scope]map[string]*vpc{}, tags: map[core.Scope]map[string]map[string]string{}}
+	return &Backend{clock: clock, regions: map[core.Scope]*region{}}
 }
 
 // Service describes EC2 to the router.
@@ -42,14 +67,46 @@ func (b *Backend) Service() *core.Service {
 		Transition:   TransitionTime,
 		Throttle:     &core.APIError{Code: "RequestLimitExceeded", Status: http.StatusServiceUnavailable, Message: "Request limit exceeded."},
 		Operations: map[string]core.Operation{
-			"CreateVpc":                 core.Op(b.createVpc),
-			"DescribeVpcs":              core.Op(b.describeVpcs),
-			"DeleteVpc":                 core.Op(b.deleteVpc),
-			"ModifyVpcAttribute":        core.Op(b.modifyVpcAttribute),
-			"DescribeVpcAttribute":      core.Op(b.describeVpcAttribute),
-			"CreateTags":                core.Op(b.createTags),
-			"DeleteTags":                core.Op(b.deleteTags),
-			"DescribeAvailabilityZones": core.Op(b.describeAvailabilityZones),
+			"CreateVpc":                     core.Op(b.createVpc),
+			"DescribeVpcs":                  core.Op(b.describeVpcs),
+			"DeleteVpc":                     core.Op(b.deleteVpc),
+			"ModifyVpcAttribute":            core.Op(b.modifyVpcAttribute),
+			"DescribeVpcAttribute":          core.Op(b.describeVpcAttribute),
+			"CreateSubnet":                  core.Op(b.createSubnet),
+			"DescribeSubnets":               core.Op(b.describeSubnets),
+			"DeleteSubnet":                  core.Op(b.deleteSubnet),
+			"ModifySubnetAttribute":         core.Op(b.modifySubnetAttribute),
+			"CreateInternetGateway":         core.Op(b.createInternetGateway),
+			"DescribeInternetGateways":      core.Op(b.describeInternetGateways),
+			"AttachInternetGateway":         core.Op(b.attachInternetGateway),
+			"DetachInternetGateway":         core.Op(b.detachInternetGateway),
+			"DeleteInternetGateway":         core.Op(b.deleteInternetGateway),
+			"AllocateAddress":               core.Op(b.allocateAddress),
+			"DescribeAddresses":             core.Op(b.describeAddresses),
+			"ReleaseAddress":                core.Op(b.releaseAddress),
+			"CreateNatGateway":              core.Op(b.createNatGateway),
+			"DescribeNatGateways":           core.Op(b.describeNatGateways),
+			"DeleteNatGateway":              core.Op(b.deleteNatGateway),
+			"CreateSecurityGroup":           core.Op(b.createSecurityGroup),
+			"DescribeSecurityGroups":        core.Op(b.describeSecurityGroups),
+			"DeleteSecurityGroup":           core.Op(b.deleteSecurityGroup),
+			"AuthorizeSecurityGroupIngress": core.Op(b.authorizeSecurityGroupIngress),
+			"AuthorizeSecurityGroupEgress":  core.Op(b.authorizeSecurityGroupEgress),
+			"RevokeSecurityGroupIngress":    core.Op(b.revokeSecurityGroupIngress),
+			"RevokeSecurityGroupEgress":     core.Op(b.revokeSecurityGroupEgress),
+			"DescribeSecurityGroupRules":    core.Op(b.describeSecurityGroupRules),
+			"CreateRouteTable":              core.Op(b.createRouteTable),
+			"DescribeRouteTables":           core.Op(b.describeRouteTables),
+			"DeleteRouteTable":              core.Op(b.deleteRouteTable),
+			"CreateRoute":                   core.Op(b.createRoute),
+			"ReplaceRoute":                  core.Op(b.replaceRoute),
+			"DeleteRoute":                   core.Op(b.deleteRoute),
+			"AssociateRouteTable":           core.Op(b.associateRouteTable),
+			"DisassociateRouteTable":        core.Op(b.disassociateRouteTable),
+			"ReplaceRouteTableAssociation":  core.Op(b.replaceRouteTableAssociation),
+			"CreateTags":                    core.Op(b.createTags),
+			"DeleteTags":                    core.Op(b.deleteTags),
+			"DescribeAvailabilityZones":     core.Op(b.describeAvailabilityZones),
 		},
 		Dump: b.dump,
 	}
@@ -62,26 +119,45 @@ func newID(prefix string) string {
 	return prefix + "-" + hex.EncodeToString(b)[:17]
 }
 
-// tagsOf returns the tag map of a resource, creating it. The caller holds b.mu.
-func (b *Backend) tagsOf(scope core.Scope, id string) map[string]string {
-	r := b.tags[scope]
+// region returns the caller's EC2 state, creating it. The caller holds b.mu.
+func (b *Backend) region(call *core.Call) *region {
+	r := b.regions[call.Scope()]
 	if r == nil {
-		r = map[string]map[string]string{}
-		b.tags[scope] = r
+		r = &region{vpcs: map[string]*vpc{}, subnets: map[string]*subnet{}, igws: map[string]*igw{}, eips: map[string]*eip{},
+			nats: map[string]*natGateway{}, natTokens: map[string]string{}, groups: map[string]*securityGroup{},
+			rules: map[string]*sgRule{}, tables: map[string]*routeTable{}, tags: map[string]map[string]string{}}
+		b.regions[call.Scope()] = r
 	}
-	if r[id] == nil {
-		r[id] = map[string]string{}
-	}
-	return r[id]
+	return r
 }
+
+// tagsOf returns the tag map of a resource, creating it.
+func (r *region) tagsOf(id string) map[string]string {
+	if r.tags[id] == nil {
+		r.tags[id] = map[string]string{}
+	}
+	return r.tags[id]
+}
+
+// setTags gives a new resource the tags of its TagSpecifications.
+func (r *region) setTags(id string, tags map[string]string) {
+	for k, v := range tags {
+		r.tagsOf(id)[k] = v
+	}
+}
+
+// tagList returns a resource's tags as the SDK lists them.
+func (r *region) tagList(id string) []types.Tag { return tagList(r.tags[id]) }
 
 func (b *Backend) dump() any {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := map[string]any{}
-	for scope, vpcs := range b.vpcs {
-		for id, v := range vpcs {
-			out[scope.Account+"/"+scope.Region+"/"+id] = map[string]any{"cidr": v.cidr, "tags": b.tagsOf(scope, id)}
+	for scope, r := range b.regions {
+		out[scope.Account+"/"+scope.Region] = map[string]any{
+			"vpcs": core.SortedKeys(r.vpcs), "subnets": core.SortedKeys(r.subnets), "internetGateways": core.SortedKeys(r.igws),
+			"addresses": core.SortedKeys(r.eips), "natGateways": core.SortedKeys(r.nats), "securityGroups": core.SortedKeys(r.groups),
+			"securityGroupRules": core.SortedKeys(r.rules), "routeTables": core.SortedKeys(r.tables), "tags": r.tags,
 		}
 	}
 	return out

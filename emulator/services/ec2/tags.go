@@ -50,22 +50,35 @@ func tagList(tags map[string]string) []types.Tag {
 	return core.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
 }
 
-// exists reports whether the caller has a resource with id. The caller holds b.mu.
-func (b *Backend) exists(call *core.Call, id string) error {
-	if strings.HasPrefix(id, "vpc-") {
-		if _, ok := b.vpcsOf(call)[id]; ok {
-			return nil
+// exists reports whether the caller has a resource with id, of any type tags may be put on.
+func (r *region) exists(id string) error {
+	for _, k := range kinds {
+		if !strings.HasPrefix(id, k.prefix+"-") {
+			continue
 		}
-		return vpcNotFound(id)
+		if err := k.check(id); err != nil {
+			return err
+		}
+		if !r.has(k, id) {
+			return k.missing(id)
+		}
+		return nil
 	}
 	return core.Errorf("InvalidID", "The ID '%s' is not valid", id)
+}
+
+// has reports whether a resource of kind k exists.
+func (r *region) has(k kind, id string) bool {
+	return map[kind]bool{vpcKind: r.vpcs[id] != nil, subnetKind: r.subnets[id] != nil, igwKind: r.igws[id] != nil, eipKind: r.eips[id] != nil,
+		natKind: r.nats[id] != nil, sgKind: r.groups[id] != nil, ruleKind: r.rules[id] != nil, rtbKind: r.tables[id] != nil}[k]
 }
 
 func (b *Backend) createTags(call *core.Call, in *ec2.CreateTagsInput) (*ec2.CreateTagsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	r := b.region(call)
 	for _, id := range in.Resources {
-		if err := b.exists(call, id); err != nil {
+		if err := r.exists(id); err != nil {
 			return nil, err
 		}
 	}
@@ -75,7 +88,7 @@ func (b *Backend) createTags(call *core.Call, in *ec2.CreateTagsInput) (*ec2.Cre
 		}
 	}
 	for _, id := range in.Resources {
-		tags := b.tagsOf(call.Scope(), id)
+		tags := r.tagsOf(id)
 		for _, t := range in.Tags {
 			tags[aws.ToString(t.Key)] = aws.ToString(t.Value)
 		}
@@ -91,11 +104,12 @@ func (b *Backend) createTags(call *core.Call, in *ec2.CreateTagsInput) (*ec2.Cre
 func (b *Backend) deleteTags(call *core.Call, in *ec2.DeleteTagsInput) (*ec2.DeleteTagsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	r := b.region(call)
 	for _, id := range in.Resources {
-		if err := b.exists(call, id); err != nil {
+		if err := r.exists(id); err != nil {
 			return nil, err
 		}
-		tags := b.tagsOf(call.Scope(), id)
+		tags := r.tagsOf(id)
 		for _, t := range in.Tags {
 			k := aws.ToString(t.Key)
 			if t.Value == nil || tags[k] == aws.ToString(t.Value) {
@@ -104,51 +118,4 @@ func (b *Backend) deleteTags(call *core.Call, in *ec2.DeleteTagsInput) (*ec2.Del
 		}
 	}
 	return &ec2.DeleteTagsOutput{}, nil
-}
-
-// matchFilters applies EC2 filters to a resource: fields by filter name, and the tag:<key>,
-// tag-key and tag-value filters. An unknown filter name is an error, as on AWS.
-func matchFilters(filters []types.Filter, tags []types.Tag, fields map[string]string) (bool, error) {
-	for _, f := range filters {
-		name := aws.ToString(f.Name)
-		var values []string
-		switch {
-		case strings.HasPrefix(name, "tag:"):
-			for _, t := range tags {
-				if aws.ToString(t.Key) == name[4:] {
-					values = append(values, aws.ToString(t.Value))
-				}
-			}
-		case name == "tag-key":
-			for _, t := range tags {
-				values = append(values, aws.ToString(t.Key))
-			}
-		case name == "tag-value":
-			for _, t := range tags {
-				values = append(values, aws.ToString(t.Value))
-			}
-		default:
-			v, ok := fields[name]
-			if !ok {
-				return false, core.Errorf("InvalidParameterValue", "The filter '%s' is invalid", name)
-			}
-			values = []string{v}
-		}
-		if !anyMatch(f.Values, values) {
-			return false, nil
-		}
-	}
-	return true, nil
-}
-
-// anyMatch reports whether a filter value (with * and ? wildcards) matches a resource value.
-func anyMatch(patterns, values []string) bool {
-	for _, p := range patterns {
-		for _, v := range values {
-			if ok, _ := pathMatch(p, v); ok {
-				return true
-			}
-		}
-	}
-	return false
 }

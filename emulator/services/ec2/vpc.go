@@ -1,7 +1,9 @@
 package ec2
 
 import (
-	"net"
+	"crypto/rand"
+	"fmt"
+	"net/netip"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -13,52 +15,54 @@ import (
 
 // vpc is one VPC.
 type vpc struct {
-	id, cidr, assoc, dhcp string
-	tenancy               types.Tenancy
-	available             time.Time // when the VPC leaves pending
-	dnsSupport            bool
-	dnsHostnames          bool
+	id, assoc, dhcp string
+	cidr            netip.Prefix
+	ipv6            netip.Prefix // Amazon-provided /56, when asked for
+	ipv6Assoc       string
+	tenancy         types.Tenancy
+	available       time.Time // when the VPC leaves pending
+	dnsSupport      bool
+	dnsHostnames    bool
 }
 
-func (v *vpc) describe(owner string, now time.Time, tags map[string]string) types.Vpc {
+func (v *vpc) describe(owner string, now time.Time, tags []types.Tag) types.Vpc {
 	state := types.VpcStateAvailable
 	if now.Before(v.available) {
 		state = types.VpcStatePending
 	}
-	return types.Vpc{
-		VpcId: aws.String(v.id), CidrBlock: aws.String(v.cidr), State: state, OwnerId: aws.String(owner),
+	d := types.Vpc{
+		VpcId: aws.String(v.id), CidrBlock: aws.String(v.cidr.String()), State: state, OwnerId: aws.String(owner),
 		DhcpOptionsId: aws.String(v.dhcp), InstanceTenancy: v.tenancy, IsDefault: aws.Bool(false),
-		CidrBlockAssociationSet: []types.VpcCidrBlockAssociation{{AssociationId: aws.String(v.assoc), CidrBlock: aws.String(v.cidr),
+		CidrBlockAssociationSet: []types.VpcCidrBlockAssociation{{AssociationId: aws.String(v.assoc), CidrBlock: aws.String(v.cidr.String()),
 			CidrBlockState: &types.VpcCidrBlockState{State: types.VpcCidrBlockStateCodeAssociated}}},
-		Tags: tagList(tags),
+		Tags: tags,
 	}
+	if v.ipv6.IsValid() {
+		d.Ipv6CidrBlockAssociationSet = []types.VpcIpv6CidrBlockAssociation{{AssociationId: aws.String(v.ipv6Assoc),
+			Ipv6CidrBlock: aws.String(v.ipv6.String()), Ipv6Pool: aws.String("Amazon"), NetworkBorderGroup: aws.String(""),
+			Ipv6CidrBlockState: &types.VpcCidrBlockState{State: types.VpcCidrBlockStateCodeAssociated}}}
+	}
+	return d
 }
 
-// checkCIDR validates an IPv4 VPC CIDR block as AWS does: a network address with a prefix
+// checkVpcCIDR validates an IPv4 VPC CIDR block as AWS does: a network address with a prefix
 // from /16 to /28.
-func checkCIDR(cidr string) error {
-	ip, n, err := net.ParseCIDR(cidr)
-	if err != nil || ip.To4() == nil || !ip.Equal(n.IP) {
-		return core.Errorf("InvalidParameterValue", "Value (%s) for parameter cidrBlock is invalid. This is not a valid CIDR block.", cidr)
+func checkVpcCIDR(cidr string) (netip.Prefix, error) {
+	p, err := parseCIDR(cidr, "cidrBlock", false)
+	if err != nil {
+		return p, err
 	}
-	if ones, _ := n.Mask.Size(); ones < 16 || ones > 28 {
-		return core.Errorf("InvalidVpc.Range", "The CIDR '%s' is invalid.", cidr)
+	if p.Bits() < 16 || p.Bits() > 28 {
+		return p, core.Errorf("InvalidVpc.Range", "The CIDR '%s' is invalid.", cidr)
 	}
-	return nil
+	return p, nil
 }
 
-func vpcNotFound(id string) *core.APIError {
-	return core.Errorf("InvalidVpcID.NotFound", "The vpc ID '%s' does not exist", id)
-}
-
-// vpcsOf returns the VPCs of the caller's account and region. The caller holds b.mu.
-func (b *Backend) vpcsOf(call *core.Call) map[string]*vpc {
-	r := b.vpcs[call.Scope()]
-	if r == nil {
-		r = map[string]*vpc{}
-		b.vpcs[call.Scope()] = r
-	}
-	return r
+// amazonIPv6 returns an Amazon-provided /56 IPv6 block.
+func amazonIPv6() netip.Prefix {
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return netip.MustParsePrefix(fmt.Sprintf("2600:1f18:%02x%02x:%02x00::/56", b[0], b[1], b[2]))
 }
 
 func (b *Backend) createVpc(call *core.Call, in *ec2.CreateVpcInput) (*ec2.CreateVpcOutput, error) {
@@ -66,7 +70,8 @@ func (b *Backend) createVpc(call *core.Call, in *ec2.CreateVpcInput) (*ec2.Creat
 	if cidr == "" {
 		return nil, core.Errorf("MissingParameter", "Either 'cidrBlock' or 'ipv4IpamPoolId' should be provided.")
 	}
-	if err := checkCIDR(cidr); err != nil {
+	p, err := checkVpcCIDR(cidr)
+	if err != nil {
 		return nil, err
 	}
 	tenancy := in.InstanceTenancy
@@ -84,69 +89,98 @@ func (b *Backend) createVpc(call *core.Call, in *ec2.CreateVpcInput) (*ec2.Creat
 	if err != nil {
 		return nil, err
 	}
-	v := &vpc{id: newID("vpc"), cidr: cidr, assoc: newID("vpc-cidr-assoc"), dhcp: newID("dopt"), tenancy: tenancy,
+	v := &vpc{id: newID("vpc"), cidr: p, assoc: newID("vpc-cidr-assoc"), dhcp: newID("dopt"), tenancy: tenancy,
 		available: call.Now.Add(call.Transition), dnsSupport: true}
+	if aws.ToBool(in.AmazonProvidedIpv6CidrBlock) {
+		v.ipv6, v.ipv6Assoc = amazonIPv6(), newID("vpc-cidr-assoc")
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.vpcsOf(call)[v.id] = v
-	for k, val := range tags {
-		b.tagsOf(call.Scope(), v.id)[k] = val
-	}
-	d := v.describe(call.Account, call.Now, tags)
+	r := b.region(call)
+	r.vpcs[v.id] = v
+	r.setTags(v.id, tags)
+	r.addDefaultGroup(v.id)
+	r.addMainTable(v)
+	d := v.describe(call.Account, call.Now, r.tagList(v.id))
 	return &ec2.CreateVpcOutput{Vpc: &d}, nil
 }
 
 func (b *Backend) describeVpcs(call *core.Call, in *ec2.DescribeVpcsInput) (*ec2.DescribeVpcsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	vpcs := b.vpcsOf(call)
-	for _, id := range in.VpcIds {
-		if _, ok := vpcs[id]; !ok {
-			return nil, vpcNotFound(id)
-		}
-	}
-	want := map[string]bool{}
-	for _, id := range in.VpcIds {
-		want[id] = true
-	}
-	out := &ec2.DescribeVpcsOutput{Vpcs: []types.Vpc{}}
-	for _, id := range core.SortedKeys(vpcs) {
-		if len(want) > 0 && !want[id] {
-			continue
-		}
-		d := vpcs[id].describe(call.Account, call.Now, b.tagsOf(call.Scope(), id))
-		ok, err := matchFilters(in.Filters, d.Tags, map[string]string{
-			"vpc-id": id, "cidr": aws.ToString(d.CidrBlock), "cidr-block-association.cidr-block": aws.ToString(d.CidrBlock),
-			"state": string(d.State), "is-default": "false", "owner-id": call.Account, "dhcp-options-id": aws.ToString(d.DhcpOptionsId),
-		})
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out.Vpcs = append(out.Vpcs, d)
-		}
-	}
-	return out, nil
+	r := b.region(call)
+	vpcs, next, err := describe(r.vpcs, vpcKind, in.VpcIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, v *vpc) view[types.Vpc] {
+		d := v.describe(call.Account, call.Now, r.tagList(id))
+		return view[types.Vpc]{d, d.Tags, fields{
+			"vpc-id": {id}, "cidr": {v.cidr.String()}, "cidr-block-association.cidr-block": {v.cidr.String()},
+			"ipv6-cidr-block-association.ipv6-cidr-block": text(ipv6Text(v.ipv6)),
+			"state": {string(d.State)}, "is-default": {"false"}, "owner-id": {call.Account}, "dhcp-options-id": {v.dhcp},
+		}}
+	})
+	return &ec2.DescribeVpcsOutput{Vpcs: vpcs, NextToken: next}, err
 }
 
+// ipv6Text is an optional IPv6 block as text.
+func ipv6Text(p netip.Prefix) *string {
+	if !p.IsValid() {
+		return nil
+	}
+	return aws.String(p.String())
+}
+
+// deleteVpc refuses, as AWS does, while the VPC has subnets, an internet gateway, security
+// groups other than its default one or route tables other than its main one; those two go
+// with it.
 func (b *Backend) deleteVpc(call *core.Call, in *ec2.DeleteVpcInput) (*ec2.DeleteVpcOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	r := b.region(call)
 	id := aws.ToString(in.VpcId)
-	if _, ok := b.vpcsOf(call)[id]; !ok {
-		return nil, vpcNotFound(id)
+	if _, err := get(r.vpcs, vpcKind, id); err != nil {
+		return nil, err
 	}
-	delete(b.vpcsOf(call), id)
-	delete(b.tags[call.Scope()], id)
+	for _, s := range r.subnets {
+		if s.vpc == id {
+			return nil, dependencyViolation("vpc", id)
+		}
+	}
+	for _, g := range r.igws {
+		if g.vpc == id {
+			return nil, dependencyViolation("vpc", id)
+		}
+	}
+	for _, g := range r.groups {
+		if g.vpc == id && !g.isDefault {
+			return nil, dependencyViolation("vpc", id)
+		}
+	}
+	for _, t := range r.tables {
+		if t.vpc == id && t.mainAssoc == "" {
+			return nil, dependencyViolation("vpc", id)
+		}
+	}
+	for gid, g := range r.groups {
+		if g.vpc == id {
+			r.dropGroup(gid)
+		}
+	}
+	for tid, t := range r.tables {
+		if t.vpc == id {
+			delete(r.tables, tid)
+			delete(r.tags, tid)
+		}
+	}
+	delete(r.vpcs, id)
+	delete(r.tags, id)
 	return &ec2.DeleteVpcOutput{}, nil
 }
 
 func (b *Backend) modifyVpcAttribute(call *core.Call, in *ec2.ModifyVpcAttributeInput) (*ec2.ModifyVpcAttributeOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	v, ok := b.vpcsOf(call)[aws.ToString(in.VpcId)]
-	if !ok {
-		return nil, vpcNotFound(aws.ToString(in.VpcId))
+	v, err := get(b.region(call).vpcs, vpcKind, aws.ToString(in.VpcId))
+	if err != nil {
+		return nil, err
 	}
 	set := 0
 	if in.EnableDnsSupport != nil {
@@ -164,9 +198,9 @@ func (b *Backend) modifyVpcAttribute(call *core.Call, in *ec2.ModifyVpcAttribute
 func (b *Backend) describeVpcAttribute(call *core.Call, in *ec2.DescribeVpcAttributeInput) (*ec2.DescribeVpcAttributeOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	v, ok := b.vpcsOf(call)[aws.ToString(in.VpcId)]
-	if !ok {
-		return nil, vpcNotFound(aws.ToString(in.VpcId))
+	v, err := get(b.region(call).vpcs, vpcKind, aws.ToString(in.VpcId))
+	if err != nil {
+		return nil, err
 	}
 	out := &ec2.DescribeVpcAttributeOutput{VpcId: in.VpcId}
 	switch in.Attribute {

@@ -1,7 +1,6 @@
 package ec2
 
 import (
-	"path"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -10,9 +9,6 @@ import (
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
-
-// pathMatch matches EC2 filter wildcards (* and ?), which path.Match also understands.
-func pathMatch(pattern, value string) (bool, error) { return path.Match(pattern, value) }
 
 // zoneLetters are the availability zones the emulator gives each region: us-east-1 has six,
 // as on AWS; other regions three.
@@ -32,20 +28,31 @@ func zoneID(region string) string {
 	return parts[0] + parts[1][:1] + parts[len(parts)-1]
 }
 
+// zone is one availability zone: its name (us-east-1a) and ID (use1-az1).
+type zone struct{ name, id string }
+
+// zones returns the availability zones of a region.
+func zones(region string) []zone {
+	var out []zone
+	for i, l := range zoneLetters(region) {
+		out = append(out, zone{region + string(l), zoneID(region) + "-az" + string(rune('1'+i))})
+	}
+	return out
+}
+
 func (b *Backend) describeAvailabilityZones(call *core.Call, in *ec2.DescribeAvailabilityZonesInput) (*ec2.DescribeAvailabilityZonesOutput, error) {
 	out := &ec2.DescribeAvailabilityZonesOutput{AvailabilityZones: []types.AvailabilityZone{}}
 	names := map[string]bool{}
 	for _, n := range in.ZoneNames {
 		names[n] = true
 	}
-	for i, l := range zoneLetters(call.Region) {
-		name := call.Region + string(l)
+	for _, z := range zones(call.Region) {
+		name, id := z.name, z.id
 		if len(names) > 0 && !names[name] {
 			continue
 		}
-		id := zoneID(call.Region) + "-az" + string(rune('1'+i))
-		ok, err := matchFilters(in.Filters, nil, map[string]string{"zone-name": name, "zone-id": id, "region-name": call.Region,
-			"state": "available", "zone-type": "availability-zone", "opt-in-status": "opt-in-not-required", "group-name": call.Region})
+		ok, err := matchFilters(in.Filters, nil, fields{"zone-name": {name}, "zone-id": {id}, "region-name": {call.Region},
+			"state": {"available"}, "zone-type": {"availability-zone"}, "opt-in-status": {"opt-in-not-required"}, "group-name": {call.Region}})
 		if err != nil {
 			return nil, err
 		}

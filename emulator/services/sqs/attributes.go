@@ -47,6 +47,10 @@ func jsonObject(v string) error {
 
 func anyValue(string) error { return nil }
 
+// removable are the attributes SetQueueAttributes removes when given an empty value, as AWS
+// does: the queue then has no policy, dead-letter queue, redrive allow policy or KMS key.
+var removable = map[string]bool{"Policy": true, "RedrivePolicy": true, "RedriveAllowPolicy": true, "KmsMasterKeyId": true}
+
 // settable lists the attributes CreateQueue and SetQueueAttributes accept, with AWS's ranges.
 var settable = map[string]attribute{
 	"DelaySeconds":                  {def: "0", validate: intRange(0, 900)},
@@ -123,8 +127,9 @@ func validateRedriveAllowPolicy(v string) error {
 	return nil
 }
 
-// checkAttributes validates attributes as AWS does for a queue that is (or will be) FIFO.
-func checkAttributes(attrs map[string]string, fifo bool) error {
+// checkAttributes validates attributes as AWS does for a queue that is (or will be) FIFO; with
+// removal, an empty value of a removable attribute is valid (SetQueueAttributes).
+func checkAttributes(attrs map[string]string, fifo, removal bool) error {
 	for name, value := range attrs {
 		a, ok := settable[name]
 		if !ok {
@@ -132,6 +137,9 @@ func checkAttributes(attrs map[string]string, fifo bool) error {
 		}
 		if a.fifoOnly && !fifo {
 			return &core.APIError{Code: "InvalidAttributeName", Message: "Unknown Attribute " + name + "."}
+		}
+		if removal && value == "" && removable[name] {
+			continue
 		}
 		if err := a.validate(value); err != nil {
 			return &core.APIError{Code: "InvalidAttributeValue",

@@ -111,7 +111,7 @@ func (b *Backend) createQueue(call *core.Call, in *sqs.CreateQueueInput) (*sqs.C
 		return nil, &core.APIError{Code: "InvalidParameterValue",
 			Message: "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length."}
 	}
-	if err := checkAttributes(in.Attributes, fifo); err != nil {
+	if err := checkAttributes(in.Attributes, fifo, false); err != nil {
 		return nil, err
 	}
 	if len(in.Tags) > 50 {
@@ -184,14 +184,17 @@ func (b *Backend) setQueueAttributes(call *core.Call, in *sqs.SetQueueAttributes
 		return nil, &core.APIError{Code: "InvalidAttributeValue",
 			Message: "Invalid value for the parameter FifoQueue: a queue's type cannot be changed."}
 	}
-	if err := checkAttributes(in.Attributes, q.fifo); err != nil {
+	if err := checkAttributes(in.Attributes, q.fifo, true); err != nil {
 		return nil, err
 	}
 	for k, v := range in.Attributes {
-		if k == "FifoQueue" {
-			continue
+		switch {
+		case k == "FifoQueue":
+		case v == "" && removable[k]:
+			delete(q.attrs, k)
+		default:
+			q.attrs[k] = v
 		}
-		q.attrs[k] = v
 	}
 	q.modified = call.Now
 	return &sqs.SetQueueAttributesOutput{}, nil

@@ -1,0 +1,148 @@
+package ec2
+
+import (
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// securityGroup is one VPC security group; its rules are kept apart, one per atomic rule.
+type securityGroup struct {
+	id, name, description, vpc string
+	isDefault                  bool
+}
+
+// noDefaultVPC is EC2's answer to naming a group by name, which only works in a default VPC;
+// the emulator's accounts have none.
+var noDefaultVPC = core.Errorf("VPCIdNotSpecified", "No default VPC for this user. GroupName is only supported for EC2-Classic and default VPC.")
+
+// addDefaultGroup gives a new VPC its default security group: all traffic in from the group
+// itself, all IPv4 traffic out.
+func (r *region) addDefaultGroup(vpcID string) {
+	g := &securityGroup{id: newID("sg"), name: "default", description: "default VPC security group", vpc: vpcID, isDefault: true}
+	r.groups[g.id] = g
+	r.addRule(&sgRule{group: g.id, protocol: "-1", from: -1, to: -1, refGroup: g.id})
+	r.addRule(&sgRule{group: g.id, egress: true, protocol: "-1", from: -1, to: -1, cidr4: "0.0.0.0/0"})
+}
+
+// dropGroup forgets a group, its rules and their tags.
+func (r *region) dropGroup(id string) {
+	for rid, rule := range r.rules {
+		if rule.group == id {
+			delete(r.rules, rid)
+			delete(r.tags, rid)
+		}
+	}
+	delete(r.groups, id)
+	delete(r.tags, id)
+}
+
+// group returns the group a request names by id; by name alone it needs a default VPC.
+func (r *region) group(id, name *string) (*securityGroup, error) {
+	if id == nil && name != nil {
+		return nil, noDefaultVPC
+	}
+	return get(r.groups, sgKind, aws.ToString(id))
+}
+
+func (r *region) describeGroup(g *securityGroup, call *core.Call) types.SecurityGroup {
+	in, out := r.rulesOf(g.id)
+	return types.SecurityGroup{GroupId: aws.String(g.id), GroupName: aws.String(g.name), Description: aws.String(g.description),
+		VpcId: aws.String(g.vpc), OwnerId: aws.String(call.Account), SecurityGroupArn: aws.String(call.Scope().ARN("ec2", "security-group/"+g.id)),
+		IpPermissions: permissions(in, call.Account), IpPermissionsEgress: permissions(out, call.Account), Tags: r.tagList(g.id)}
+}
+
+// checkGroupText validates a group name or description as AWS does.
+func checkGroupText(param, v string) error {
+	if v == "" {
+		return core.Errorf("MissingParameter", "The request must contain the parameter %s", param)
+	}
+	if len(v) > 255 {
+		return core.Errorf("InvalidParameterValue", "Value (%s) for parameter %s is invalid. Length exceeds maximum of 255", v, param)
+	}
+	return nil
+}
+
+func (b *Backend) createSecurityGroup(call *core.Call, in *ec2.CreateSecurityGroupInput) (*ec2.CreateSecurityGroupOutput, error) {
+	name := aws.ToString(in.GroupName)
+	if err := checkGroupText("groupName", name); err != nil {
+		return nil, err
+	}
+	if err := checkGroupText("GroupDescription", aws.ToString(in.Description)); err != nil {
+		return nil, err
+	}
+	switch {
+	case strings.HasPrefix(strings.ToLower(name), "sg-"):
+		return nil, core.Errorf("InvalidParameterValue", "Group names may not be in the format sg-*.")
+	case name == "default":
+		return nil, core.Errorf("InvalidGroup.Reserved", "The security group 'default' is reserved")
+	case in.VpcId == nil:
+		return nil, noDefaultVPC
+	}
+	tags, err := specTags(in.TagSpecifications, types.ResourceTypeSecurityGroup)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.region(call)
+	v, err := get(r.vpcs, vpcKind, aws.ToString(in.VpcId))
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range r.groups {
+		if g.vpc == v.id && g.name == name {
+			return nil, core.Errorf("InvalidGroup.Duplicate", "The security group '%s' already exists for VPC '%s'", name, v.id)
+		}
+	}
+	g := &securityGroup{id: newID("sg"), name: name, description: aws.ToString(in.Description), vpc: v.id}
+	r.groups[g.id] = g
+	r.addRule(&sgRule{group: g.id, egress: true, protocol: "-1", from: -1, to: -1, cidr4: "0.0.0.0/0"})
+	r.setTags(g.id, tags)
+	return &ec2.CreateSecurityGroupOutput{GroupId: aws.String(g.id), SecurityGroupArn: aws.String(call.Scope().ARN("ec2", "security-group/"+g.id)),
+		Tags: r.tagList(g.id)}, nil
+}
+
+func (b *Backend) describeSecurityGroups(call *core.Call, in *ec2.DescribeSecurityGroupsInput) (*ec2.DescribeSecurityGroupsOutput, error) {
+	if len(in.GroupNames) > 0 {
+		return nil, noDefaultVPC
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.region(call)
+	groups, next, err := describe(r.groups, sgKind, in.GroupIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, g *securityGroup) view[types.SecurityGroup] {
+		d := r.describeGroup(g, call)
+		f := fields{"group-id": {id}, "group-name": {g.name}, "vpc-id": {g.vpc}, "description": {g.description}, "owner-id": {call.Account}}
+		in, out := r.rulesOf(id)
+		ruleFields(f, "ip-permission.", in)
+		ruleFields(f, "egress.ip-permission.", out)
+		return view[types.SecurityGroup]{d, d.Tags, f}
+	})
+	return &ec2.DescribeSecurityGroupsOutput{SecurityGroups: groups, NextToken: next}, err
+}
+
+// deleteSecurityGroup refuses for a VPC's default group (CannotDelete) and while another
+// group's rule refers to the group (DependencyViolation).
+func (b *Backend) deleteSecurityGroup(call *core.Call, in *ec2.DeleteSecurityGroupInput) (*ec2.DeleteSecurityGroupOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.region(call)
+	g, err := r.group(in.GroupId, in.GroupName)
+	if err != nil {
+		return nil, err
+	}
+	if g.isDefault {
+		return nil, core.Errorf("CannotDelete", "the specified group: \"%s\" name: \"default\" cannot be deleted by a user", g.id)
+	}
+	for _, rule := range r.rules {
+		if rule.refGroup == g.id && rule.group != g.id {
+			return nil, core.Errorf("DependencyViolation", "resource %s has a dependent object", g.id)
+		}
+	}
+	r.dropGroup(g.id)
+	return &ec2.DeleteSecurityGroupOutput{GroupId: aws.String(g.id), Return: aws.Bool(true)}, nil
+}
