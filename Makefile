@@ -75,7 +75,7 @@ build-standalone: ## Build every module on its own, without go.work (as a releas
 
 .PHONY: sandbox
 sandbox: ## Run the sandbox (control plane, AWS emulator, every family) with the seed examples; Ctrl-C stops it.
-	go run ./cli/cmd/infractl sandbox --apply examples/sandbox --apply examples/data
+	go run ./cli/cmd/infractl sandbox --apply examples/sandbox --apply examples/data --apply examples/messaging
 
 ##@ Test
 

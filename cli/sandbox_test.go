@@ -20,7 +20,7 @@ import (
 )
 
 // TestSandbox starts the sandbox as a user would, applying the sandbox providers and the data
-// family's seed examples, follows them until they settle, and checks with `infractl status`
+// and messaging families' seed examples, follows them until they settle, and checks with `infractl status`
 // that every one is Ready, once the seed's sg-xxx placeholder is replaced by a real-looking id.
 // Ctrl-C (a cancelled context) stops everything cleanly.
 func TestSandbox(t *testing.T) {
@@ -34,7 +34,7 @@ func TestSandbox(t *testing.T) {
 		cmd.SetOut(out)
 		cmd.SetErr(out)
 		cmd.SetArgs([]string{"sandbox", "--kubeconfig-out", kubeconfig, "--wait-interval", "300ms",
-			"--apply", "../examples/sandbox", "--apply", "../examples/data"})
+			"--apply", "../examples/sandbox", "--apply", "../examples/data", "--apply", "../examples/messaging"})
 		done <- cmd.ExecuteContext(ctx)
 	}()
 	waitOutput(t, out, done, "of the resources failed", 3*time.Minute)
@@ -63,7 +63,7 @@ func TestSandbox(t *testing.T) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		status = runStatus(t, kubeconfig)
-		if allReady(status, 2+10) {
+		if allReady(status, 2+10+3+4) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -71,7 +71,7 @@ func TestSandbox(t *testing.T) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	for _, want := range []string{"AWSProvider", "S3Bucket", "mycompany-app-data-prod", "DynamoDBTable", "production-users", "RDSInstance", "app-mysql-01"} {
+	for _, want := range []string{"AWSProvider", "S3Bucket", "mycompany-app-data-prod", "DynamoDBTable", "production-users", "RDSInstance", "app-mysql-01", "SQSQueue", "production-orders.fifo", "SNSTopic", "production-notifications"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status lacks %s:\n%s", want, status)
 		}

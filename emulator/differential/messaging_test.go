@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+	snstypes "github.com/aws/aws-sdk-go-v2/service/sns/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
@@ -143,6 +144,108 @@ func messagingSteps() []step[*messaging] {
 			var env map[string]any
 			_ = json.Unmarshal([]byte(aws.ToString(got.Messages[0].Body)), &env)
 			return observe(nil, map[string]string{"Type": fmt.Sprint(env["Type"]), "Message": fmt.Sprint(env["Message"])})
+		}},
+		{"SetTopicAttributes", func(c *messaging) outcome {
+			if _, err := c.sns.SetTopicAttributes(ctx, &sns.SetTopicAttributesInput{TopicArn: c.topicARN,
+				AttributeName: aws.String("DisplayName"), AttributeValue: aws.String("Renamed")}); err != nil {
+				return observe(err, nil)
+			}
+			out, err := c.sns.GetTopicAttributes(ctx, &sns.GetTopicAttributesInput{TopicArn: c.topicARN})
+			if err != nil {
+				return observe(err, nil)
+			}
+			return observe(nil, map[string]string{"DisplayName": out.Attributes["DisplayName"]})
+		}},
+		{"TopicTags", func(c *messaging) outcome {
+			if _, err := c.sns.TagResource(ctx, &sns.TagResourceInput{ResourceArn: c.topicARN,
+				Tags: []snstypes.Tag{{Key: aws.String("team"), Value: aws.String("platform")}, {Key: aws.String("tier"), Value: aws.String("1")}}}); err != nil {
+				return observe(err, nil)
+			}
+			if _, err := c.sns.UntagResource(ctx, &sns.UntagResourceInput{ResourceArn: c.topicARN, TagKeys: []string{"tier"}}); err != nil {
+				return observe(err, nil)
+			}
+			out, err := c.sns.ListTagsForResource(ctx, &sns.ListTagsForResourceInput{ResourceArn: c.topicARN})
+			if err != nil {
+				return observe(err, nil)
+			}
+			fields := map[string]string{}
+			for _, t := range out.Tags {
+				fields[aws.ToString(t.Key)] = aws.ToString(t.Value)
+			}
+			return observe(nil, fields)
+		}},
+		{"ListTopics", func(c *messaging) outcome {
+			out, err := c.sns.ListTopics(ctx, &sns.ListTopicsInput{})
+			if err != nil {
+				return observe(err, nil)
+			}
+			found := false
+			for _, t := range out.Topics {
+				found = found || aws.ToString(t.TopicArn) == aws.ToString(c.topicARN)
+			}
+			return observe(nil, map[string]string{"found": fmt.Sprint(found)})
+		}},
+		{"SubscriptionAttributes", func(c *messaging) outcome {
+			subs, err := c.sns.ListSubscriptionsByTopic(ctx, &sns.ListSubscriptionsByTopicInput{TopicArn: c.topicARN})
+			if err != nil || len(subs.Subscriptions) != 1 {
+				return observe(err, map[string]string{"subscriptions": fmt.Sprint(len(subs.Subscriptions))})
+			}
+			arn := subs.Subscriptions[0].SubscriptionArn
+			if _, err := c.sns.SetSubscriptionAttributes(ctx, &sns.SetSubscriptionAttributesInput{SubscriptionArn: arn,
+				AttributeName: aws.String("RawMessageDelivery"), AttributeValue: aws.String("true")}); err != nil {
+				return observe(err, nil)
+			}
+			out, err := c.sns.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: arn})
+			if err != nil {
+				return observe(err, nil)
+			}
+			return observe(nil, map[string]string{"Protocol": out.Attributes["Protocol"], "RawMessageDelivery": out.Attributes["RawMessageDelivery"],
+				"PendingConfirmation": out.Attributes["PendingConfirmation"]})
+		}},
+		{"SubscribeEmailPending", func(c *messaging) outcome {
+			if _, err := c.sns.Subscribe(ctx, &sns.SubscribeInput{TopicArn: c.topicARN, Protocol: aws.String("email"), Endpoint: aws.String("ops@example.com")}); err != nil {
+				return observe(err, nil)
+			}
+			out, err := c.sns.GetTopicAttributes(ctx, &sns.GetTopicAttributesInput{TopicArn: c.topicARN})
+			if err != nil {
+				return observe(err, nil)
+			}
+			return observe(nil, map[string]string{"SubscriptionsPending": out.Attributes["SubscriptionsPending"]})
+		}},
+		{"Unsubscribe", func(c *messaging) outcome {
+			subs, err := c.sns.ListSubscriptionsByTopic(ctx, &sns.ListSubscriptionsByTopicInput{TopicArn: c.topicARN})
+			if err != nil {
+				return observe(err, nil)
+			}
+			for _, s := range subs.Subscriptions {
+				if aws.ToString(s.Protocol) == "sqs" {
+					if _, err := c.sns.Unsubscribe(ctx, &sns.UnsubscribeInput{SubscriptionArn: s.SubscriptionArn}); err != nil {
+						return observe(err, nil)
+					}
+				}
+			}
+			out, err := c.sns.GetTopicAttributes(ctx, &sns.GetTopicAttributesInput{TopicArn: c.topicARN})
+			if err != nil {
+				return observe(err, nil)
+			}
+			return observe(nil, map[string]string{"SubscriptionsConfirmed": out.Attributes["SubscriptionsConfirmed"]})
+		}},
+		{"RemoveQueuePolicy", func(c *messaging) outcome {
+			if _, err := c.sqs.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: c.queueURL,
+				Attributes: map[string]string{"Policy": "", "RedrivePolicy": ""}}); err != nil {
+				return observe(err, nil)
+			}
+			return attrs(c, "Policy", "RedrivePolicy")
+		}},
+		{"UntagQueue", func(c *messaging) outcome {
+			if _, err := c.sqs.UntagQueue(ctx, &sqs.UntagQueueInput{QueueUrl: c.queueURL, TagKeys: []string{"team"}}); err != nil {
+				return observe(err, nil)
+			}
+			out, err := c.sqs.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: c.queueURL})
+			if err != nil {
+				return observe(err, nil)
+			}
+			return observe(nil, map[string]string{"tags": fmt.Sprint(len(out.Tags))})
 		}},
 		{"DeleteTopic", func(c *messaging) outcome {
 			_, err := c.sns.DeleteTopic(ctx, &sns.DeleteTopicInput{TopicArn: c.topicARN})

@@ -1,14 +1,46 @@
-// Package networking is the networking family of infra-operator: VPC, Subnet, InternetGateway, NATGateway, SecurityGroup, RouteTable, ElasticIP, ALB and NLB.
+// Package networking is the networking family of infra-operator: VPC, Subnet and
+// InternetGateway so far; NATGateway, ElasticIP, SecurityGroup, RouteTable, ALB and NLB follow.
 package networking
 
-import "github.com/runner-codes/infra-operator/shared/operator"
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/networking/crds"
+	"github.com/runner-codes/infra-operator/operators/networking/internetgateway"
+	"github.com/runner-codes/infra-operator/operators/networking/subnet"
+	"github.com/runner-codes/infra-operator/operators/networking/vpc"
+	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/operator"
+)
 
 // Name is the family's name.
 const Name = "networking"
 
-// Family returns the networking family with every kind it implements so far. Kinds are added to
-// AddToScheme and Setup as their drivers land; until then the family runs the AWSProvider
-// controller and serves its health and metrics endpoints.
+// Family returns the networking family with its kinds.
 func Family() operator.Family {
-	return operator.Family{Name: Name}
+	return operator.Family{
+		Name:        Name,
+		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
+		CRDs:        crds.FS(),
+		Setup:       Setup,
+	}
+}
+
+// Setup registers the controllers of the networking family's kinds with mgr.
+func Setup(ctx context.Context, mgr ctrl.Manager, opts managed.SetupOptions) error {
+	if err := managed.Setup(ctx, mgr, vpc.Kind(), opts); err != nil {
+		return fmt.Errorf("set up VPC: %w", err)
+	}
+	if err := managed.Setup(ctx, mgr, subnet.Kind(), opts); err != nil {
+		return fmt.Errorf("set up Subnet: %w", err)
+	}
+	if err := managed.Setup(ctx, mgr, internetgateway.Kind(), opts); err != nil {
+		return fmt.Errorf("set up InternetGateway: %w", err)
+	}
+	return nil
 }

@@ -110,7 +110,9 @@ func mayHaveCreated(err error) bool {
 		return false
 	}
 	switch awserr.Classify(err) {
-	case awserr.ClassInvalidInput, awserr.ClassAccessDenied, awserr.ClassQuotaExceeded, awserr.ClassThrottling:
+	case awserr.ClassInvalidInput, awserr.ClassAccessDenied, awserr.ClassQuotaExceeded, awserr.ClassThrottling, awserr.ClassNotFound:
+		// A create refused because something it names does not exist (a VPC, a subnet) made
+		// nothing either.
 		return false
 	}
 	return true

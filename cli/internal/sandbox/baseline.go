@@ -13,6 +13,10 @@ import (
 // has and no infra-operator kind manages yet: a DB subnet group and a DB parameter group, named
 // as in examples/data.
 const (
+	// SeedAccount is the account the seed examples' ARNs name (arn:aws:sqs:...:123456789012:...);
+	// the sandbox's access key belongs to it.
+	SeedAccount = "123456789012"
+
 	baselineSubnetGroup    = "production-db-subnet-group"
 	baselineParameterGroup = "custom-mysql-params"
 )

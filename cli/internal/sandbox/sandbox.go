@@ -102,7 +102,9 @@ func (s *Sandbox) startEmulator(address string) error {
 		return fmt.Errorf("listen for the AWS emulator on %s (is another sandbox or LocalStack running? choose another --emulator-address): %w", address, err)
 	}
 	s.EmulatorURL = "http://" + l.Addr().String()
-	s.aws = &http.Server{Handler: emulator.New(emulator.Options{}), ReadHeaderTimeout: 10 * time.Second}
+	// The sandbox's key belongs to the account the seed examples' ARNs name.
+	emu := emulator.New(emulator.Options{Accounts: map[string]string{"AKIDSANDBOX": SeedAccount}})
+	s.aws = &http.Server{Handler: emu, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = s.aws.Serve(l) }()
 	return nil
 }

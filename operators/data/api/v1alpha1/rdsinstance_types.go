@@ -43,7 +43,7 @@ type RDSFinalSnapshot struct {
 // +kubebuilder:validation:XValidation:rule="self.dbInstanceIdentifier == oldSelf.dbInstanceIdentifier",message="dbInstanceIdentifier cannot change; create a new RDSInstance (or restore a snapshot) to rename"
 // +kubebuilder:validation:XValidation:rule="self.engine == oldSelf.engine",message="engine cannot change; create a new RDSInstance and migrate the data"
 // +kubebuilder:validation:XValidation:rule="self.masterUsername == oldSelf.masterUsername",message="masterUsername cannot change after creation"
-// +kubebuilder:validation:XValidation:rule="(has(self.dbName) ? self.dbName : ”) == (has(oldSelf.dbName) ? oldSelf.dbName : ”)",message="dbName cannot change after creation"
+// +kubebuilder:validation:XValidation:rule="has(self.dbName) == has(oldSelf.dbName) && (!has(self.dbName) || self.dbName == oldSelf.dbName)",message="dbName cannot change after creation"
 // +kubebuilder:validation:XValidation:rule="(has(self.storageEncrypted) && self.storageEncrypted) == (has(oldSelf.storageEncrypted) && oldSelf.storageEncrypted)",message="storageEncrypted cannot change after creation; restore an encrypted copy of a snapshot instead"
 // +kubebuilder:validation:XValidation:rule="self.allocatedStorage >= oldSelf.allocatedStorage",message="allocatedStorage can only grow"
 // +kubebuilder:validation:XValidation:rule="!has(self.kmsKeyID) || (has(self.storageEncrypted) && self.storageEncrypted)",message="kmsKeyID needs storageEncrypted: true"

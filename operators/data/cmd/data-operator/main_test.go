@@ -16,6 +16,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/data/crds"
 	"github.com/runner-codes/infra-operator/shared/testenv"
+	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
 // TestBinary builds the data-operator binary and runs it, as a Deployment would, against a
@@ -50,7 +51,7 @@ func TestBinary(t *testing.T) {
 			return err.Error()
 		}
 		if !meta.IsStatusConditionTrue(tbl.Status.Conditions, "Ready") {
-			return "not Ready: " + strings.TrimSpace(strings.Join(conditionTexts(tbl.Status.Conditions), "; ")) + "\nlogs:\n" + bin.Logs()
+			return "not Ready: " + strings.TrimSpace(strings.Join(kubetest.ConditionTexts(tbl.Status.Conditions), "; ")) + "\nlogs:\n" + bin.Logs()
 		}
 		return ""
 	})
@@ -64,12 +65,4 @@ func TestBinary(t *testing.T) {
 		}
 	}
 	bin.Stop()
-}
-
-func conditionTexts(conds []metav1.Condition) []string {
-	var out []string
-	for _, c := range conds {
-		out = append(out, c.Type+"="+string(c.Status)+"/"+c.Reason+": "+c.Message)
-	}
-	return out
 }

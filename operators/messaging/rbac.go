@@ -1,0 +1,7 @@
+package messaging
+
+// The messaging family's permissions on its own kinds; the shared provider package adds
+// AWSProviders, Secrets, events and leases.
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=sqsqueues;snstopics,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=sqsqueues/status;snstopics/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=sqsqueues/finalizers;snstopics/finalizers,verbs=update

@@ -1,0 +1,163 @@
+package snstopic
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sns/types"
+
+	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// State is what AWS said about a topic.
+type State struct {
+	// ARN is the topic's ARN.
+	ARN string
+	// Attributes are the topic's attributes.
+	Attributes map[string]string
+	// Tags are the topic's tags.
+	Tags map[string]string
+	// Subscriptions are the topic's subscriptions.
+	Subscriptions []Subscription
+	// Grants are the policies of the SQS queues the spec subscribes, by queue ARN.
+	Grants map[string]Grant
+}
+
+// Observe reads the topic (GetTopicAttributes, ListTagsForResource, ListSubscriptionsByTopic,
+// GetSubscriptionAttributes for each confirmed subscription, and GetQueueUrl and
+// GetQueueAttributes for each subscribed queue of the topic's account and region), fills the
+// status and compares it with the spec.
+func (d *driver) Observe(ctx context.Context, t *v1alpha1.SNSTopic) (managed.Observation[State], error) {
+	arn := managed.ExternalName(t)
+	if arn == "" {
+		found, err := d.find(ctx, t.Spec.TopicName)
+		if err != nil || found == "" {
+			return managed.Observation[State]{}, err
+		}
+		arn = found
+	}
+	attrs, err := d.sns.GetTopicAttributes(ctx, &sns.GetTopicAttributesInput{TopicArn: aws.String(arn)})
+	if awserr.IsNotFound(err) {
+		return managed.Observation[State]{}, nil
+	}
+	if err != nil {
+		return managed.Observation[State]{}, fmt.Errorf("get the attributes of topic %s: %w", arn, err)
+	}
+	st := &State{ARN: arn, Attributes: attrs.Attributes, Grants: map[string]Grant{}}
+	if st.Tags, err = d.tags(ctx, arn); err != nil {
+		return managed.Observation[State]{}, err
+	}
+	if managed.ExternalName(t) == "" {
+		if err := managed.Claim(t, "SNS topic", arn, st.Tags); err != nil {
+			return managed.Observation[State]{}, err
+		}
+	}
+	fillStatus(t, st)
+	if st.Subscriptions, err = d.subscriptions(ctx, arn); err != nil {
+		return managed.Observation[State]{}, err
+	}
+	for _, sub := range t.Spec.Subscriptions {
+		if sub.Protocol != "sqs" {
+			continue
+		}
+		if st.Grants[sub.Endpoint], err = d.readGrant(ctx, arn, sub.Endpoint); err != nil {
+			return managed.Observation[State]{}, err
+		}
+	}
+	diff := compare(&t.Spec, st, managed.DesiredTags(t, d.defaultTags))
+	return managed.Observation[State]{Exists: true, Ready: true, UpToDate: len(diff) == 0, Diff: diff.String(), State: st}, nil
+}
+
+// compare names what differs from the spec.
+func compare(s *v1alpha1.SNSTopicSpec, st *State, desiredTags map[string]string) managed.Diff {
+	var d managed.Diff
+	changes := attributeChanges(desiredTopicAttributes(s), st.Attributes)
+	for _, name := range slices.Sorted(maps.Keys(changes)) {
+		d.Check(name, true)
+	}
+	set, remove := managed.TagChanges(desiredTags, st.Tags)
+	d.Check("tags", len(set)+len(remove) > 0)
+	d.Check("subscriptions", !planSubscriptions(s.Subscriptions, st.Subscriptions).empty())
+	missing := false
+	for _, g := range st.Grants {
+		missing = missing || !g.Granted(st.ARN)
+	}
+	d.Check("queuePolicies", missing)
+	return d
+}
+
+// find returns the ARN of the topic named name, or "" when there is none. It pages through
+// ListTopics, which only a topic not created yet (or whose creation was not recorded) needs.
+func (d *driver) find(ctx context.Context, name string) (string, error) {
+	var next *string
+	for {
+		out, err := d.sns.ListTopics(ctx, &sns.ListTopicsInput{NextToken: next})
+		if err != nil {
+			return "", fmt.Errorf("list topics to find %s: %w", name, err)
+		}
+		for _, t := range out.Topics {
+			if arn := aws.ToString(t.TopicArn); strings.HasSuffix(arn, ":"+name) {
+				return arn, nil
+			}
+		}
+		if next = out.NextToken; next == nil {
+			return "", nil
+		}
+	}
+}
+
+// tags returns the topic's tags.
+func (d *driver) tags(ctx context.Context, arn string) (map[string]string, error) {
+	out, err := d.sns.ListTagsForResource(ctx, &sns.ListTagsForResourceInput{ResourceArn: aws.String(arn)})
+	if err != nil {
+		return nil, fmt.Errorf("list the tags of topic %s: %w", arn, err)
+	}
+	return managed.TagMap(out.Tags, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }), nil
+}
+
+// subscriptions lists the topic's subscriptions, with the attributes of the confirmed ones.
+func (d *driver) subscriptions(ctx context.Context, arn string) ([]Subscription, error) {
+	var out []Subscription
+	var next *string
+	for {
+		page, err := d.sns.ListSubscriptionsByTopic(ctx, &sns.ListSubscriptionsByTopicInput{TopicArn: aws.String(arn), NextToken: next})
+		if err != nil {
+			return nil, fmt.Errorf("list the subscriptions of topic %s: %w", arn, err)
+		}
+		for _, s := range page.Subscriptions {
+			sub := Subscription{Protocol: aws.ToString(s.Protocol), Endpoint: aws.ToString(s.Endpoint)}
+			if isARN(aws.ToString(s.SubscriptionArn)) {
+				sub.ARN = aws.ToString(s.SubscriptionArn)
+				attrs, err := d.sns.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: s.SubscriptionArn})
+				if awserr.IsNotFound(err) {
+					continue // Unsubscribed meanwhile.
+				}
+				if err != nil {
+					return nil, fmt.Errorf("get the attributes of subscription %s: %w", sub.ARN, err)
+				}
+				sub.Attributes = attrs.Attributes
+			}
+			out = append(out, sub)
+		}
+		if next = page.NextToken; next == nil {
+			return out, nil
+		}
+	}
+}
+
+// fillStatus copies what the status shows from the topic's attributes.
+func fillStatus(t *v1alpha1.SNSTopic, st *State) {
+	t.Status.TopicARN = st.ARN
+	t.Status.TopicName = st.ARN[strings.LastIndex(st.ARN, ":")+1:]
+	confirmed, _ := strconv.ParseInt(st.Attributes["SubscriptionsConfirmed"], 10, 32)
+	pending, _ := strconv.ParseInt(st.Attributes["SubscriptionsPending"], 10, 32)
+	t.Status.SubscriptionsConfirmed, t.Status.SubscriptionsPending = int32(confirmed), int32(pending)
+}

@@ -1,0 +1,210 @@
+package messaging_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/messaging/sqsqueue"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
+)
+
+// TestSQSQueueSeedExamples applies the SQS seed examples verbatim, after the dead-letter queue
+// the standard one names (created as an SQSQueue), and checks the queues in AWS.
+func TestSQSQueueSeedExamples(t *testing.T) {
+	h := start(t)
+	h.provider("default", "production-aws")
+	dlq := queue("default", "production-dlq", "production-dlq")
+	dlq.Spec.ProviderRef.Name = "production-aws"
+	h.create(dlq)
+	waitReady(h, dlq)
+
+	h.seed("sqsqueue-standard.yaml", "default")
+	h.seed("sqsqueue-fifo.yaml", "default")
+	std := waitReady(h, &v1alpha1.SQSQueue{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "task-queue"}})
+	fifo := waitReady(h, &v1alpha1.SQSQueue{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "orders-queue"}})
+	if std.Status.QueueARN != "arn:aws:sqs:us-east-1:123456789012:production-task-queue" || std.Status.QueueURL == "" ||
+		std.Status.QueueName != "production-task-queue" || std.Status.DeadLetterQueueARN != "arn:aws:sqs:us-east-1:123456789012:production-dlq" {
+		t.Errorf("status of task-queue = %+v", std.Status)
+	}
+	got := h.attributes(std.Status.QueueURL)
+	for k, v := range map[string]string{"MessageRetentionPeriod": "345600", "VisibilityTimeout": "30", "KmsMasterKeyId": "alias/aws/sqs",
+		"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:production-dlq","maxReceiveCount":3}`} {
+		if got[k] != v {
+			t.Errorf("task-queue %s = %q, want %q", k, got[k], v)
+		}
+	}
+	got = h.attributes(fifo.Status.QueueURL)
+	for k, v := range map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true", "DeduplicationScope": "messageGroup",
+		"FifoThroughputLimit": "perMessageGroupId", "VisibilityTimeout": "60", "MessageRetentionPeriod": "1209600"} {
+		if got[k] != v {
+			t.Errorf("orders-queue %s = %q, want %q", k, got[k], v)
+		}
+	}
+	tags, err := h.sqs.ListQueueTags(context.Background(), &sqs.ListQueueTagsInput{QueueUrl: aws.String(fifo.Status.QueueURL)})
+	if err != nil || tags.Tags["Type"] != "fifo" || tags.Tags[shared.TagOwnerUID] != string(fifo.UID) {
+		t.Errorf("orders-queue tags = %v, %v", tags, err)
+	}
+}
+
+// TestSQSQueueUpdateAndDrift changes the spec (one SetQueueAttributes with only what differs),
+// then changes the queue outside the operator and sees it restored, with the statements an
+// SNSTopic keeps in the policy left alone.
+func TestSQSQueueUpdateAndDrift(t *testing.T) {
+	h := start(t)
+	ns := h.namespace()
+	q := queue(ns, "work", "work")
+	q.Spec.VisibilityTimeout = aws.Int32(30)
+	q.Spec.DelaySeconds = aws.Int32(0)
+	q.Spec.Policy = `{"Version":"2012-10-17","Statement":[{"Sid":"Owner","Effect":"Allow","Principal":{"AWS":"arn:aws:iam::123456789012:root"},"Action":"sqs:*","Resource":"*"}]}`
+	h.create(q)
+	q = waitReady(h, q)
+
+	h.emu.Calls.Reset()
+	kubetest.Update(h.t, h.env.Client, q, func(q *v1alpha1.SQSQueue) {
+		q.Spec.VisibilityTimeout = aws.Int32(90)
+		q.Spec.MaximumMessageSize = aws.Int32(1048576)
+		q.Spec.ReceiveWaitTimeSeconds = aws.Int32(20)
+		q.Spec.RedriveAllowPolicy = &v1alpha1.SQSRedriveAllowPolicy{RedrivePermission: "denyAll"}
+	})
+	q = waitReady(h, q)
+	if n := h.calls("SQS")["SetQueueAttributes"]; n != 1 {
+		t.Errorf("the update took %d SetQueueAttributes calls, want 1", n)
+	}
+	got := h.attributes(q.Status.QueueURL)
+	if got["VisibilityTimeout"] != "90" || got["MaximumMessageSize"] != "1048576" || got["ReceiveMessageWaitTimeSeconds"] != "20" ||
+		got["RedriveAllowPolicy"] != `{"redrivePermission":"denyAll"}` {
+		t.Errorf("attributes after the update: %v", got)
+	}
+
+	// A topic's statement, as the SNSTopic driver writes it, next to the user's.
+	withTopic := `{"Version":"2012-10-17","Statement":[{"Sid":"Owner","Effect":"Allow","Principal":{"AWS":"arn:aws:iam::123456789012:root"},"Action":"sqs:*","Resource":"*"},` +
+		`{"Sid":"InfraOperatorSNS0011223344556677","Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"` + q.Status.QueueARN + `"}]}`
+	if _, err := h.sqs.SetQueueAttributes(context.Background(), &sqs.SetQueueAttributesInput{QueueUrl: aws.String(q.Status.QueueURL),
+		Attributes: map[string]string{"VisibilityTimeout": "5", "DelaySeconds": "10", "Policy": withTopic}}); err != nil {
+		t.Fatal(err)
+	}
+	kubetest.Resync(h.t, h.env.Client, q)
+	kubetest.WaitEvent(h.t, h.env.Client, q, "DriftDetected", "DelaySeconds, VisibilityTimeout")
+	waitFor(h, q, "the drift is reverted", func(q *v1alpha1.SQSQueue) bool {
+		a := h.attributes(q.Status.QueueURL)
+		return a["VisibilityTimeout"] == "90" && a["DelaySeconds"] == "0"
+	})
+	if p := h.attributes(q.Status.QueueURL)["Policy"]; !strings.Contains(p, "InfraOperatorSNS0011223344556677") || !strings.Contains(p, `"Owner"`) {
+		t.Errorf("the policy lost a statement: %s", p)
+	}
+
+	// Removing the policy from the spec keeps only the topic's statement.
+	kubetest.Update(h.t, h.env.Client, q, func(q *v1alpha1.SQSQueue) { q.Spec.Policy = "" })
+	waitFor(h, q, "the user's statements are removed", func(q *v1alpha1.SQSQueue) bool {
+		p := h.attributes(q.Status.QueueURL)["Policy"]
+		return !strings.Contains(p, `"Owner"`) && strings.Contains(p, "InfraOperatorSNS0011223344556677")
+	})
+}
+
+// TestSQSQueueDeadLetterReference gives the dead-letter queue by reference: the queue waits
+// for it, then uses its ARN; a queue of the other type is refused; deleting the dead-letter
+// queue deletes it, as AWS does, and the referring queue says its reference is gone.
+func TestSQSQueueDeadLetterReference(t *testing.T) {
+	h := start(t)
+	ns := h.namespace()
+	src := queue(ns, "src", "src")
+	src.Spec.DeadLetterQueue = &v1alpha1.SQSDeadLetterQueue{QueueRef: &shared.Reference{Name: "dlq"}, MaxReceiveCount: 5}
+	h.create(src)
+	kubetest.WaitCondition(h.t, h.env.Client, src, "Ready", "False", managed.ReasonReferenceNotFound)
+
+	dlq := queue(ns, "dlq", "dlq")
+	h.create(dlq)
+	dlq = waitReady(h, dlq)
+	src = waitReady(h, src)
+	if src.Status.DeadLetterQueueARN != dlq.Status.QueueARN {
+		t.Errorf("deadLetterQueueARN = %q, want %q", src.Status.DeadLetterQueueARN, dlq.Status.QueueARN)
+	}
+	if rp := h.attributes(src.Status.QueueURL)["RedrivePolicy"]; !strings.Contains(rp, dlq.Status.QueueARN) || !strings.Contains(rp, `"maxReceiveCount":5`) {
+		t.Errorf("RedrivePolicy = %s", rp)
+	}
+
+	fifoDLQ := queue(ns, "fifo-dlq", "fifo-dlq.fifo")
+	h.create(fifoDLQ)
+	waitReady(h, fifoDLQ)
+	wrong := queue(ns, "wrong", "wrong")
+	wrong.Spec.DeadLetterQueue = &v1alpha1.SQSDeadLetterQueue{QueueRef: &shared.Reference{Name: "fifo-dlq"}, MaxReceiveCount: 1}
+	h.create(wrong)
+	kubetest.WaitCondition(h.t, h.env.Client, wrong, "Synced", "False", managed.ReasonInvalidSpec)
+
+	// Removing the dead-letter queue from the spec removes the redrive policy.
+	kubetest.Update(h.t, h.env.Client, src, func(q *v1alpha1.SQSQueue) { q.Spec.DeadLetterQueue = nil })
+	waitFor(h, src, "the redrive policy is removed", func(q *v1alpha1.SQSQueue) bool {
+		return h.attributes(q.Status.QueueURL)["RedrivePolicy"] == "" && q.Status.DeadLetterQueueARN == ""
+	})
+	kubetest.Update(h.t, h.env.Client, src, func(q *v1alpha1.SQSQueue) {
+		q.Spec.DeadLetterQueue = &v1alpha1.SQSDeadLetterQueue{QueueRef: &shared.Reference{Name: "dlq"}, MaxReceiveCount: 5}
+	})
+	waitReady(h, src)
+	kubetest.Delete(h.t, h.env.Client, dlq)
+	if _, err := h.sqs.GetQueueUrl(context.Background(), &sqs.GetQueueUrlInput{QueueName: aws.String("dlq")}); err == nil {
+		t.Error("the dead-letter queue still exists in AWS")
+	}
+	kubetest.Resync(h.t, h.env.Client, src)
+	c := meta.FindStatusCondition(kubetest.WaitCondition(h.t, h.env.Client, src, "Ready", "False", managed.ReasonReferenceNotFound).Status.Conditions, "Ready")
+	if !strings.Contains(c.Message, "spec.deadLetterQueue.queueRef") {
+		t.Errorf("the condition does not name the reference: %s", c.Message)
+	}
+}
+
+// TestSQSQueueDeletionPolicies deletes queues under each policy.
+func TestSQSQueueDeletionPolicies(t *testing.T) {
+	h := start(t)
+	ns := h.namespace()
+	for _, policy := range []shared.DeletionPolicy{shared.DeletionPolicyDelete, shared.DeletionPolicyRetain, shared.DeletionPolicyOrphan} {
+		name := "q-" + strings.ToLower(string(policy))
+		q := queue(ns, name, name)
+		q.Spec.DeletionPolicy = policy
+		h.create(q)
+		q = waitReady(h, q)
+		url := q.Status.QueueURL
+		kubetest.Delete(h.t, h.env.Client, q)
+		tags, err := h.sqs.ListQueueTags(context.Background(), &sqs.ListQueueTagsInput{QueueUrl: aws.String(url)})
+		switch policy {
+		case shared.DeletionPolicyDelete:
+			if err == nil {
+				t.Errorf("%s: the queue still exists", name)
+			}
+		case shared.DeletionPolicyRetain:
+			if err != nil || tags.Tags[shared.TagOwnerUID] == "" {
+				t.Errorf("%s: want the queue kept with its ownership tags; got %v, %v", name, tags, err)
+			}
+		case shared.DeletionPolicyOrphan:
+			if err != nil || tags.Tags[shared.TagOwnerUID] != "" {
+				t.Errorf("%s: want the queue kept without ownership tags; got %v, %v", name, tags, err)
+			}
+		}
+	}
+}
+
+// TestSQSQueueKMSKeyRef checks that a KMSKey reference is a terminal condition, with no AWS
+// call, while no KMSKey kind exists.
+func TestSQSQueueKMSKeyRef(t *testing.T) {
+	h := start(t)
+	ns := h.namespace()
+	h.emu.Calls.Reset()
+	q := queue(ns, "kms", "kms")
+	q.Spec.Encryption = &v1alpha1.SQSEncryption{Enabled: true, KMSKeyRef: &shared.Reference{Name: "key"}}
+	h.create(q)
+	kubetest.WaitCondition(h.t, h.env.Client, q, "Stalled", "True", sqsqueue.ReasonKMSKeyKindUnavailable)
+	bad := queue(ns, "bad-policy", "bad-policy")
+	bad.Spec.Policy = "{not json"
+	h.create(bad)
+	kubetest.WaitCondition(h.t, h.env.Client, bad, "Stalled", "True", managed.ReasonInvalidSpec)
+	if n := kubetest.Total(h.calls("SQS")); n != 0 {
+		t.Errorf("bad specs made %d SQS calls, want none", n)
+	}
+}

@@ -1,0 +1,77 @@
+package networking_test
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/runner-codes/infra-operator/emulator"
+	"github.com/runner-codes/infra-operator/operators/networking"
+	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/networking/crds"
+	"github.com/runner-codes/infra-operator/shared/operator"
+	"github.com/runner-codes/infra-operator/shared/testenv"
+	"github.com/runner-codes/infra-operator/shared/testenv/families"
+	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
+)
+
+// Test credentials for the emulator; any key is accepted.
+const (
+	testAccessKey = "AKIDNETWORKTEST"
+	testSecretKey = "networking-test-secret"
+)
+
+// harness is a control plane, an emulated AWS and the networking family's controllers.
+type harness struct {
+	env *testenv.Env
+	emu *emulator.Server
+	ec2 *ec2.Client
+	c   client.Client
+}
+
+// start starts the control plane with the networking CRDs, the emulator (lifecycles of 300ms)
+// and the family's controllers with short waits.
+func start(t testing.TB) *harness {
+	t.Helper()
+	emu := emulator.New(emulator.Options{Transitions: map[string]time.Duration{"EC2": 300 * time.Millisecond}})
+	env := testenv.Start(t, testenv.Options{
+		CRDs:        []fs.FS{crds.FS()},
+		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
+		AWS:         emu,
+	})
+	families.RunWith(t, env, func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond }, networking.Family())
+	cfg := aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, ""),
+		BaseEndpoint: aws.String(env.AWSEndpoint)}
+	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), c: env.Client}
+}
+
+// provider creates an AWSProvider named name in ns that reaches the emulator.
+func (h *harness) provider(t testing.TB, ns, name string) {
+	t.Helper()
+	h.env.Provider(t, ns, name, testAccessKey, testSecretKey)
+}
+
+// apply applies an example file of examples/networking into ns (objects naming their
+// namespace keep it).
+func (h *harness) apply(t testing.TB, file, ns string) []*unstructured.Unstructured {
+	t.Helper()
+	return kubetest.ApplySeed(t, h.c, filepath.Join("..", "..", "examples", "networking", file), ns)
+}
+
+// patchSpec merge-patches the spec of o with the JSON object spec.
+func (h *harness) patchSpec(t testing.TB, o client.Object, spec string) {
+	t.Helper()
+	if err := h.c.Patch(context.Background(), o, client.RawPatch(types.MergePatchType, []byte(`{"spec":`+spec+`}`))); err != nil {
+		t.Fatalf("patch %s: %v", o.GetName(), err)
+	}
+}

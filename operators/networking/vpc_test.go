@@ -1,0 +1,207 @@
+package networking_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
+)
+
+// TestNetworkingSeedExamples applies the seed's VPC, subnet and internet gateway examples
+// verbatim; the placeholder VPC ids are accepted at admission, and once a real id is put there
+// every object becomes Ready and AWS matches it.
+func TestNetworkingSeedExamples(t *testing.T) {
+	h := start(t)
+	h.provider(t, "default", "production-aws")
+	ctx := context.Background()
+
+	h.apply(t, "vpc-basic.yaml", "default")
+	vpc := kubetest.WaitReady(t, h.c, &v1alpha1.VPC{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "production-vpc"}})
+	out, err := h.ec2.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{VpcIds: []string{vpc.Status.VPCID}})
+	if err != nil || len(out.Vpcs) != 1 || aws.ToString(out.Vpcs[0].CidrBlock) != "10.0.0.0/16" {
+		t.Fatalf("the VPC in AWS: %+v, %v", out, err)
+	}
+	tags := tagMap(out.Vpcs[0].Tags)
+	if tags["Name"] != "production-vpc" || tags[shared.TagOwnerUID] != string(vpc.UID) {
+		t.Errorf("VPC tags: %v", tags)
+	}
+	hostnames, err := h.ec2.DescribeVpcAttribute(ctx, &ec2.DescribeVpcAttributeInput{VpcId: aws.String(vpc.Status.VPCID), Attribute: types.VpcAttributeNameEnableDnsHostnames})
+	if err != nil || !aws.ToBool(hostnames.EnableDnsHostnames.Value) {
+		t.Errorf("enableDnsHostnames not applied: %v", err)
+	}
+
+	for _, file := range []string{"subnet-public.yaml", "subnet-private.yaml", "internetgateway.yaml"} {
+		for _, u := range h.apply(t, file, "default") {
+			h.patchSpec(t, u, `{"vpcID":"`+vpc.Status.VPCID+`"}`)
+		}
+	}
+	pub := kubetest.WaitReady(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "public-subnet-1a"}})
+	priv := kubetest.WaitReady(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "private-subnet-1b"}})
+	igw := kubetest.WaitReady(t, h.c, &v1alpha1.InternetGateway{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "production-igw"}})
+	if pub.Status.AvailabilityZone != "us-east-1a" || priv.Status.AvailabilityZone != "us-east-1b" || pub.Status.AvailableIPAddressCount != 251 {
+		t.Errorf("subnet status: %+v / %+v", pub.Status, priv.Status)
+	}
+	subnets, err := h.ec2.DescribeSubnets(ctx, &ec2.DescribeSubnetsInput{SubnetIds: []string{pub.Status.SubnetID, priv.Status.SubnetID}})
+	if err != nil || len(subnets.Subnets) != 2 {
+		t.Fatal(err)
+	}
+	for _, s := range subnets.Subnets {
+		if public := aws.ToString(s.SubnetId) == pub.Status.SubnetID; aws.ToBool(s.MapPublicIpOnLaunch) != public {
+			t.Errorf("subnet %s mapPublicIpOnLaunch = %v", aws.ToString(s.SubnetId), aws.ToBool(s.MapPublicIpOnLaunch))
+		}
+	}
+	if igw.Status.VPCID != vpc.Status.VPCID || igw.Status.State != "attached" {
+		t.Errorf("internet gateway status: %+v", igw.Status)
+	}
+
+	// The quick start, and the multi-AZ example in a VPC of its own (both use 10.0.1.0/24).
+	ns := h.env.Namespace(t)
+	h.provider(t, ns, "aws-provider")
+	quick := h.apply(t, "quickstart.yaml", ns)
+	qvpc := kubetest.WaitReady(t, h.c, &v1alpha1.VPC{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "production-vpc"}})
+	h.patchSpec(t, quick[1], `{"vpcID":"`+qvpc.Status.VPCID+`"}`)
+	kubetest.WaitReady(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "public-subnet"}})
+
+	ns2 := h.env.Namespace(t)
+	h.provider(t, ns2, "production-aws")
+	mvpc := &v1alpha1.VPC{ObjectMeta: metav1.ObjectMeta{Namespace: ns2, Name: "multi-az"}}
+	mvpc.Spec.ProviderRef.Name, mvpc.Spec.CIDRBlock = "production-aws", "10.0.0.0/16"
+	kubetest.Create(t, h.c, mvpc)
+	mvpc = kubetest.WaitReady(t, h.c, mvpc)
+	for _, u := range h.apply(t, "subnet-multi-az.yaml", ns2) {
+		h.patchSpec(t, u, `{"vpcID":"`+mvpc.Status.VPCID+`"}`)
+	}
+	for _, name := range []string{"public-subnet-1a", "public-subnet-1b"} {
+		kubetest.WaitReady(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns2, Name: name}})
+	}
+}
+
+// TestReferencesConverge applies the multi-tier example with references, in reverse order, and
+// checks that every object converges with the ids of what it refers to; then deletes the whole
+// stack at once and checks that nothing is left in AWS.
+func TestReferencesConverge(t *testing.T) {
+	h := start(t)
+	ns := h.env.Namespace(t)
+	h.provider(t, ns, "production-aws")
+	ctx := context.Background()
+	objs := kubetest.SeedObjects(t, "../../examples/networking/multi-tier-references.yaml")
+	for i := len(objs) - 1; i >= 0; i-- {
+		objs[i].SetNamespace(ns)
+		if err := h.c.Create(ctx, objs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sub := kubetest.WaitCondition(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "public-1a"}}, "Ready", "False", "ReferenceNotReady")
+	if c := findCondition(sub.Status.Conditions, "Ready"); !strings.Contains(c.Message, "spec.vpcRef: VPC "+ns+"/app-vpc") {
+		t.Errorf("the waiting condition does not name the reference: %q", c.Message)
+	}
+	vpc := kubetest.WaitReady(t, h.c, &v1alpha1.VPC{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "app-vpc"}})
+	for _, name := range []string{"public-1a", "private-1a"} {
+		s := kubetest.WaitReady(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}})
+		if s.Status.VPCID != vpc.Status.VPCID {
+			t.Errorf("subnet %s is in %s, want %s", name, s.Status.VPCID, vpc.Status.VPCID)
+		}
+	}
+	igw := kubetest.WaitReady(t, h.c, &v1alpha1.InternetGateway{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "app-igw"}})
+	if igw.Status.VPCID != vpc.Status.VPCID {
+		t.Errorf("the gateway is attached to %q, want %s", igw.Status.VPCID, vpc.Status.VPCID)
+	}
+
+	// Deleting the VPC first waits for its subnets and gateway, then the whole stack goes.
+	kubetest.Delete(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "private-1a"}})
+	if err := h.c.Delete(ctx, vpc); err != nil {
+		t.Fatal(err)
+	}
+	kubetest.WaitCondition(t, h.c, vpc, "Synced", "False", "DependencyViolation")
+	kubetest.Delete(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "public-1a"}})
+	kubetest.Delete(t, h.c, igw)
+	kubetest.WaitGone(t, h.c, vpc)
+	left, err := h.ec2.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{VpcIds: []string{vpc.Status.VPCID}})
+	if err == nil && len(left.Vpcs) > 0 {
+		t.Errorf("the VPC is still in AWS: %+v", left.Vpcs)
+	}
+	gws, _ := h.ec2.DescribeInternetGateways(ctx, &ec2.DescribeInternetGatewaysInput{})
+	if len(gws.InternetGateways) != 0 {
+		t.Errorf("internet gateways left in AWS: %d", len(gws.InternetGateways))
+	}
+}
+
+// TestNetworkingBadInput checks admission refusals and AWS's refusals of what admission
+// cannot know.
+func TestNetworkingBadInput(t *testing.T) {
+	h := start(t)
+	ns := h.env.Namespace(t)
+	h.provider(t, ns, "aws")
+	newVPC := func(name, cidr string) *v1alpha1.VPC {
+		v := &v1alpha1.VPC{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+		v.Spec.ProviderRef.Name, v.Spec.CIDRBlock = "aws", cidr
+		return v
+	}
+	newSubnet := func(name, cidr string, mutate func(*v1alpha1.Subnet)) *v1alpha1.Subnet {
+		s := &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+		s.Spec.ProviderRef.Name, s.Spec.CIDRBlock, s.Spec.VPCID = "aws", cidr, "vpc-0123456789abcdef0"
+		if mutate != nil {
+			mutate(s)
+		}
+		return s
+	}
+	for name, tc := range map[string]struct {
+		obj  client.Object
+		want string
+	}{
+		"invalid CIDR":        {newVPC("a", "10.0.0.300/16"), "must be an IPv4 CIDR"},
+		"prefix too wide":     {newVPC("b", "10.0.0.0/8"), "/16 to /28"},
+		"host bits set":       {newVPC("c", "10.0.0.1/16"), "host bits set"},
+		"id and ref":          {newSubnet("d", "10.0.1.0/24", func(s *v1alpha1.Subnet) { s.Spec.VPCRef = &shared.Reference{Name: "x"} }), "exactly one of vpcID and vpcRef"},
+		"neither id nor ref":  {newSubnet("e", "10.0.1.0/24", func(s *v1alpha1.Subnet) { s.Spec.VPCID = "" }), "exactly one of vpcID and vpcRef"},
+		"subnet prefix range": {newSubnet("f", "10.0.1.0/29", nil), "/16 to /28"},
+	} {
+		t.Run(name, func(t *testing.T) { kubetest.MustRefuse(t, h.c, tc.obj, tc.want) })
+	}
+
+	t.Run("overlapping and out-of-range CIDRs are AWS's refusal, terminal", func(t *testing.T) {
+		vpc := newVPC("net", "10.1.0.0/16")
+		kubetest.Create(t, h.c, vpc)
+		vpc = kubetest.WaitReady(t, h.c, vpc)
+		first := newSubnet("first", "10.1.1.0/24", func(s *v1alpha1.Subnet) { s.Spec.VPCID = vpc.Status.VPCID })
+		kubetest.Create(t, h.c, first)
+		kubetest.WaitReady(t, h.c, first)
+		for name, cidr := range map[string]string{"overlap": "10.1.1.128/25", "outside": "10.2.0.0/24"} {
+			s := newSubnet(name, cidr, func(s *v1alpha1.Subnet) { s.Spec.VPCID = vpc.Status.VPCID })
+			kubetest.Create(t, h.c, s)
+			got := kubetest.WaitCondition(t, h.c, s, "Stalled", "True", "AWSRejectedRequest")
+			t.Logf("%s: %s", name, findCondition(got.Status.Conditions, "Stalled").Message)
+		}
+	})
+	t.Run("a reference to a missing VPC waits and says so", func(t *testing.T) {
+		s := newSubnet("orphan", "10.3.0.0/24", func(s *v1alpha1.Subnet) { s.Spec.VPCID, s.Spec.VPCRef = "", &shared.Reference{Name: "nope"} })
+		kubetest.Create(t, h.c, s)
+		kubetest.WaitCondition(t, h.c, s, "Ready", "False", "ReferenceNotFound")
+	})
+}
+
+func findCondition(conds []metav1.Condition, typ string) metav1.Condition {
+	for _, c := range conds {
+		if c.Type == typ {
+			return c
+		}
+	}
+	return metav1.Condition{}
+}
+
+func tagMap(list []types.Tag) map[string]string {
+	out := map[string]string{}
+	for _, t := range list {
+		out[aws.ToString(t.Key)] = aws.ToString(t.Value)
+	}
+	return out
+}
