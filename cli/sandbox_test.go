@@ -63,7 +63,7 @@ func TestSandbox(t *testing.T) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		status = runStatus(t, kubeconfig)
-		if allReady(status, 2+10+3+4) {
+		if allReady(status, 2+10+3+5) {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -29,6 +29,11 @@ func TestSQSQueueSeedExamples(t *testing.T) {
 
 	h.seed("sqsqueue-standard.yaml", "default")
 	h.seed("sqsqueue-fifo.yaml", "default")
+	h.seed("sqsqueue-serverless.yaml", "default")
+	processing := waitReady(h, &v1alpha1.SQSQueue{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "processing-queue"}})
+	if got := h.attributes(processing.Status.QueueURL)["VisibilityTimeout"]; got != "300" {
+		t.Errorf("processing-queue VisibilityTimeout = %q, want 300", got)
+	}
 	std := waitReady(h, &v1alpha1.SQSQueue{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "task-queue"}})
 	fifo := waitReady(h, &v1alpha1.SQSQueue{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "orders-queue"}})
 	if std.Status.QueueARN != "arn:aws:sqs:us-east-1:123456789012:production-task-queue" || std.Status.QueueURL == "" ||
