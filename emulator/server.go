@@ -18,6 +18,7 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/wire"
 	"github.com/runner-codes/infra-operator/emulator/services/dynamodb"
 	"github.com/runner-codes/infra-operator/emulator/services/ec2"
+	"github.com/runner-codes/infra-operator/emulator/services/elbv2"
 	"github.com/runner-codes/infra-operator/emulator/services/lambda"
 	"github.com/runner-codes/infra-operator/emulator/services/rds"
 	"github.com/runner-codes/infra-operator/emulator/services/s3"
@@ -35,9 +36,10 @@ type Options struct {
 	Accounts map[string]string
 	// Faults are the faults in force at start, keyed "Service" or "Service.Operation".
 	Faults map[string]Fault
-	// Transitions override, by service ID ("DynamoDB", "EC2", "Lambda", "RDS"), how long
+	// Transitions override, by service ID ("DynamoDB", "EC2", "ELBv2", "Lambda", "RDS"), how long
 	// asynchronous lifecycles (creating -> active) take on the simulation clock; zero makes them
-	// immediate. Services not named keep their defaults (DynamoDB and RDS 2s, EC2 and Lambda 1s).
+	// immediate. Services not named keep their defaults (DynamoDB, ELBv2 and RDS 2s, EC2 and
+	// Lambda 1s).
 	Transitions map[string]time.Duration
 }
 
@@ -88,7 +90,9 @@ func New(opts Options) *Server {
 	s.register(dynamodb.New(s.Clock).Service())
 	objects := s3.New(s.Clock)
 	s.register(objects.Service())
-	s.register(ec2.New(s.Clock).Service())
+	network := ec2.New(s.Clock)
+	s.register(network.Service())
+	s.register(elbv2.New(s.Clock, network).Service())
 	s.register(lambda.New(s.Clock, objects).Service())
 	s.register(rds.New(s.Clock).Service())
 	return s

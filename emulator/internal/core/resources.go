@@ -74,3 +74,19 @@ func Select[V any](m map[string]V, names []string) (keys, absent []string) {
 	sort.Strings(keys)
 	return keys, absent
 }
+
+// SelectBy is Select for requests that name resources by something other than their key (ELB's
+// Names next to its ARNs): name returns that of a resource, and keys are the keys of the
+// resources named.
+func SelectBy[V any](m map[string]V, names []string, name func(V) string) (keys, absent []string) {
+	byName := make(map[string]string, len(m))
+	for k, v := range m {
+		byName[name(v)] = k
+	}
+	names, absent = Select(byName, names)
+	for _, n := range names {
+		keys = append(keys, byName[n])
+	}
+	sort.Strings(keys)
+	return keys, absent
+}

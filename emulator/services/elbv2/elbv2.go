@@ -1,0 +1,181 @@
+// Package elbv2 emulates Elastic Load Balancing v2 over the awsQuery protocol (API version
+// 2015-12-01): Application and Network Load Balancers, their attributes, listeners with
+// forward, redirect and fixed-response default actions, target groups with AWS's health check
+// defaults and ranges, and tags on all three.
+//
+// Load balancers go from provisioning to active on the simulation clock (2s unless the
+// server's options say otherwise). Subnets and security groups are checked against the
+// emulated EC2 of the same account and region through the Network interface; the VPC comes from
+// the subnets, and an Application Load Balancer without security groups gets its VPC's default
+// group, as on AWS. Creates are idempotent as AWS documents: the same name with the same settings
+// returns the existing resource, the same name with other settings is a Duplicate*Name error.
+// Describe operations take lists of ARNs or names and answer them in one call, naming every
+// missing one, and paginate with Marker and PageSize. Deleting a load balancer deletes its
+// listeners, which frees the target groups they forwarded to; a target group that a listener
+// uses cannot be deleted (ResourceInUse).
+//
+// Simplifications: Gateway Load Balancers, listener rules, targets and their health, trust
+// stores and mutual TLS, listener certificates beyond the default one, authenticate actions
+// and Outposts are not emulated. Certificates are checked for the form of an ACM or IAM
+// certificate ARN only (ACM is not emulated), Elastic IP allocations and private addresses of
+// subnet mappings are echoed, not checked, dualstack is accepted without checking that the
+// subnets have IPv6 blocks, and an internet-facing scheme does not require an internet gateway.
+package elbv2
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/internal/models"
+)
+
+// TransitionTime is how long a load balancer stays provisioning on the simulation clock by
+// default.
+const TransitionTime = 2 * time.Second
+
+// Network is what ELBv2 needs of EC2: the VPCs, subnets and security groups of an account and
+// region.
+type Network interface {
+	// VpcExists reports whether the VPC exists.
+	VpcExists(scope core.Scope, id string) bool
+	// Subnet returns the VPC and the availability zone of a subnet.
+	Subnet(scope core.Scope, id string) (vpc, zone string, ok bool)
+	// SecurityGroup returns the VPC of a security group.
+	SecurityGroup(scope core.Scope, id string) (vpc string, ok bool)
+	// DefaultSecurityGroup returns the id of a VPC's default security group.
+	DefaultSecurityGroup(scope core.Scope, vpc string) (id string, ok bool)
+}
+
+// Backend holds the load balancers, listeners and target groups of every account and region.
+type Backend struct {
+	clock   *core.Clock
+	network Network
+	mu      sync.Mutex
+	regions map[core.Scope]*region
+}
+
+// region is what one account has in one region, each resource by ARN.
+type region struct {
+	scope     core.Scope
+	lbs       map[string]*loadBalancer
+	groups    map[string]*targetGroup
+	listeners map[string]*listener
+}
+
+// New returns an empty ELBv2 backend on clock that checks subnets and security groups against
+// network.
+func New(clock *core.Clock, network Network) *Backend {
+	return &Backend{clock: clock, network: network, regions: map[core.Scope]*region{}}
+}
+
+// Service describes ELBv2 to the router.
+func (b *Backend) Service() *core.Service {
+	return &core.Service{
+		SigningName:  "elasticloadbalancing",
+		ID:           "ELBv2",
+		Protocol:     core.ProtocolQuery,
+		XMLNamespace: "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/",
+		APIVersion:   "2015-12-01",
+		Model:        models.MustLoad("elasticloadbalancingv2"),
+		Transition:   TransitionTime,
+		Throttle:     &core.APIError{Code: "Throttling", Message: "Rate exceeded", Status: http.StatusBadRequest},
+		Operations: map[string]core.Operation{
+			"CreateLoadBalancer":             core.Op(b.createLoadBalancer),
+			"DescribeLoadBalancers":          core.Op(b.describeLoadBalancers),
+			"DeleteLoadBalancer":             core.Op(b.deleteLoadBalancer),
+			"SetSubnets":                     core.Op(b.setSubnets),
+			"SetSecurityGroups":              core.Op(b.setSecurityGroups),
+			"SetIpAddressType":               core.Op(b.setIPAddressType),
+			"DescribeLoadBalancerAttributes": core.Op(b.describeLoadBalancerAttributes),
+			"ModifyLoadBalancerAttributes":   core.Op(b.modifyLoadBalancerAttributes),
+			"CreateTargetGroup":              core.Op(b.createTargetGroup),
+			"DescribeTargetGroups":           core.Op(b.describeTargetGroups),
+			"ModifyTargetGroup":              core.Op(b.modifyTargetGroup),
+			"DeleteTargetGroup":              core.Op(b.deleteTargetGroup),
+			"DescribeTargetGroupAttributes":  core.Op(b.describeTargetGroupAttributes),
+			"ModifyTargetGroupAttributes":    core.Op(b.modifyTargetGroupAttributes),
+			"CreateListener":                 core.Op(b.createListener),
+			"DescribeListeners":              core.Op(b.describeListeners),
+			"ModifyListener":                 core.Op(b.modifyListener),
+			"DeleteListener":                 core.Op(b.deleteListener),
+			"AddTags":                        core.Op(b.addTags),
+			"RemoveTags":                     core.Op(b.removeTags),
+			"DescribeTags":                   core.Op(b.describeTags),
+		},
+		Dump: b.dump,
+	}
+}
+
+// region returns the caller's resources, creating them. The caller holds b.mu.
+func (b *Backend) region(call *core.Call) *region {
+	r := b.regions[call.Scope()]
+	if r == nil {
+		r = &region{scope: call.Scope(), lbs: map[string]*loadBalancer{}, groups: map[string]*targetGroup{}, listeners: map[string]*listener{}}
+		b.regions[call.Scope()] = r
+	}
+	return r
+}
+
+// locked runs f on the caller's resources holding b.mu.
+func locked[O any](b *Backend, call *core.Call, f func(r *region) (*O, error)) (*O, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return f(b.region(call))
+}
+
+// newID returns the 16 hex digits that end the ARN of a new resource.
+func newID() string {
+	buf := make([]byte, 8)
+	_, _ = rand.Read(buf)
+	return hex.EncodeToString(buf)
+}
+
+func validation(format string, args ...any) *core.APIError {
+	return core.Errorf("ValidationError", format, args...)
+}
+
+func invalidConfig(format string, args ...any) *core.APIError {
+	return core.Errorf("InvalidConfigurationRequest", format, args...)
+}
+
+// page describes one page of the resources keys name, with ELBv2's PageSize limits (1 to 400,
+// default 400), and returns the marker of the next page. The list is empty, not nil, when there
+// is nothing to describe, as AWS answers.
+func page[D any](keys []string, marker *string, pageSize *int32, describe func(key string) D) ([]D, *string, error) {
+	size := int32(400)
+	if pageSize != nil {
+		if *pageSize < 1 || *pageSize > 400 {
+			return nil, nil, validation("1 validation error detected: Value '%d' at 'pageSize' failed to satisfy constraint: Member must have value between 1 and 400", *pageSize)
+		}
+		size = *pageSize
+	}
+	keys, next, ok := core.Page(keys, aws.ToString(marker), int(size))
+	if !ok {
+		return nil, nil, validation("Invalid Marker: %s", aws.ToString(marker))
+	}
+	out := make([]D, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, describe(k))
+	}
+	if next == "" {
+		return out, nil, nil
+	}
+	return out, aws.String(next), nil
+}
+
+func (b *Backend) dump() any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := map[string]any{}
+	for scope, r := range b.regions {
+		out[scope.Account+"/"+scope.Region] = map[string]any{"loadBalancers": core.SortedKeys(r.lbs),
+			"targetGroups": core.SortedKeys(r.groups), "listeners": core.SortedKeys(r.listeners)}
+	}
+	return out
+}
