@@ -38,19 +38,9 @@ func Kind() managed.Kind[*v1alpha1.InternetGateway, State] {
 				listing: provider.Client(s, "ec2/igw-listing", func(aws.Config) *managed.Listing[types.InternetGateway] { return gateways.Listing() })}
 		},
 		ResolveReferences: func(ctx context.Context, c client.Reader, g *v1alpha1.InternetGateway) error {
-			if g.Spec.VPCRef == nil {
-				return nil
-			}
-			id, err := vpc.Target.Resolve(ctx, c, g, "spec.vpcRef", *g.Spec.VPCRef)
-			g.Spec.VPCID = id
-			return err
+			return vpc.ResolveRef(ctx, c, g, "spec.vpcRef", g.Spec.VPCRef, &g.Spec.VPCID)
 		},
-		References: func(g *v1alpha1.InternetGateway) []managed.Ref {
-			if g.Spec.VPCRef == nil {
-				return nil
-			}
-			return []managed.Ref{{Kind: "VPC", Name: g.Spec.VPCRef.Name}}
-		},
+		References: func(g *v1alpha1.InternetGateway) []managed.Ref { return vpc.Refs(g.Spec.VPCRef) },
 		Referenced: []client.Object{&v1alpha1.VPC{}},
 	}
 }

@@ -37,19 +37,9 @@ func Kind() managed.Kind[*v1alpha1.Subnet, State] {
 				listing: provider.Client(s, "ec2/subnet-listing", func(aws.Config) *managed.Listing[types.Subnet] { return subnets.Listing() })}
 		},
 		ResolveReferences: func(ctx context.Context, c client.Reader, s *v1alpha1.Subnet) error {
-			if s.Spec.VPCRef == nil {
-				return nil
-			}
-			id, err := vpc.Target.Resolve(ctx, c, s, "spec.vpcRef", *s.Spec.VPCRef)
-			s.Spec.VPCID = id
-			return err
+			return vpc.ResolveRef(ctx, c, s, "spec.vpcRef", s.Spec.VPCRef, &s.Spec.VPCID)
 		},
-		References: func(s *v1alpha1.Subnet) []managed.Ref {
-			if s.Spec.VPCRef == nil {
-				return nil
-			}
-			return []managed.Ref{{Kind: "VPC", Name: s.Spec.VPCRef.Name}}
-		},
+		References: func(s *v1alpha1.Subnet) []managed.Ref { return vpc.Refs(s.Spec.VPCRef) },
 		Referenced: []client.Object{&v1alpha1.VPC{}},
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
@@ -66,4 +67,23 @@ type driver struct {
 	defaultTags map[string]string
 	vpcs        ec2util.Describer[types.Vpc]
 	listing     *managed.Listing[types.Vpc]
+}
+
+// ResolveRef fills *id with the id of the VPC that ref (the spec field named field) names, when
+// ref is set; it waits, with a condition naming the field, while that VPC is not Ready.
+func ResolveRef(ctx context.Context, c client.Reader, o shared.Managed, field string, ref *shared.Reference, id *string) error {
+	if ref == nil {
+		return nil
+	}
+	v, err := Target.Resolve(ctx, c, o, field, *ref)
+	*id = v
+	return err
+}
+
+// Refs returns the reference to a VPC that ref makes, for the watches of Kind.References.
+func Refs(ref *shared.Reference) []managed.Ref {
+	if ref == nil {
+		return nil
+	}
+	return []managed.Ref{{Kind: "VPC", Name: ref.Name}}
 }
