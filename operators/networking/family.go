@@ -1,5 +1,5 @@
-// Package networking is the networking family of infra-operator: VPC, Subnet and
-// InternetGateway so far; NATGateway, ElasticIP, SecurityGroup, RouteTable, ALB and NLB follow.
+// Package networking is the networking family of infra-operator: VPC, Subnet, InternetGateway,
+// ElasticIP, NATGateway, SecurityGroup and RouteTable so far; ALB and NLB follow.
 package networking
 
 import (
@@ -11,7 +11,11 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/networking/crds"
+	"github.com/runner-codes/infra-operator/operators/networking/elasticip"
 	"github.com/runner-codes/infra-operator/operators/networking/internetgateway"
+	"github.com/runner-codes/infra-operator/operators/networking/natgateway"
+	"github.com/runner-codes/infra-operator/operators/networking/routetable"
+	"github.com/runner-codes/infra-operator/operators/networking/securitygroup"
 	"github.com/runner-codes/infra-operator/operators/networking/subnet"
 	"github.com/runner-codes/infra-operator/operators/networking/vpc"
 	"github.com/runner-codes/infra-operator/shared/managed"
@@ -41,6 +45,18 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts managed.SetupOptions) err
 	}
 	if err := managed.Setup(ctx, mgr, internetgateway.Kind(), opts); err != nil {
 		return fmt.Errorf("set up InternetGateway: %w", err)
+	}
+	if err := managed.Setup(ctx, mgr, elasticip.Kind(), opts); err != nil {
+		return fmt.Errorf("set up ElasticIP: %w", err)
+	}
+	if err := managed.Setup(ctx, mgr, natgateway.Kind(), opts); err != nil {
+		return fmt.Errorf("set up NATGateway: %w", err)
+	}
+	if err := managed.Setup(ctx, mgr, securitygroup.Kind(), opts); err != nil {
+		return fmt.Errorf("set up SecurityGroup: %w", err)
+	}
+	if err := managed.Setup(ctx, mgr, routetable.Kind(), opts); err != nil {
+		return fmt.Errorf("set up RouteTable: %w", err)
 	}
 	return nil
 }

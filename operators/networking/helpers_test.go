@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -43,13 +44,19 @@ type harness struct {
 // and the family's controllers with short waits.
 func start(t testing.TB) *harness {
 	t.Helper()
+	return startWith(t, func(*operator.Options) {})
+}
+
+// startWith is start with the family's options changed by tune after the short waits are set.
+func startWith(t testing.TB, tune func(*operator.Options)) *harness {
+	t.Helper()
 	emu := emulator.New(emulator.Options{Transitions: map[string]time.Duration{"EC2": 300 * time.Millisecond}})
 	env := testenv.Start(t, testenv.Options{
 		CRDs:        []fs.FS{crds.FS()},
 		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
 		AWS:         emu,
 	})
-	families.RunWith(t, env, func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond }, networking.Family())
+	families.RunWith(t, env, func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond; tune(o) }, networking.Family())
 	cfg := aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, ""),
 		BaseEndpoint: aws.String(env.AWSEndpoint)}
 	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), c: env.Client}
@@ -73,5 +80,28 @@ func (h *harness) patchSpec(t testing.TB, o client.Object, spec string) {
 	t.Helper()
 	if err := h.c.Patch(context.Background(), o, client.RawPatch(types.MergePatchType, []byte(`{"spec":`+spec+`}`))); err != nil {
 		t.Fatalf("patch %s: %v", o.GetName(), err)
+	}
+}
+
+// readyVPC creates a VPC named name in ns with the provider "aws" and waits until it is Ready.
+func (h *harness) readyVPC(t testing.TB, ns, name, cidr string) *v1alpha1.VPC {
+	t.Helper()
+	v := &v1alpha1.VPC{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+	v.Spec.ProviderRef.Name, v.Spec.CIDRBlock = "aws", cidr
+	kubetest.Create(t, h.c, v)
+	return kubetest.WaitReady(t, h.c, v)
+}
+
+// resyncUntil asks the reconciler to look at o again, every half second, until ok holds: a
+// change made in AWS is seen at the first look that reads AWS after it.
+func (h *harness) resyncUntil(t testing.TB, o client.Object, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(kubetest.Timeout)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %s not within %s", o.GetName(), what, kubetest.Timeout)
+		}
+		kubetest.Resync(t, h.c, o)
+		time.Sleep(500 * time.Millisecond)
 	}
 }

@@ -5,3 +5,9 @@ package networking
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=vpcs;subnets;internetgateways,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=vpcs/status;subnets/status;internetgateways/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=vpcs/finalizers;subnets/finalizers;internetgateways/finalizers,verbs=update
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=natgateways;elasticips,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=natgateways/status;elasticips/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=natgateways/finalizers;elasticips/finalizers,verbs=update
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=securitygroups;routetables,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=securitygroups/status;routetables/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=securitygroups/finalizers;routetables/finalizers,verbs=update

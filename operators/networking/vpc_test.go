@@ -2,6 +2,7 @@ package networking_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,7 +88,7 @@ func TestNetworkingSeedExamples(t *testing.T) {
 
 // TestReferencesConverge applies the multi-tier example with references, in reverse order, and
 // checks that every object converges with the ids of what it refers to; then deletes the whole
-// stack at once and checks that nothing is left in AWS.
+// stack at once and checks that nothing is left in AWS, not even the NAT gateway's Elastic IP.
 func TestReferencesConverge(t *testing.T) {
 	h := start(t)
 	ns := h.env.Namespace(t)
@@ -105,26 +106,57 @@ func TestReferencesConverge(t *testing.T) {
 		t.Errorf("the waiting condition does not name the reference: %q", c.Message)
 	}
 	vpc := kubetest.WaitReady(t, h.c, &v1alpha1.VPC{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "app-vpc"}})
-	for _, name := range []string{"public-1a", "private-1a"} {
-		s := kubetest.WaitReady(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}})
-		if s.Status.VPCID != vpc.Status.VPCID {
-			t.Errorf("subnet %s is in %s, want %s", name, s.Status.VPCID, vpc.Status.VPCID)
+	for _, name := range []string{"private-1a", "public-1a"} {
+		sub = kubetest.WaitReady(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}})
+		if sub.Status.VPCID != vpc.Status.VPCID {
+			t.Errorf("subnet %s is in %s, want %s", name, sub.Status.VPCID, vpc.Status.VPCID)
 		}
 	}
 	igw := kubetest.WaitReady(t, h.c, &v1alpha1.InternetGateway{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "app-igw"}})
 	if igw.Status.VPCID != vpc.Status.VPCID {
 		t.Errorf("the gateway is attached to %q, want %s", igw.Status.VPCID, vpc.Status.VPCID)
 	}
+	nat := kubetest.WaitReady(t, h.c, &v1alpha1.NATGateway{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "nat-1a"}})
+	if nat.Status.SubnetID != sub.Status.SubnetID || nat.Status.PublicIP == "" || nat.Status.AllocationID == "" {
+		t.Errorf("NAT gateway status: %+v (subnet %s)", nat.Status, sub.Status.SubnetID)
+	}
+	public := kubetest.WaitReady(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "public-1a"}})
+	private := kubetest.WaitReady(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "private-1a"}})
+	publicRT := kubetest.WaitReady(t, h.c, &v1alpha1.RouteTable{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "public"}})
+	privateRT := kubetest.WaitReady(t, h.c, &v1alpha1.RouteTable{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "private"}})
+	for _, tc := range []struct {
+		rt             *v1alpha1.RouteTable
+		target, subnet string
+	}{{publicRT, igw.Status.InternetGatewayID, public.Status.SubnetID}, {privateRT, nat.Status.NATGatewayID, private.Status.SubnetID}} {
+		routes, subnets := h.awsTable(t, tc.rt.Status.RouteTableID)
+		if !slices.Equal(routes, []string{"0.0.0.0/0 " + tc.target, "10.0.0.0/16 local"}) || !slices.Equal(subnets, []string{tc.subnet}) {
+			t.Errorf("route table %s in AWS: routes %v, subnets %v; want a default route to %s and subnet %s", tc.rt.Name, routes, subnets, tc.target, tc.subnet)
+		}
+	}
+	web := kubetest.WaitReady(t, h.c, &v1alpha1.SecurityGroup{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"}})
+	if got := h.awsRules(t, web.Status.GroupID, false); len(got) != 2 || web.Status.VPCID != vpc.Status.VPCID {
+		t.Errorf("security group %s in %s: ingress rules %v", web.Status.GroupID, web.Status.VPCID, got)
+	}
 
-	// Deleting the VPC first waits for its subnets and gateway, then the whole stack goes.
+	// Deleting the VPC first waits for its subnets and gateways, the public subnet for its NAT
+	// gateway; then the whole stack goes.
 	kubetest.Delete(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "private-1a"}})
 	if err := h.c.Delete(ctx, vpc); err != nil {
 		t.Fatal(err)
 	}
 	kubetest.WaitCondition(t, h.c, vpc, "Synced", "False", "DependencyViolation")
-	kubetest.Delete(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "public-1a"}})
-	kubetest.Delete(t, h.c, igw)
-	kubetest.WaitGone(t, h.c, vpc)
+	if err := h.c.Delete(ctx, sub); err != nil {
+		t.Fatal(err)
+	}
+	kubetest.WaitCondition(t, h.c, sub, "Synced", "False", "DependencyViolation")
+	for _, o := range []client.Object{igw, nat, publicRT, privateRT, web} {
+		if err := h.c.Delete(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, o := range []client.Object{nat, sub, igw, publicRT, privateRT, web, vpc} {
+		kubetest.WaitGone(t, h.c, o)
+	}
 	left, err := h.ec2.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{VpcIds: []string{vpc.Status.VPCID}})
 	if err == nil && len(left.Vpcs) > 0 {
 		t.Errorf("the VPC is still in AWS: %+v", left.Vpcs)
@@ -132,6 +164,16 @@ func TestReferencesConverge(t *testing.T) {
 	gws, _ := h.ec2.DescribeInternetGateways(ctx, &ec2.DescribeInternetGatewaysInput{})
 	if len(gws.InternetGateways) != 0 {
 		t.Errorf("internet gateways left in AWS: %d", len(gws.InternetGateways))
+	}
+	nats, _ := h.ec2.DescribeNatGateways(ctx, &ec2.DescribeNatGatewaysInput{})
+	for _, g := range nats.NatGateways {
+		if g.State != types.NatGatewayStateDeleted {
+			t.Errorf("NAT gateway %s left in AWS, %s", aws.ToString(g.NatGatewayId), g.State)
+		}
+	}
+	addrs, _ := h.ec2.DescribeAddresses(ctx, &ec2.DescribeAddressesInput{})
+	if len(addrs.Addresses) != 0 {
+		t.Errorf("Elastic IPs left in AWS: %d", len(addrs.Addresses))
 	}
 }
 

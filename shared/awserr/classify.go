@@ -93,6 +93,7 @@ var codes = map[string]Class{
 	"DeleteConflict":              ClassDependencyViolation,
 	"BucketNotEmpty":              ClassDependencyViolation,
 	"ResourceInUse":               ClassDependencyViolation,
+	"InvalidIPAddress.InUse":      ClassDependencyViolation,
 	"InvalidParameterCombination": ClassInvalidInput,
 
 	"AccessDenied":                ClassAccessDenied,

@@ -34,6 +34,7 @@ func TestClassify(t *testing.T) {
 		"Dependency":                {reason: "EC2's dependency violation.", args: api("DependencyViolation"), want: ClassDependencyViolation},
 		"BucketNotEmpty":            {reason: "A non-empty bucket cannot be deleted yet.", args: api("BucketNotEmpty"), want: ClassDependencyViolation},
 		"InUse":                     {reason: "A busy resource is retried.", args: api("ResourceInUseException"), want: ClassConflict},
+		"AddressInUse":              {reason: "An Elastic IP a NAT gateway or an interface still uses cannot be released yet.", args: api("InvalidIPAddress.InUse"), want: ClassDependencyViolation},
 		"Duplicate":                 {reason: "EC2's duplicate-rule codes.", args: api("InvalidPermission.Duplicate"), want: ClassConflict},
 		"Invalid":                   {reason: "A malformed request needs a spec change.", args: api("InvalidParameterValue"), want: ClassInvalidInput},
 		"EC2Range":                  {reason: "An invalid CIDR range.", args: api("InvalidVpc.Range"), want: ClassInvalidInput},

@@ -54,16 +54,62 @@ type ReferenceTarget[T v1alpha1.Managed] struct {
 // messages) resolves to: the target's Value once it is Ready. It returns a *WaitingError that
 // names the reference while the object is missing or not Ready.
 func (t ReferenceTarget[T]) Resolve(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, ref v1alpha1.Reference) (string, error) {
+	o, err := t.get(ctx, c, from, field, ref)
+	if err != nil {
+		return "", err
+	}
+	return t.usable(o, field)
+}
+
+// ResolveCreated returns the identifier of the object ref names as soon as that object has
+// created its AWS resource (recorded its external name), without waiting for it to be Ready.
+// It serves references that may form cycles, such as security groups that allow each other's
+// traffic: each can be created before the other is Ready. It waits while the object is
+// missing or has created nothing yet.
+func (t ReferenceTarget[T]) ResolveCreated(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, ref v1alpha1.Reference) (string, error) {
+	o, err := t.get(ctx, c, from, field, ref)
+	if err != nil {
+		return "", err
+	}
+	id := ExternalName(o)
+	if id == "" {
+		return "", &WaitingError{Reason: ReasonReferenceNotReady, After: referenceRetry,
+			Message: fmt.Sprintf("%s: %s %s/%s does not exist in AWS yet", field, t.Kind, from.GetNamespace(), ref.Name)}
+	}
+	return id, nil
+}
+
+// get reads the object ref names, in from's namespace; it waits while the object is missing.
+func (t ReferenceTarget[T]) get(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, ref v1alpha1.Reference) (T, error) {
 	o := t.New()
 	err := c.Get(ctx, types.NamespacedName{Namespace: from.GetNamespace(), Name: ref.Name}, o)
 	if apierrors.IsNotFound(err) {
-		return "", &WaitingError{Reason: ReasonReferenceNotFound, After: referenceRetry,
+		return o, &WaitingError{Reason: ReasonReferenceNotFound, After: referenceRetry,
 			Message: fmt.Sprintf("%s: %s %s/%s does not exist", field, t.Kind, from.GetNamespace(), ref.Name)}
 	}
 	if err != nil {
-		return "", fmt.Errorf("%s: read %s %s/%s: %w", field, t.Kind, from.GetNamespace(), ref.Name, err)
+		return o, fmt.Errorf("%s: read %s %s/%s: %w", field, t.Kind, from.GetNamespace(), ref.Name, err)
 	}
-	return t.usable(o, field)
+	return o, nil
+}
+
+// ResolveInto sets *id to what ref (the field named field of from's spec) resolves to, when
+// ref is set; it leaves *id alone when ref is nil, for specs that take an id or a reference.
+func (t ReferenceTarget[T]) ResolveInto(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, ref *v1alpha1.Reference, id *string) error {
+	if ref == nil {
+		return nil
+	}
+	v, err := t.Resolve(ctx, c, from, field, *ref)
+	*id = v
+	return err
+}
+
+// Refs returns the watch reference that ref makes to the kind, none when ref is nil.
+func (t ReferenceTarget[T]) Refs(ref *v1alpha1.Reference) []Ref {
+	if ref == nil {
+		return nil
+	}
+	return []Ref{{Kind: t.Kind, Name: ref.Name}}
 }
 
 // ResolveSelector returns the identifiers of every object of the kind in from's namespace that

@@ -72,18 +72,8 @@ type driver struct {
 // ResolveRef fills *id with the id of the VPC that ref (the spec field named field) names, when
 // ref is set; it waits, with a condition naming the field, while that VPC is not Ready.
 func ResolveRef(ctx context.Context, c client.Reader, o shared.Managed, field string, ref *shared.Reference, id *string) error {
-	if ref == nil {
-		return nil
-	}
-	v, err := Target.Resolve(ctx, c, o, field, *ref)
-	*id = v
-	return err
+	return Target.ResolveInto(ctx, c, o, field, ref, id)
 }
 
 // Refs returns the reference to a VPC that ref makes, for the watches of Kind.References.
-func Refs(ref *shared.Reference) []managed.Ref {
-	if ref == nil {
-		return nil
-	}
-	return []managed.Ref{{Kind: "VPC", Name: ref.Name}}
-}
+func Refs(ref *shared.Reference) []managed.Ref { return Target.Refs(ref) }

@@ -19,6 +19,10 @@ var (
 			&VPC{}, &VPCList{},
 			&Subnet{}, &SubnetList{},
 			&InternetGateway{}, &InternetGatewayList{},
+			&ElasticIP{}, &ElasticIPList{},
+			&NATGateway{}, &NATGatewayList{},
+			&SecurityGroup{}, &SecurityGroupList{},
+			&RouteTable{}, &RouteTableList{},
 		)
 		return nil
 	})

@@ -26,6 +26,9 @@ type Describer[T any] struct {
 	Describe func(ctx context.Context, ids []string, filters []types.Filter, next string) (items []T, token string, err error)
 	// ID returns a resource's id.
 	ID func(T) string
+	// Choose picks o's resource when several carry its ownership tag (a NAT gateway that was
+	// replaced stays visible for a while, for example); nil takes the first.
+	Choose func([]T) T
 }
 
 // Listing returns a listing of every resource of the type the operator owns.
@@ -73,8 +76,12 @@ func (d Describer[T]) Find(ctx context.Context, listing *managed.Listing[T], o s
 	if len(items) == 0 {
 		return zero, false, nil
 	}
-	if id == "" {
-		managed.SetExternalName(o, d.ID(items[0]))
+	item := items[0]
+	if d.Choose != nil {
+		item = d.Choose(items)
 	}
-	return items[0], true, nil
+	if id == "" {
+		managed.SetExternalName(o, d.ID(item))
+	}
+	return item, true, nil
 }

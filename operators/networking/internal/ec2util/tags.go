@@ -1,5 +1,6 @@
 // Package ec2util holds what the networking family's EC2 drivers share: tag conversions, tag
-// updates, the ownership filter and the per-provider listings that batch observations.
+// updates, the ownership filter, Elastic IP addresses and the per-provider listings that batch
+// observations.
 package ec2util
 
 import (

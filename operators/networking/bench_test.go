@@ -1,0 +1,71 @@
+package networking_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/operator"
+	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
+)
+
+// benchSyncPeriod is the sync period of the steady-state benchmark: longer than the listing's
+// time to live, as the default (10 minutes) is, so that each sync finds the listing expired.
+const benchSyncPeriod = 90 * time.Second
+
+// BenchmarkSteadyStateCalls creates 200 security groups (with a rule each) and 500 subnets in
+// five VPCs, waits until all are Ready, and counts the EC2 calls of the next sync period (each
+// resource is looked at once in it, the period being jittered by ±10%), per resource. Run it
+// with -bench SteadyStateCalls -benchtime 1x; it takes about four minutes.
+func BenchmarkSteadyStateCalls(b *testing.B) {
+	for range b.N {
+		h := startWith(b, func(o *operator.Options) { o.SyncPeriod = benchSyncPeriod })
+		ns := h.env.Namespace(b)
+		h.provider(b, ns, "aws")
+		var vpcs []*v1alpha1.VPC
+		for i := range 5 {
+			vpcs = append(vpcs, h.readyVPC(b, ns, fmt.Sprintf("net-%d", i), fmt.Sprintf("10.%d.0.0/16", i)))
+		}
+		var objs []*v1alpha1.SecurityGroup
+		for i := range 200 {
+			g := newGroup(ns, fmt.Sprintf("sg-%03d", i), vpcs[0].Status.VPCID, func(g *v1alpha1.SecurityGroup) {
+				g.Spec.GroupName = fmt.Sprintf("group-%03d", i)
+				g.Spec.IngressRules = []v1alpha1.SecurityGroupRule{tcp(443, 443, "10.0.0.0/8")}
+			})
+			kubetest.Create(b, h.c, g)
+			objs = append(objs, g)
+		}
+		var subnets []*v1alpha1.Subnet
+		for i := range 500 {
+			s := &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("subnet-%03d", i)}}
+			s.Spec.ProviderRef.Name, s.Spec.VPCID = "aws", vpcs[i%5].Status.VPCID
+			s.Spec.CIDRBlock = fmt.Sprintf("10.%d.%d.0/24", i%5, i/5)
+			kubetest.Create(b, h.c, s)
+			subnets = append(subnets, s)
+		}
+		for _, g := range objs {
+			kubetest.WaitFor(b, h.c, g, 5*time.Minute, "Ready", func(g *v1alpha1.SecurityGroup) bool {
+				return g.Status.ObservedGeneration == g.Generation && g.Status.Ready
+			})
+		}
+		for _, s := range subnets {
+			kubetest.WaitFor(b, h.c, s, 5*time.Minute, "Ready", func(s *v1alpha1.Subnet) bool { return s.Status.ObservedGeneration == s.Generation && s.Status.Ready })
+		}
+		h.emu.Calls.Reset()
+		b.ResetTimer()
+		time.Sleep(benchSyncPeriod*11/10 + 5*time.Second)
+		b.StopTimer()
+		calls := kubetest.Calls(h.emu.Calls.Snapshot(), "EC2")
+		groups := calls["DescribeSecurityGroups"] + calls["AuthorizeSecurityGroupIngress"] + calls["RevokeSecurityGroupIngress"] +
+			calls["AuthorizeSecurityGroupEgress"] + calls["RevokeSecurityGroupEgress"]
+		subnetCalls := calls["DescribeSubnets"] + calls["ModifySubnetAttribute"]
+		b.ReportMetric(float64(groups)/200, "calls/securitygroup/sync")
+		b.ReportMetric(float64(subnetCalls)/500, "calls/subnet/sync")
+		b.ReportMetric(float64(kubetest.Total(calls))/705, "calls/resource/sync")
+		fmt.Printf("steady state, one sync period: %d EC2 calls for 200 security groups, 500 subnets and 5 VPCs (%.3f per resource): %v\n",
+			kubetest.Total(calls), float64(kubetest.Total(calls))/705, calls)
+	}
+}

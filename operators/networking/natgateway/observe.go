@@ -1,0 +1,134 @@
+package natgateway
+
+import (
+	"context"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"k8s.io/apimachinery/pkg/api/meta"
+
+	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// ReasonFailed is the terminal reason of a NAT gateway that AWS reports as failed.
+const ReasonFailed = "NATGatewayFailed"
+
+// State is what AWS said about a NAT gateway.
+type State struct {
+	// Gateway is DescribeNatGateways' answer; nil once the gateway is deleted.
+	Gateway *types.NatGateway
+	// Address is the Elastic IP the operator allocated for the gateway, set only while the
+	// object is being deleted, the gateway is gone and the address is still to be released.
+	Address *types.Address
+}
+
+// Observe reads the gateway (from the provider's listing at periodic syncs, directly
+// otherwise), fills the status and compares it with the spec. A gateway without a recorded id
+// is looked up by its ownership tag.
+//
+// A deleted gateway does not exist, except while the object is being deleted and the Elastic
+// IP the operator allocated for it is not released yet. A deleting gateway is busy: a
+// replacement is made only once it is deleted, when its address is free. A failed gateway is
+// terminal until the spec changes after the failure was reported; then it is replaced.
+func (d *driver) Observe(ctx context.Context, g *v1alpha1.NATGateway) (managed.Observation[State], error) {
+	gw, found, err := d.gateways.Find(ctx, d.listing, g)
+	if err != nil {
+		return managed.Observation[State]{}, err
+	}
+	if found {
+		fillStatus(g, gw)
+	}
+	if !found || gw.State == types.NatGatewayStateDeleted {
+		return d.observeGone(ctx, g)
+	}
+	st := &State{Gateway: &gw}
+	id := aws.ToString(gw.NatGatewayId)
+	switch {
+	case !g.DeletionTimestamp.IsZero():
+		// Being deleted: the spec (whose references are not resolved now) no longer matters.
+		return managed.Observation[State]{Exists: true, State: st}, nil
+	case gw.State == types.NatGatewayStateDeleting:
+		return managed.Observation[State]{Exists: true, Busy: true, State: st, Message: "NAT gateway " + id + " is deleting"}, nil
+	case gw.State == types.NatGatewayStateFailed:
+		if replaceRequested(g) {
+			return managed.Observation[State]{Exists: true, State: st, Diff: "state (failed)", Message: "NAT gateway " + id + " failed"}, nil
+		}
+		return managed.Observation[State]{}, managed.Terminal(ReasonFailed,
+			"NAT gateway %s failed: %s: %s; remove the cause, then change the spec (a tag will do) to replace it",
+			id, aws.ToString(gw.FailureCode), aws.ToString(gw.FailureMessage))
+	}
+	if err := createdAsSpecified(g, gw); err != nil {
+		return managed.Observation[State]{}, err
+	}
+	set, remove := managed.TagChanges(managed.DesiredTags(g, d.defaultTags), ec2util.Tags(gw.Tags))
+	var diff managed.Diff
+	diff.Check("tags", len(set)+len(remove) > 0)
+	obs := managed.Observation[State]{Exists: true, State: st, Ready: gw.State == types.NatGatewayStateAvailable,
+		UpToDate: len(diff) == 0, Diff: diff.String()}
+	if !obs.Ready {
+		obs.Busy, obs.Message = true, "NAT gateway "+id+" is "+string(gw.State)
+	}
+	return obs, nil
+}
+
+// observeGone reports a gateway that does not exist (any more). While the object is being
+// deleted, the Elastic IP the operator allocated for it keeps it existing until Delete has
+// released the address.
+func (d *driver) observeGone(ctx context.Context, g *v1alpha1.NATGateway) (managed.Observation[State], error) {
+	if g.DeletionTimestamp.IsZero() {
+		return managed.Observation[State]{}, nil
+	}
+	addr, found, err := d.allocatedAddress(ctx, g)
+	if err != nil || !found {
+		return managed.Observation[State]{}, err
+	}
+	return managed.Observation[State]{Exists: true, State: &State{Address: &addr}}, nil
+}
+
+// replaceRequested reports whether the spec changed after the gateway's failure was reported
+// (a Stalled condition of an older generation).
+func replaceRequested(g *v1alpha1.NATGateway) bool {
+	c := meta.FindStatusCondition(g.Status.Conditions, managed.TypeStalled)
+	return c != nil && c.Reason == ReasonFailed && c.ObservedGeneration < g.Generation
+}
+
+// fillStatus copies what AWS said about the gateway into the status.
+func fillStatus(g *v1alpha1.NATGateway, gw types.NatGateway) {
+	g.Status.NATGatewayID, g.Status.SubnetID, g.Status.State = aws.ToString(gw.NatGatewayId), aws.ToString(gw.SubnetId), string(gw.State)
+	g.Status.FailureCode, g.Status.FailureMessage = aws.ToString(gw.FailureCode), aws.ToString(gw.FailureMessage)
+	g.Status.PrivateIP, g.Status.PublicIP, g.Status.AllocationID = "", "", ""
+	for _, a := range gw.NatGatewayAddresses {
+		if a.IsPrimary == nil || aws.ToBool(a.IsPrimary) {
+			g.Status.PrivateIP, g.Status.PublicIP, g.Status.AllocationID = aws.ToString(a.PrivateIp), aws.ToString(a.PublicIp), aws.ToString(a.AllocationId)
+			break
+		}
+	}
+}
+
+// createdAsSpecified refuses a gateway whose placement is not the spec's (an adopted gateway,
+// or a spec that names another subnet or Elastic IP than the gateway was made with).
+func createdAsSpecified(g *v1alpha1.NATGateway, gw types.NatGateway) error {
+	id := aws.ToString(gw.NatGatewayId)
+	switch {
+	case g.Spec.SubnetID != "" && aws.ToString(gw.SubnetId) != g.Spec.SubnetID:
+		return managed.Terminal(managed.ReasonInvalidSpec, "NAT gateway %s is in subnet %s, not the spec's %s; a NAT gateway cannot move",
+			id, aws.ToString(gw.SubnetId), g.Spec.SubnetID)
+	case string(gw.ConnectivityType) != connectivity(g):
+		return managed.Terminal(managed.ReasonInvalidSpec, "NAT gateway %s is %s, not %s as the spec says; the connectivity type cannot change",
+			id, gw.ConnectivityType, connectivity(g))
+	case g.Spec.AllocationID != "" && g.Status.AllocationID != g.Spec.AllocationID:
+		return managed.Terminal(managed.ReasonInvalidSpec, "NAT gateway %s has the Elastic IP %s, not the spec's %s; its address cannot change",
+			id, g.Status.AllocationID, g.Spec.AllocationID)
+	}
+	return nil
+}
+
+// connectivity returns the spec's connectivity type, public when unset.
+func connectivity(g *v1alpha1.NATGateway) string {
+	if g.Spec.ConnectivityType == "" {
+		return string(types.ConnectivityTypePublic)
+	}
+	return g.Spec.ConnectivityType
+}

@@ -1,0 +1,103 @@
+package routetable
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
+	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// Create creates the table with its ownership tags (the object's UID as the idempotency
+// token) and records its id; the next reconcile adds the routes and associations.
+func (d *driver) Create(ctx context.Context, t *v1alpha1.RouteTable) error {
+	out, err := d.api.CreateRouteTable(ctx, &ec2.CreateRouteTableInput{
+		VpcId:             aws.String(t.Spec.VPCID),
+		ClientToken:       aws.String(string(t.UID)),
+		TagSpecifications: ec2util.TagSpecifications(types.ResourceTypeRouteTable, managed.DesiredTags(t, d.defaultTags)),
+	})
+	if err != nil {
+		return fmt.Errorf("create route table in VPC %s: %w", t.Spec.VPCID, err)
+	}
+	managed.SetExternalName(t, aws.ToString(out.RouteTable.RouteTableId))
+	return nil
+}
+
+// Update deletes the routes the spec does not have, points the routes whose target changed at
+// the spec's, creates the missing ones, then disassociates the subnets the spec does not name,
+// associates the missing ones and sets the tags. Local routes are never touched.
+func (d *driver) Update(ctx context.Context, t *v1alpha1.RouteTable, obs managed.Observation[State]) error {
+	rt := obs.State.Table
+	id := aws.ToString(rt.RouteTableId)
+	want := desiredRoutes(t.Spec.Routes)
+	create, replace, remove := routeChanges(want, observedRoutes(rt.Routes))
+	for _, dest := range remove {
+		cidr, ipv6, pl := dest.params()
+		_, err := d.api.DeleteRoute(ctx, &ec2.DeleteRouteInput{RouteTableId: aws.String(id), DestinationCidrBlock: cidr, DestinationIpv6CidrBlock: ipv6, DestinationPrefixListId: pl})
+		if err != nil && !awserr.IsNotFound(err) {
+			return fmt.Errorf("delete the route to %s from route table %s: %w", dest.value, id, err)
+		}
+	}
+	for _, dest := range replace {
+		cidr, ipv6, pl := dest.params()
+		gw, nat, pcx, tgw, eni := want[dest].params()
+		if _, err := d.api.ReplaceRoute(ctx, &ec2.ReplaceRouteInput{RouteTableId: aws.String(id), DestinationCidrBlock: cidr, DestinationIpv6CidrBlock: ipv6, DestinationPrefixListId: pl,
+			GatewayId: gw, NatGatewayId: nat, VpcPeeringConnectionId: pcx, TransitGatewayId: tgw, NetworkInterfaceId: eni}); err != nil {
+			return fmt.Errorf("replace the route to %s in route table %s: %w", dest.value, id, err)
+		}
+	}
+	for _, dest := range create {
+		cidr, ipv6, pl := dest.params()
+		gw, nat, pcx, tgw, eni := want[dest].params()
+		if _, err := d.api.CreateRoute(ctx, &ec2.CreateRouteInput{RouteTableId: aws.String(id), DestinationCidrBlock: cidr, DestinationIpv6CidrBlock: ipv6, DestinationPrefixListId: pl,
+			GatewayId: gw, NatGatewayId: nat, VpcPeeringConnectionId: pcx, TransitGatewayId: tgw, NetworkInterfaceId: eni}); err != nil {
+			return fmt.Errorf("create the route to %s in route table %s: %w", dest.value, id, err)
+		}
+	}
+	associate, disassociate := associationChanges(t.Spec.SubnetIDs, subnetAssociations(rt))
+	if err := d.disassociate(ctx, id, disassociate); err != nil {
+		return err
+	}
+	for _, s := range associate {
+		if _, err := d.api.AssociateRouteTable(ctx, &ec2.AssociateRouteTableInput{RouteTableId: aws.String(id), SubnetId: aws.String(s)}); err != nil {
+			return fmt.Errorf("associate route table %s with subnet %s: %w", id, s, err)
+		}
+	}
+	return ec2util.UpdateTags(ctx, d.api, id, managed.DesiredTags(t, d.defaultTags), ec2util.Tags(rt.Tags))
+}
+
+// disassociate removes the associations of route table id with the given ids; one already
+// gone is success.
+func (d *driver) disassociate(ctx context.Context, id string, associations []string) error {
+	for _, a := range associations {
+		if _, err := d.api.DisassociateRouteTable(ctx, &ec2.DisassociateRouteTableInput{AssociationId: aws.String(a)}); err != nil && !awserr.IsNotFound(err) {
+			return fmt.Errorf("remove association %s of route table %s: %w", a, id, err)
+		}
+	}
+	return nil
+}
+
+// Delete disassociates the table from its subnets, then deletes it.
+func (d *driver) Delete(ctx context.Context, _ *v1alpha1.RouteTable, obs managed.Observation[State]) error {
+	rt := obs.State.Table
+	id := aws.ToString(rt.RouteTableId)
+	_, all := associationChanges(nil, subnetAssociations(rt))
+	if err := d.disassociate(ctx, id, all); err != nil {
+		return err
+	}
+	if _, err := d.api.DeleteRouteTable(ctx, &ec2.DeleteRouteTableInput{RouteTableId: aws.String(id)}); err != nil && !awserr.IsNotFound(err) {
+		return fmt.Errorf("delete route table %s: %w", id, err)
+	}
+	return nil
+}
+
+// ReleaseOwnership removes the ownership tags, for deletionPolicy Orphan.
+func (d *driver) ReleaseOwnership(ctx context.Context, _ *v1alpha1.RouteTable, obs managed.Observation[State]) error {
+	return ec2util.ReleaseOwnership(ctx, d.api, aws.ToString(obs.State.Table.RouteTableId))
+}
