@@ -6,8 +6,10 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
@@ -22,7 +24,7 @@ const benchSyncPeriod = 90 * time.Second
 // with -bench SteadyStateCalls -benchtime 1x; it takes about four minutes.
 func BenchmarkSteadyStateCalls(b *testing.B) {
 	for range b.N {
-		h := startWith(b, func(o *operator.Options) { o.SyncPeriod = benchSyncPeriod })
+		h := startWith(b, testTransitions, func(o *operator.Options) { o.WaitInterval, o.SyncPeriod = 200*time.Millisecond, benchSyncPeriod })
 		ns := h.env.Namespace(b)
 		h.provider(b, ns, "aws")
 		var vpcs []*v1alpha1.VPC
@@ -68,4 +70,45 @@ func BenchmarkSteadyStateCalls(b *testing.B) {
 		fmt.Printf("steady state, one sync period: %d EC2 calls for 200 security groups, 500 subnets and 5 VPCs (%.3f per resource): %v\n",
 			kubetest.Total(calls), float64(kubetest.Total(calls))/705, calls)
 	}
+}
+
+// BenchmarkMultiTierTimeToReady applies the multi-tier example with references at once, with the
+// emulator's default lifecycle durations and the operator's default options (a resource AWS is
+// still creating is looked at again every 5s), and reports the time until every object is
+// Ready, and the EC2 calls it took.
+func BenchmarkMultiTierTimeToReady(b *testing.B) {
+	for range b.N {
+		h := startWith(b, nil, func(*operator.Options) {})
+		ns := h.env.Namespace(b)
+		h.provider(b, ns, "production-aws")
+		objs := kubetest.SeedObjects(b, "../../examples/networking/multi-tier-references.yaml")
+		began := time.Now()
+		for _, u := range objs {
+			u.SetNamespace(ns)
+			kubetest.Create(b, h.c, u)
+		}
+		for _, u := range objs {
+			kubetest.WaitFor(b, h.c, h.managedOf(b, u), 5*time.Minute, "Ready", func(o shared.Managed) bool {
+				return o.GetManagedStatus().Ready && o.GetManagedStatus().ObservedGeneration == o.GetGeneration()
+			})
+		}
+		elapsed := time.Since(began)
+		calls := kubetest.Total(kubetest.Calls(h.emu.Calls.Snapshot(), "EC2"))
+		b.ReportMetric(elapsed.Seconds(), "s-to-ready")
+		b.ReportMetric(float64(calls), "ec2-calls")
+		b.Logf("multi-tier example (%d objects): every one Ready after %s, %d EC2 calls", len(objs), elapsed.Round(100*time.Millisecond), calls)
+	}
+}
+
+// managedOf returns an empty typed object of u's kind with u's namespace and name.
+func (h *harness) managedOf(t testing.TB, u *unstructured.Unstructured) shared.Managed {
+	t.Helper()
+	o, err := h.env.Scheme.New(u.GroupVersionKind())
+	if err != nil {
+		t.Fatalf("%s: %v", u.GetKind(), err)
+	}
+	m := o.(shared.Managed)
+	m.SetNamespace(u.GetNamespace())
+	m.SetName(u.GetName())
+	return m
 }

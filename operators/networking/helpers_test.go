@@ -32,6 +32,10 @@ const (
 	testSecretKey = "networking-test-secret"
 )
 
+// testTransitions are the emulator's lifecycle durations in tests: short, so tests see every
+// state without waiting.
+var testTransitions = map[string]time.Duration{"EC2": 300 * time.Millisecond}
+
 // harness is a control plane, an emulated AWS and the networking family's controllers.
 type harness struct {
 	env *testenv.Env
@@ -44,19 +48,19 @@ type harness struct {
 // and the family's controllers with short waits.
 func start(t testing.TB) *harness {
 	t.Helper()
-	return startWith(t, func(*operator.Options) {})
+	return startWith(t, testTransitions, func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond })
 }
 
 // startWith is start with the family's options changed by tune after the short waits are set.
-func startWith(t testing.TB, tune func(*operator.Options)) *harness {
+func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options)) *harness {
 	t.Helper()
-	emu := emulator.New(emulator.Options{Transitions: map[string]time.Duration{"EC2": 300 * time.Millisecond}})
+	emu := emulator.New(emulator.Options{Transitions: transitions})
 	env := testenv.Start(t, testenv.Options{
 		CRDs:        []fs.FS{crds.FS()},
 		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
 		AWS:         emu,
 	})
-	families.RunWith(t, env, func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond; tune(o) }, networking.Family())
+	families.RunWith(t, env, tune, networking.Family())
 	cfg := aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, ""),
 		BaseEndpoint: aws.String(env.AWSEndpoint)}
 	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), c: env.Client}
