@@ -51,12 +51,7 @@ func describer(api gatewayAPI) ec2util.Describer[types.InternetGateway] {
 		What: "internet gateway",
 		Describe: func(ctx context.Context, ids []string, filters []types.Filter, next string) ([]types.InternetGateway, string, error) {
 			in := &ec2.DescribeInternetGatewaysInput{InternetGatewayIds: ids, Filters: filters}
-			if ids == nil {
-				in.MaxResults = aws.Int32(1000)
-			}
-			if next != "" {
-				in.NextToken = aws.String(next)
-			}
+			in.MaxResults, in.NextToken = ec2util.Paging(ids, 1000, next)
 			out, err := api.DescribeInternetGateways(ctx, in)
 			if err != nil {
 				return nil, "", err

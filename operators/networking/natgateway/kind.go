@@ -60,12 +60,7 @@ func describer(api gatewayAPI) ec2util.Describer[types.NatGateway] {
 		What: "NAT gateway",
 		Describe: func(ctx context.Context, ids []string, filters []types.Filter, next string) ([]types.NatGateway, string, error) {
 			in := &ec2.DescribeNatGatewaysInput{NatGatewayIds: ids, Filter: filters}
-			if ids == nil {
-				in.MaxResults = aws.Int32(1000)
-			}
-			if next != "" {
-				in.NextToken = aws.String(next)
-			}
+			in.MaxResults, in.NextToken = ec2util.Paging(ids, 1000, next)
 			out, err := api.DescribeNatGateways(ctx, in)
 			if err != nil {
 				return nil, "", err

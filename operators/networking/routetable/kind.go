@@ -108,12 +108,7 @@ func describer(api tableAPI) ec2util.Describer[types.RouteTable] {
 		What: "route table",
 		Describe: func(ctx context.Context, ids []string, filters []types.Filter, next string) ([]types.RouteTable, string, error) {
 			in := &ec2.DescribeRouteTablesInput{RouteTableIds: ids, Filters: filters}
-			if ids == nil {
-				in.MaxResults = aws.Int32(100)
-			}
-			if next != "" {
-				in.NextToken = aws.String(next)
-			}
+			in.MaxResults, in.NextToken = ec2util.Paging(ids, 100, next)
 			out, err := api.DescribeRouteTables(ctx, in)
 			if err != nil {
 				return nil, "", err

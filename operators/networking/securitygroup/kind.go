@@ -107,12 +107,7 @@ func describer(api groupAPI) ec2util.Describer[types.SecurityGroup] {
 		What: "security group",
 		Describe: func(ctx context.Context, ids []string, filters []types.Filter, next string) ([]types.SecurityGroup, string, error) {
 			in := &ec2.DescribeSecurityGroupsInput{GroupIds: ids, Filters: filters}
-			if ids == nil {
-				in.MaxResults = aws.Int32(1000)
-			}
-			if next != "" {
-				in.NextToken = aws.String(next)
-			}
+			in.MaxResults, in.NextToken = ec2util.Paging(ids, 1000, next)
 			out, err := api.DescribeSecurityGroups(ctx, in)
 			if err != nil {
 				return nil, "", err

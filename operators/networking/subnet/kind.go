@@ -50,12 +50,7 @@ func describer(api subnetAPI) ec2util.Describer[types.Subnet] {
 		What: "subnet",
 		Describe: func(ctx context.Context, ids []string, filters []types.Filter, next string) ([]types.Subnet, string, error) {
 			in := &ec2.DescribeSubnetsInput{SubnetIds: ids, Filters: filters}
-			if ids == nil {
-				in.MaxResults = aws.Int32(1000)
-			}
-			if next != "" {
-				in.NextToken = aws.String(next)
-			}
+			in.MaxResults, in.NextToken = ec2util.Paging(ids, 1000, next)
 			out, err := api.DescribeSubnets(ctx, in)
 			if err != nil {
 				return nil, "", err

@@ -45,12 +45,7 @@ func describer(api vpcAPI) ec2util.Describer[types.Vpc] {
 		What: "VPC",
 		Describe: func(ctx context.Context, ids []string, filters []types.Filter, next string) ([]types.Vpc, string, error) {
 			in := &ec2.DescribeVpcsInput{VpcIds: ids, Filters: filters}
-			if ids == nil {
-				in.MaxResults = aws.Int32(1000)
-			}
-			if next != "" {
-				in.NextToken = aws.String(next)
-			}
+			in.MaxResults, in.NextToken = ec2util.Paging(ids, 1000, next)
 			out, err := api.DescribeVpcs(ctx, in)
 			if err != nil {
 				return nil, "", err

@@ -1,20 +1,16 @@
 package main
 
 import (
-	"context"
 	"io/fs"
-	"strings"
 	"testing"
-	"time"
 
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/data/crds"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/testenv"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
@@ -23,46 +19,22 @@ import (
 // real control plane and the AWS emulator: a DynamoDBTable becomes Ready, the AWS call metrics
 // count the calls, and the binary exits cleanly on SIGTERM.
 func TestBinary(t *testing.T) {
-	env := testenv.Start(t, testenv.Options{
-		CRDs:        []fs.FS{crds.FS()},
-		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
-		AWS:         emulator.New(emulator.Options{}),
+	kubetest.RunBinaryCheck(t, kubetest.BinaryCheck{
+		Env: testenv.Options{
+			CRDs:        []fs.FS{crds.FS()},
+			AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
+			AWS:         emulator.New(emulator.Options{}),
+		},
+		Object: func(ns string) shared.Managed {
+			tbl := &v1alpha1.DynamoDBTable{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "events"}}
+			tbl.Spec.ProviderRef.Name = "aws"
+			tbl.Spec.TableName = "events"
+			tbl.Spec.HashKey = v1alpha1.DynamoDBAttribute{Name: "id", Type: "S"}
+			return tbl
+		},
+		Metrics: []string{
+			`infra_operator_aws_api_calls_total{operation="CreateTable",outcome="success",service="DynamoDB"} 1`,
+			`infra_operator_resources{kind="DynamoDBTable",ready="true"} 1`,
+		},
 	})
-	metrics, probes := testenv.FreeAddress(t), testenv.FreeAddress(t)
-	bin := testenv.RunBinary(t, ".",
-		"--kubeconfig", env.Kubeconfig(t),
-		"--metrics-bind-address", metrics,
-		"--health-probe-bind-address", probes,
-		"--wait-interval", "500ms",
-		"--log-format", "json")
-	bin.WaitOK("http://" + probes + "/readyz")
-
-	ns := env.Namespace(t)
-	env.Provider(t, ns, "aws", "AKIDBINARY", "binary-secret")
-	tbl := &v1alpha1.DynamoDBTable{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "events"}}
-	tbl.Spec.ProviderRef.Name = "aws"
-	tbl.Spec.TableName = "events"
-	tbl.Spec.HashKey = v1alpha1.DynamoDBAttribute{Name: "id", Type: "S"}
-	if err := env.Client.Create(context.Background(), tbl); err != nil {
-		t.Fatal(err)
-	}
-	testenv.Eventually(t, 60*time.Second, func() string {
-		if err := env.Client.Get(context.Background(), client.ObjectKeyFromObject(tbl), tbl); err != nil {
-			return err.Error()
-		}
-		if !meta.IsStatusConditionTrue(tbl.Status.Conditions, "Ready") {
-			return "not Ready: " + strings.TrimSpace(strings.Join(kubetest.ConditionTexts(tbl.Status.Conditions), "; ")) + "\nlogs:\n" + bin.Logs()
-		}
-		return ""
-	})
-	body := testenv.Get(t, "http://"+metrics+"/metrics")
-	for _, want := range []string{
-		`infra_operator_aws_api_calls_total{operation="CreateTable",outcome="success",service="DynamoDB"} 1`,
-		`infra_operator_resources{kind="DynamoDBTable",ready="true"} 1`,
-	} {
-		if !strings.Contains(body, want) {
-			t.Errorf("metrics lack %s", want)
-		}
-	}
-	bin.Stop()
 }

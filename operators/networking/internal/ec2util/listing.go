@@ -3,6 +3,7 @@ package ec2util
 import (
 	"context"
 	"fmt"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -84,4 +85,17 @@ func (d Describer[T]) Find(ctx context.Context, listing *managed.Listing[T], o s
 		managed.SetExternalName(o, d.ID(item))
 	}
 	return item, true, nil
+}
+
+// Paging returns the MaxResults and NextToken of one Describe request: pages of max when
+// listing by filters (EC2 refuses MaxResults together with ids), and the token of the page
+// after next ("" for the first).
+func Paging(ids []string, max int32, next string) (maxResults *int32, token *string) {
+	if ids == nil {
+		maxResults = aws.Int32(max)
+	}
+	if next != "" {
+		token = aws.String(next)
+	}
+	return maxResults, token
 }
