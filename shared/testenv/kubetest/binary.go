@@ -2,6 +2,8 @@ package kubetest
 
 import (
 	"context"
+	"io/fs"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -10,13 +12,16 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
 )
 
 // BinaryCheck describes an end-to-end run of a family's operator binary.
 type BinaryCheck struct {
-	// Env holds the module's CRDs, scheme and AWS endpoint (the emulator).
-	Env testenv.Options
+	// Family is the family the binary runs: its CRDs and kinds are installed.
+	Family operator.Family
+	// AWS serves the AWS endpoint (the emulator).
+	AWS http.Handler
 	// Object returns the resource to create in namespace ns; its providerRef names "aws".
 	Object func(ns string) shared.Managed
 	// Metrics are lines /metrics must hold once the resource is Ready.
@@ -28,7 +33,7 @@ type BinaryCheck struct {
 // holds the expected lines, and the binary exits cleanly on SIGTERM.
 func RunBinaryCheck(t *testing.T, check BinaryCheck) {
 	t.Helper()
-	env := testenv.Start(t, check.Env)
+	env := testenv.Start(t, testenv.Options{CRDs: []fs.FS{check.Family.CRDs}, AddToScheme: check.Family.AddToScheme, AWS: check.AWS})
 	metrics, probes := testenv.FreeAddress(t), testenv.FreeAddress(t)
 	bin := testenv.RunBinary(t, ".",
 		"--kubeconfig", env.Kubeconfig(t),

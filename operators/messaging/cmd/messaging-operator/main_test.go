@@ -1,17 +1,14 @@
 package main
 
 import (
-	"io/fs"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/runner-codes/infra-operator/emulator"
+	"github.com/runner-codes/infra-operator/operators/messaging"
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/messaging/crds"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/shared/testenv"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
@@ -20,11 +17,8 @@ import (
 // count the calls, and the binary exits cleanly on SIGTERM.
 func TestBinary(t *testing.T) {
 	kubetest.RunBinaryCheck(t, kubetest.BinaryCheck{
-		Env: testenv.Options{
-			CRDs:        []fs.FS{crds.FS()},
-			AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
-			AWS:         emulator.New(emulator.Options{}),
-		},
+		Family: messaging.Family(),
+		AWS:    emulator.New(emulator.Options{}),
 		Object: func(ns string) shared.Managed {
 			queue := &v1alpha1.SQSQueue{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "events"}}
 			queue.Spec.ProviderRef.Name = "aws"
