@@ -33,4 +33,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/signin v1.12.3 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sso v1.39.3 // indirect
 	github.com/aws/aws-sdk-go-v2/service/ssooidc v1.44.3 // indirect
+	github.com/runner-codes/infra-operator/shared v0.0.0
 )
+
+replace github.com/runner-codes/infra-operator/shared => ../shared

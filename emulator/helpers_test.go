@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/runner-codes/infra-operator/emulator"
+
+	"github.com/runner-codes/infra-operator/shared/sdkhttp"
 )
 
 // start runs an emulator for the test and returns it with its URL.
@@ -35,5 +37,6 @@ func sdkConfig(t testing.TB, url, accessKey string, attempts int) aws.Config {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.HTTPClient = sdkhttp.Wrap(cfg.HTTPClient)
 	return cfg
 }

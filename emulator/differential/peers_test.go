@@ -24,6 +24,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/runner-codes/infra-operator/shared/sdkhttp"
 )
 
 // Peer versions, as `make peers` installs them.
@@ -129,5 +131,6 @@ func sdkConfig(t *testing.T, url string) aws.Config {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.HTTPClient = sdkhttp.Wrap(cfg.HTTPClient)
 	return cfg
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -33,7 +32,6 @@ import (
 const (
 	testAccessKey  = "AKIDDATATEST"
 	testSecretKey  = "data-test-secret"
-	testRegion     = "us-east-1"
 	otherAccessKey = "AKIDOTHERACCOUNT"
 )
 
@@ -64,11 +62,7 @@ func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*op
 		AWS:         emu,
 	})
 	families.RunWith(t, env, tune, data.Family())
-	cfg := aws.Config{
-		Region:       testRegion,
-		Credentials:  credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, ""),
-		BaseEndpoint: aws.String(env.AWSEndpoint),
-	}
+	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{t: t, env: env, emu: emu, aws: cfg}
 }
 

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
@@ -36,7 +35,6 @@ import (
 const (
 	testAccessKey = "AKIDMESSAGINGTEST"
 	testSecretKey = "messaging-test-secret"
-	testRegion    = "us-east-1"
 	testAccount   = "123456789012"
 )
 
@@ -67,11 +65,7 @@ func startWith(t testing.TB, tune func(*operator.Options)) *harness {
 		AWS:         emu,
 	})
 	families.RunWith(t, env, tune, messaging.Family())
-	cfg := aws.Config{
-		Region:       testRegion,
-		Credentials:  credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, ""),
-		BaseEndpoint: aws.String(env.AWSEndpoint),
-	}
+	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{t: t, env: env, emu: emu, sqs: sqs.NewFromConfig(cfg), sns: sns.NewFromConfig(cfg)}
 }
 

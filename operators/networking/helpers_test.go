@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -61,8 +59,7 @@ func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*op
 		AWS:         emu,
 	})
 	families.RunWith(t, env, tune, networking.Family())
-	cfg := aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider(testAccessKey, testSecretKey, ""),
-		BaseEndpoint: aws.String(env.AWSEndpoint)}
+	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), c: env.Client}
 }
 

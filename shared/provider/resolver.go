@@ -21,6 +21,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/metrics"
+	"github.com/runner-codes/infra-operator/shared/sdkhttp"
 )
 
 // Resolver turns AWSProviders into Sessions. It reads AWSProviders and Secret metadata from
@@ -183,6 +184,7 @@ func (r *Resolver) buildConfig(ctx context.Context, p *v1alpha1.AWSProvider) (aw
 	if err != nil {
 		return aws.Config{}, &Error{Reason: ReasonConfigFailed, Message: "cannot load the AWS configuration", Err: err}
 	}
+	cfg.HTTPClient = sdkhttp.Wrap(cfg.HTTPClient)
 	if p.Spec.Endpoint != "" {
 		cfg.BaseEndpoint = aws.String(p.Spec.Endpoint)
 	}

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,6 +25,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/crds"
+	"github.com/runner-codes/infra-operator/shared/sdkhttp"
 )
 
 // Options describe the control plane to start.
@@ -162,6 +165,17 @@ func (e *Env) Provider(t testing.TB, ns, name, accessKey, secretKey string) *v1a
 		t.Fatalf("create AWSProvider: %v", err)
 	}
 	return p
+}
+
+// AWSConfig returns an SDK configuration that reaches the in-process AWS endpoint in us-east-1
+// with the given static keys, through the project's HTTP client (package sdkhttp).
+func (e *Env) AWSConfig(accessKey, secretKey string) aws.Config {
+	return aws.Config{
+		Region:       "us-east-1",
+		Credentials:  credentials.NewStaticCredentialsProvider(accessKey, secretKey, ""),
+		BaseEndpoint: aws.String(e.AWSEndpoint),
+		HTTPClient:   sdkhttp.Client(),
+	}
 }
 
 // Kubeconfig writes a kubeconfig for a cluster administrator into a temporary file and returns

@@ -7,6 +7,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/rds"
+
+	"github.com/runner-codes/infra-operator/shared/sdkhttp"
 )
 
 // The sandbox's emulated account starts with what the seed examples assume the account already
@@ -27,6 +29,7 @@ func seedBaseline(ctx context.Context, endpoint, region string) error {
 		Region:       region,
 		Credentials:  credentials.NewStaticCredentialsProvider("AKIDSANDBOX", "sandbox", ""),
 		BaseEndpoint: aws.String(endpoint),
+		HTTPClient:   sdkhttp.Client(),
 	})
 	if _, err := c.CreateDBSubnetGroup(ctx, &rds.CreateDBSubnetGroupInput{
 		DBSubnetGroupName:        aws.String(baselineSubnetGroup),
