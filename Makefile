@@ -68,8 +68,8 @@ build: ## Build every module, and the family binaries and infractl into bin/.
 	cd cli && go build -trimpath -o $(TOOLS)/infractl ./cmd/infractl
 
 .PHONY: build-standalone
-build-standalone: ## Build every module on its own, without go.work (as a release build does).
-	for m in $(MODULES); do (cd $$m && GOWORK=off go build ./...); done
+build-standalone: ## Build and vet every module on its own, tests included, without go.work (as a release build does).
+	for m in $(MODULES); do (cd $$m && GOWORK=off go build ./... && GOWORK=off go vet ./...); done
 
 ##@ Try it
 
