@@ -75,7 +75,7 @@ func BenchmarkSteadyStateCalls(b *testing.B) {
 // BenchmarkMultiTierTimeToReady applies the multi-tier example with references at once, with the
 // emulator's default lifecycle durations and the operator's default options (a resource AWS is
 // still creating is looked at again every 5s), and reports the time until every object is
-// Ready, and the EC2 calls it took.
+// Ready, and the EC2 and ELBv2 calls it took.
 func BenchmarkMultiTierTimeToReady(b *testing.B) {
 	for range b.N {
 		h := startWith(b, nil, func(*operator.Options) {})
@@ -93,10 +93,12 @@ func BenchmarkMultiTierTimeToReady(b *testing.B) {
 			})
 		}
 		elapsed := time.Since(began)
-		calls := kubetest.Total(kubetest.Calls(h.emu.Calls.Snapshot(), "EC2"))
+		snapshot := h.emu.Calls.Snapshot()
+		calls, lbCalls := kubetest.Total(kubetest.Calls(snapshot, "EC2")), kubetest.Total(kubetest.Calls(snapshot, "ELBv2"))
 		b.ReportMetric(elapsed.Seconds(), "s-to-ready")
 		b.ReportMetric(float64(calls), "ec2-calls")
-		b.Logf("multi-tier example (%d objects): every one Ready after %s, %d EC2 calls", len(objs), elapsed.Round(100*time.Millisecond), calls)
+		b.ReportMetric(float64(lbCalls), "elbv2-calls")
+		b.Logf("multi-tier example (%d objects): every one Ready after %s, %d EC2 calls, %d ELBv2 calls", len(objs), elapsed.Round(100*time.Millisecond), calls, lbCalls)
 	}
 }
 

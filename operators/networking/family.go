@@ -1,5 +1,6 @@
 // Package networking is the networking family of infra-operator: VPC, Subnet, InternetGateway,
-// ElasticIP, NATGateway, SecurityGroup and RouteTable so far; ALB and NLB follow.
+// ElasticIP, NATGateway, SecurityGroup, RouteTable, and the ALB and NLB load balancers with
+// their listeners and target groups.
 package networking
 
 import (
@@ -13,6 +14,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/networking/crds"
 	"github.com/runner-codes/infra-operator/operators/networking/elasticip"
 	"github.com/runner-codes/infra-operator/operators/networking/internetgateway"
+	"github.com/runner-codes/infra-operator/operators/networking/loadbalancer"
 	"github.com/runner-codes/infra-operator/operators/networking/natgateway"
 	"github.com/runner-codes/infra-operator/operators/networking/routetable"
 	"github.com/runner-codes/infra-operator/operators/networking/securitygroup"
@@ -57,6 +59,12 @@ func Setup(ctx context.Context, mgr ctrl.Manager, opts managed.SetupOptions) err
 	}
 	if err := managed.Setup(ctx, mgr, routetable.Kind(), opts); err != nil {
 		return fmt.Errorf("set up RouteTable: %w", err)
+	}
+	if err := managed.Setup(ctx, mgr, loadbalancer.ALBKind(), opts); err != nil {
+		return fmt.Errorf("set up ALB: %w", err)
+	}
+	if err := managed.Setup(ctx, mgr, loadbalancer.NLBKind(), opts); err != nil {
+		return fmt.Errorf("set up NLB: %w", err)
 	}
 	return nil
 }

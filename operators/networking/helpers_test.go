@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -32,13 +33,14 @@ const (
 
 // testTransitions are the emulator's lifecycle durations in tests: short, so tests see every
 // state without waiting.
-var testTransitions = map[string]time.Duration{"EC2": 300 * time.Millisecond}
+var testTransitions = map[string]time.Duration{"EC2": 300 * time.Millisecond, "ELBv2": 300 * time.Millisecond}
 
 // harness is a control plane, an emulated AWS and the networking family's controllers.
 type harness struct {
 	env *testenv.Env
 	emu *emulator.Server
 	ec2 *ec2.Client
+	elb *elb.Client
 	c   client.Client
 }
 
@@ -60,7 +62,7 @@ func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*op
 	})
 	families.RunWith(t, env, tune, networking.Family())
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
-	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), c: env.Client}
+	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), elb: elb.NewFromConfig(cfg), c: env.Client}
 }
 
 // provider creates an AWSProvider named name in ns that reaches the emulator.

@@ -11,3 +11,6 @@ package networking
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=securitygroups;routetables,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=securitygroups/status;routetables/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=securitygroups/finalizers;routetables/finalizers,verbs=update
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=albs;nlbs,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=albs/status;nlbs/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=albs/finalizers;nlbs/finalizers,verbs=update

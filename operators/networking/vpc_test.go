@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -122,20 +123,31 @@ func TestReferencesConverge(t *testing.T) {
 	}
 	public := kubetest.WaitReady(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "public-1a"}})
 	private := kubetest.WaitReady(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "private-1a"}})
+	public1b := kubetest.WaitReady(t, h.c, &v1alpha1.Subnet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "public-1b"}})
 	publicRT := kubetest.WaitReady(t, h.c, &v1alpha1.RouteTable{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "public"}})
 	privateRT := kubetest.WaitReady(t, h.c, &v1alpha1.RouteTable{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "private"}})
 	for _, tc := range []struct {
-		rt             *v1alpha1.RouteTable
-		target, subnet string
-	}{{publicRT, igw.Status.InternetGatewayID, public.Status.SubnetID}, {privateRT, nat.Status.NATGatewayID, private.Status.SubnetID}} {
+		rt      *v1alpha1.RouteTable
+		target  string
+		subnets []string
+	}{{publicRT, igw.Status.InternetGatewayID, []string{public.Status.SubnetID, public1b.Status.SubnetID}}, {privateRT, nat.Status.NATGatewayID, []string{private.Status.SubnetID}}} {
 		routes, subnets := h.awsTable(t, tc.rt.Status.RouteTableID)
-		if !slices.Equal(routes, []string{"0.0.0.0/0 " + tc.target, "10.0.0.0/16 local"}) || !slices.Equal(subnets, []string{tc.subnet}) {
-			t.Errorf("route table %s in AWS: routes %v, subnets %v; want a default route to %s and subnet %s", tc.rt.Name, routes, subnets, tc.target, tc.subnet)
+		if !slices.Equal(routes, []string{"0.0.0.0/0 " + tc.target, "10.0.0.0/16 local"}) || !sameStrings(subnets, tc.subnets) {
+			t.Errorf("route table %s in AWS: routes %v, subnets %v; want a default route to %s and subnets %v", tc.rt.Name, routes, subnets, tc.target, tc.subnets)
 		}
 	}
 	web := kubetest.WaitReady(t, h.c, &v1alpha1.SecurityGroup{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web"}})
-	if got := h.awsRules(t, web.Status.GroupID, false); len(got) != 2 || web.Status.VPCID != vpc.Status.VPCID {
+	if got := h.awsRules(t, web.Status.GroupID, false); len(got) != 4 || web.Status.VPCID != vpc.Status.VPCID {
 		t.Errorf("security group %s in %s: ingress rules %v", web.Status.GroupID, web.Status.VPCID, got)
+	}
+	alb := kubetest.WaitReady(t, h.c, &v1alpha1.ALB{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "app"}})
+	lb := h.loadBalancer(t, alb.Status.ARN)
+	if !sameStrings(observedSubnetIDs(lb), []string{public.Status.SubnetID, public1b.Status.SubnetID}) || !slices.Equal(lb.SecurityGroups, []string{web.Status.GroupID}) ||
+		aws.ToString(lb.VpcId) != vpc.Status.VPCID {
+		t.Errorf("the ALB in AWS: subnets %v, security groups %v, VPC %s", observedSubnetIDs(lb), lb.SecurityGroups, aws.ToString(lb.VpcId))
+	}
+	if l := h.listeners(t, alb.Status.ARN)[80]; len(alb.Status.TargetGroups) != 1 || aws.ToString(l.DefaultActions[0].TargetGroupArn) != alb.Status.TargetGroups[0].ARN {
+		t.Errorf("the ALB's listener does not forward to its target group: %+v, %+v", l, alb.Status.TargetGroups)
 	}
 
 	// Deleting the VPC first waits for its subnets and gateways, the public subnet for its NAT
@@ -149,13 +161,19 @@ func TestReferencesConverge(t *testing.T) {
 		t.Fatal(err)
 	}
 	kubetest.WaitCondition(t, h.c, sub, "Synced", "False", "DependencyViolation")
-	for _, o := range []client.Object{igw, nat, publicRT, privateRT, web} {
+	for _, o := range []client.Object{igw, nat, publicRT, privateRT, web, alb, public1b} {
 		if err := h.c.Delete(ctx, o); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, o := range []client.Object{nat, sub, igw, publicRT, privateRT, web, vpc} {
+	for _, o := range []client.Object{nat, sub, igw, publicRT, privateRT, web, alb, public1b, vpc} {
 		kubetest.WaitGone(t, h.c, o)
+	}
+	if out, err := h.elb.DescribeLoadBalancers(ctx, &elb.DescribeLoadBalancersInput{}); err != nil || len(out.LoadBalancers) != 0 {
+		t.Errorf("load balancers left in AWS: %v (%v)", out, err)
+	}
+	if out, err := h.elb.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{}); err != nil || len(out.TargetGroups) != 0 {
+		t.Errorf("target groups left in AWS: %v (%v)", out, err)
 	}
 	left, err := h.ec2.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{VpcIds: []string{vpc.Status.VPCID}})
 	if err == nil && len(left.Vpcs) > 0 {

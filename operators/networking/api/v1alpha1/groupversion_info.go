@@ -23,6 +23,8 @@ var (
 			&NATGateway{}, &NATGatewayList{},
 			&SecurityGroup{}, &SecurityGroupList{},
 			&RouteTable{}, &RouteTableList{},
+			&ALB{}, &ALBList{},
+			&NLB{}, &NLBList{},
 		)
 		return nil
 	})

@@ -1,0 +1,107 @@
+package loadbalancer
+
+import (
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+
+	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+)
+
+// action is a listener's default action in a comparable form, with AWS's defaults filled in
+// (a redirect keeps every part of the request it does not name).
+type action struct {
+	typ                                                        types.ActionTypeEnum
+	target                                                     string
+	redirectProtocol, redirectPort, redirectHost, redirectPath string
+	redirectQuery, redirectStatus                              string
+	fixedStatus, fixedContentType, fixedBody                   string
+}
+
+// Redirect defaults: the part of the request each component keeps when the spec leaves it out.
+const (
+	keepProtocol = "#{protocol}"
+	keepPort     = "#{port}"
+	keepHost     = "#{host}"
+	keepPath     = "/#{path}"
+	keepQuery    = "#{query}"
+)
+
+// wantedAction returns the spec's action; ok is false while a forward action's target group
+// does not exist yet.
+func wantedAction(a v1alpha1.Action, groups map[string]types.TargetGroup) (want action, ok bool) {
+	switch {
+	case a.Forward != nil:
+		want.typ, want.target = types.ActionTypeEnumForward, a.Forward.TargetGroupARN
+		if a.Forward.TargetGroup != "" {
+			g, found := groups[a.Forward.TargetGroup]
+			if !found {
+				return action{}, false
+			}
+			want.target = aws.ToString(g.TargetGroupArn)
+		}
+	case a.Redirect != nil:
+		r := a.Redirect
+		want.typ, want.redirectStatus = types.ActionTypeEnumRedirect, r.StatusCode
+		want.redirectProtocol, want.redirectPort = or(r.Protocol, keepProtocol), or(r.Port, keepPort)
+		want.redirectHost, want.redirectPath, want.redirectQuery = or(r.Host, keepHost), or(r.Path, keepPath), or(r.Query, keepQuery)
+	case a.FixedResponse != nil:
+		f := a.FixedResponse
+		want.typ, want.fixedStatus, want.fixedContentType, want.fixedBody = types.ActionTypeEnumFixedResponse, f.StatusCode, f.ContentType, f.MessageBody
+	}
+	return want, true
+}
+
+// observedAction returns AWS's default action of a listener (the first, as the operator
+// sets one).
+func observedAction(actions []types.Action) action {
+	if len(actions) == 0 {
+		return action{}
+	}
+	a := actions[0]
+	got := action{typ: a.Type, target: aws.ToString(a.TargetGroupArn)}
+	if got.target == "" && a.ForwardConfig != nil && len(a.ForwardConfig.TargetGroups) == 1 {
+		got.target = aws.ToString(a.ForwardConfig.TargetGroups[0].TargetGroupArn)
+	}
+	if r := a.RedirectConfig; r != nil {
+		got.redirectStatus = string(r.StatusCode)
+		got.redirectProtocol, got.redirectPort = or(aws.ToString(r.Protocol), keepProtocol), or(aws.ToString(r.Port), keepPort)
+		got.redirectHost, got.redirectPath, got.redirectQuery = or(aws.ToString(r.Host), keepHost), or(aws.ToString(r.Path), keepPath), or(aws.ToString(r.Query), keepQuery)
+	}
+	if f := a.FixedResponseConfig; f != nil {
+		got.fixedStatus, got.fixedContentType, got.fixedBody = aws.ToString(f.StatusCode), aws.ToString(f.ContentType), aws.ToString(f.MessageBody)
+	}
+	return got
+}
+
+// sdk returns the action as ELBv2 takes it.
+func (a action) sdk() []types.Action {
+	out := types.Action{Type: a.typ}
+	switch a.typ {
+	case types.ActionTypeEnumForward:
+		out.TargetGroupArn = aws.String(a.target)
+	case types.ActionTypeEnumRedirect:
+		out.RedirectConfig = &types.RedirectActionConfig{StatusCode: types.RedirectActionStatusCodeEnum(a.redirectStatus),
+			Protocol: aws.String(a.redirectProtocol), Port: aws.String(a.redirectPort), Host: aws.String(a.redirectHost),
+			Path: aws.String(a.redirectPath), Query: aws.String(a.redirectQuery)}
+	case types.ActionTypeEnumFixedResponse:
+		out.FixedResponseConfig = &types.FixedResponseActionConfig{StatusCode: aws.String(a.fixedStatus),
+			ContentType: optional(a.fixedContentType), MessageBody: optional(a.fixedBody)}
+	}
+	return []types.Action{out}
+}
+
+// or returns s, or def when s is empty.
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// optional returns nil for an empty string, a pointer to s otherwise.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return aws.String(s)
+}

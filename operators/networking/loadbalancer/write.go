@@ -1,0 +1,167 @@
+package loadbalancer
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+
+	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// Create creates the load balancer with its ownership tags and records its ARN. ELBv2 has no
+// idempotency token: a second create of the same name and settings returns the same load
+// balancer, and Observe claims one found by name. Target groups and listeners follow in Update.
+func (d *driver[O]) Create(ctx context.Context, o O) error {
+	v := d.view(o)
+	in := &elb.CreateLoadBalancerInput{
+		Name:          aws.String(v.name),
+		Type:          v.typ,
+		Scheme:        types.LoadBalancerSchemeEnum(or(v.spec.Scheme, string(types.LoadBalancerSchemeEnumInternetFacing))),
+		IpAddressType: types.IpAddressType(ipAddressType(v)),
+		Subnets:       v.spec.SubnetIDs,
+		Tags:          tagList(managed.DesiredTags(o, d.defaultTags)),
+	}
+	if wantsGroups(v) {
+		in.SecurityGroups = *v.groups
+	}
+	out, err := d.api.CreateLoadBalancer(ctx, in)
+	if err != nil {
+		return fmt.Errorf("create load balancer %s: %w", v.name, err)
+	}
+	if len(out.LoadBalancers) == 0 {
+		return fmt.Errorf("create load balancer %s: AWS returned no load balancer", v.name)
+	}
+	managed.SetExternalName(o, aws.ToString(out.LoadBalancers[0].LoadBalancerArn))
+	return nil
+}
+
+// Update brings the load balancer to the spec, calling only what differs: subnets, security
+// groups, IP address type, attributes and tags; then it creates and modifies target groups,
+// creates, modifies and deletes listeners, and last deletes the target groups the spec no
+// longer names (no listener forwards to them any more).
+func (d *driver[O]) Update(ctx context.Context, o O, obs managed.Observation[State]) error {
+	v, st := d.view(o), obs.State
+	arn := aws.ToString(st.LB.LoadBalancerArn)
+	if !sameSet(v.spec.SubnetIDs, observedSubnets(st.LB)) {
+		if _, err := d.api.SetSubnets(ctx, &elb.SetSubnetsInput{LoadBalancerArn: aws.String(arn), Subnets: v.spec.SubnetIDs}); err != nil {
+			return fmt.Errorf("set the subnets of load balancer %s: %w", v.name, err)
+		}
+	}
+	if wantsGroups(v) && !sameSet(*v.groups, st.LB.SecurityGroups) {
+		if _, err := d.api.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: aws.String(arn), SecurityGroups: *v.groups}); err != nil {
+			return fmt.Errorf("set the security groups of load balancer %s: %w", v.name, err)
+		}
+	}
+	if string(st.LB.IpAddressType) != ipAddressType(v) {
+		in := &elb.SetIpAddressTypeInput{LoadBalancerArn: aws.String(arn), IpAddressType: types.IpAddressType(ipAddressType(v))}
+		if _, err := d.api.SetIpAddressType(ctx, in); err != nil {
+			return fmt.Errorf("set the IP address type of load balancer %s: %w", v.name, err)
+		}
+	}
+	if changes := attributeChanges(v.spec.Attributes, st.Attributes); len(changes) > 0 {
+		in := &elb.ModifyLoadBalancerAttributesInput{LoadBalancerArn: aws.String(arn), Attributes: changes}
+		if _, err := d.api.ModifyLoadBalancerAttributes(ctx, in); err != nil {
+			return fmt.Errorf("modify %d attributes of load balancer %s: %w", len(changes), v.name, err)
+		}
+	}
+	desired := managed.DesiredTags(o, d.defaultTags)
+	if err := d.updateTags(ctx, arn, desired, st.Tags[arn]); err != nil {
+		return err
+	}
+	groups, err := planGroups(v, st, desired)
+	if err != nil {
+		return err
+	}
+	if err := d.applyGroups(ctx, v, st, groups, desired); err != nil {
+		return err
+	}
+	if err := d.applyListeners(ctx, arn, planListeners(v, st)); err != nil {
+		return err
+	}
+	for _, g := range groups.remove {
+		if err := d.deleteGroup(ctx, g); err != nil {
+			return err
+		}
+		delete(st.Groups, aws.ToString(g.TargetGroupName))
+	}
+	fillStatus(v, st)
+	return nil
+}
+
+// updateTags sets and removes tags of one resource so that it carries desired.
+func (d *driver[O]) updateTags(ctx context.Context, arn string, desired, observed map[string]string) error {
+	set, remove := managed.TagChanges(desired, observed)
+	if len(set) > 0 {
+		if _, err := d.api.AddTags(ctx, &elb.AddTagsInput{ResourceArns: []string{arn}, Tags: tagList(set)}); err != nil {
+			return fmt.Errorf("tag %s: %w", arn, err)
+		}
+	}
+	if len(remove) > 0 {
+		if _, err := d.api.RemoveTags(ctx, &elb.RemoveTagsInput{ResourceArns: []string{arn}, TagKeys: remove}); err != nil {
+			return fmt.Errorf("remove %d tags of %s: %w", len(remove), arn, err)
+		}
+	}
+	return nil
+}
+
+// Delete deletes the listeners, then the target groups (no longer in use), then the load
+// balancer. A load balancer with deletion protection is refused before anything is deleted,
+// unless the spec (changed after the deletion began) turns the protection off.
+func (d *driver[O]) Delete(ctx context.Context, o O, obs managed.Observation[State]) error {
+	v, st := d.view(o), obs.State
+	if st.Attributes[deletionProtection] == "true" {
+		if v.spec.Attributes[deletionProtection] != "false" {
+			return managed.Terminal(managed.ReasonInvalidSpec, "load balancer %s has deletion protection; set the attribute %s to \"false\" in the spec "+
+				"to delete it, or use deletionPolicy Retain or Orphan", v.name, deletionProtection)
+		}
+		in := &elb.ModifyLoadBalancerAttributesInput{LoadBalancerArn: st.LB.LoadBalancerArn,
+			Attributes: []types.LoadBalancerAttribute{{Key: aws.String(deletionProtection), Value: aws.String("false")}}}
+		if _, err := d.api.ModifyLoadBalancerAttributes(ctx, in); err != nil {
+			return fmt.Errorf("turn off the deletion protection of load balancer %s: %w", v.name, err)
+		}
+	}
+	for _, port := range sortedKeys(st.Listeners) {
+		l := st.Listeners[port]
+		if _, err := d.api.DeleteListener(ctx, &elb.DeleteListenerInput{ListenerArn: l.ListenerArn}); err != nil && !awserr.IsNotFound(err) {
+			return fmt.Errorf("delete the listener on port %d of load balancer %s: %w", port, v.name, err)
+		}
+	}
+	for _, name := range sortedKeys(st.Groups) {
+		if err := d.deleteGroup(ctx, st.Groups[name]); err != nil {
+			return err
+		}
+	}
+	arn := st.LB.LoadBalancerArn
+	if _, err := d.api.DeleteLoadBalancer(ctx, &elb.DeleteLoadBalancerInput{LoadBalancerArn: arn}); err != nil && !awserr.IsNotFound(err) {
+		return fmt.Errorf("delete load balancer %s: %w", v.name, err)
+	}
+	return nil
+}
+
+// deletionProtection is the attribute that makes AWS refuse to delete a load balancer.
+const deletionProtection = "deletion_protection.enabled"
+
+// ReleaseOwnership removes the ownership tags from the load balancer and its target groups,
+// for deletionPolicy Orphan.
+func (d *driver[O]) ReleaseOwnership(ctx context.Context, _ O, obs managed.Observation[State]) error {
+	arns := []string{aws.ToString(obs.State.LB.LoadBalancerArn)}
+	for _, name := range sortedKeys(obs.State.Groups) {
+		arns = append(arns, aws.ToString(obs.State.Groups[name].TargetGroupArn))
+	}
+	for start := 0; start < len(arns); start += maxTagARNs {
+		batch := arns[start:min(start+maxTagARNs, len(arns))]
+		if _, err := d.api.RemoveTags(ctx, &elb.RemoveTagsInput{ResourceArns: batch, TagKeys: managed.OwnershipTagKeys()}); err != nil {
+			return fmt.Errorf("remove the ownership tags of %d load balancer resources: %w", len(batch), err)
+		}
+	}
+	return nil
+}
+
+// tagList returns tags as ELBv2 takes them.
+func tagList(tags map[string]string) []types.Tag {
+	return managed.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
+}
