@@ -281,11 +281,3 @@ func observedSubnetIDs(lb elbtypes.LoadBalancer) []string {
 	}
 	return ids
 }
-
-// sameStrings reports whether a and b hold the same strings in any order.
-func sameStrings(a, b []string) bool {
-	x, y := slices.Clone(a), slices.Clone(b)
-	slices.Sort(x)
-	slices.Sort(y)
-	return slices.Equal(x, y)
-}

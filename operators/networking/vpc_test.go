@@ -15,6 +15,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
@@ -132,7 +133,7 @@ func TestReferencesConverge(t *testing.T) {
 		subnets []string
 	}{{publicRT, igw.Status.InternetGatewayID, []string{public.Status.SubnetID, public1b.Status.SubnetID}}, {privateRT, nat.Status.NATGatewayID, []string{private.Status.SubnetID}}} {
 		routes, subnets := h.awsTable(t, tc.rt.Status.RouteTableID)
-		if !slices.Equal(routes, []string{"0.0.0.0/0 " + tc.target, "10.0.0.0/16 local"}) || !sameStrings(subnets, tc.subnets) {
+		if !slices.Equal(routes, []string{"0.0.0.0/0 " + tc.target, "10.0.0.0/16 local"}) || !managed.SameSet(subnets, tc.subnets) {
 			t.Errorf("route table %s in AWS: routes %v, subnets %v; want a default route to %s and subnets %v", tc.rt.Name, routes, subnets, tc.target, tc.subnets)
 		}
 	}
@@ -142,7 +143,7 @@ func TestReferencesConverge(t *testing.T) {
 	}
 	alb := kubetest.WaitReady(t, h.c, &v1alpha1.ALB{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "app"}})
 	lb := h.loadBalancer(t, alb.Status.ARN)
-	if !sameStrings(observedSubnetIDs(lb), []string{public.Status.SubnetID, public1b.Status.SubnetID}) || !slices.Equal(lb.SecurityGroups, []string{web.Status.GroupID}) ||
+	if !managed.SameSet(observedSubnetIDs(lb), []string{public.Status.SubnetID, public1b.Status.SubnetID}) || !slices.Equal(lb.SecurityGroups, []string{web.Status.GroupID}) ||
 		aws.ToString(lb.VpcId) != vpc.Status.VPCID {
 		t.Errorf("the ALB in AWS: subnets %v, security groups %v, VPC %s", observedSubnetIDs(lb), lb.SecurityGroups, aws.ToString(lb.VpcId))
 	}

@@ -1,6 +1,9 @@
 package managed
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Diff collects the names of the fields whose AWS value differs from the spec, in the order a
 // driver compares them. Its String is the Observation's Diff.
@@ -26,3 +29,12 @@ func (d Diff) Has(field string) bool {
 
 // String lists the fields, for example "tags, versioning".
 func (d Diff) String() string { return strings.Join(d, ", ") }
+
+// SameSet reports whether a and b hold the same strings, in any order and counting repeats
+// once, as AWS lists of ids (security groups, subnets) are compared.
+func SameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(slices.Compact(a), slices.Compact(b))
+}

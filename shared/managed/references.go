@@ -112,6 +112,46 @@ func (t ReferenceTarget[T]) Refs(ref *v1alpha1.Reference) []Ref {
 	return []Ref{{Kind: t.Kind, Name: ref.Name}}
 }
 
+// ResolveAll appends to *ids the identifiers the references of a list field resolve to (the
+// field named field, indexed in messages); it waits while any of them is not Ready.
+func (t ReferenceTarget[T]) ResolveAll(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, refs []v1alpha1.Reference, ids *[]string) error {
+	for i, ref := range refs {
+		v, err := t.Resolve(ctx, c, from, fmt.Sprintf("%s[%d]", field, i), ref)
+		if err != nil {
+			return err
+		}
+		*ids = append(*ids, v)
+	}
+	return nil
+}
+
+// ResolveSelectorInto sets *ids to what sel selects (see ResolveSelector) when sel is set, and
+// leaves *ids alone when it is nil, for specs that take ids, references or a selector.
+func (t ReferenceTarget[T]) ResolveSelectorInto(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, sel *v1alpha1.Selector, ids *[]string) error {
+	if sel == nil {
+		return nil
+	}
+	v, err := t.ResolveSelector(ctx, c, from, field, *sel)
+	if err != nil {
+		return err
+	}
+	*ids = v
+	return nil
+}
+
+// ListRefs returns the watch references that a list of references and a selector (either may
+// be empty) make to the kind; a selector watches every object of the kind.
+func (t ReferenceTarget[T]) ListRefs(refs []v1alpha1.Reference, sel *v1alpha1.Selector) []Ref {
+	out := make([]Ref, 0, len(refs)+1)
+	for _, ref := range refs {
+		out = append(out, Ref{Kind: t.Kind, Name: ref.Name})
+	}
+	if sel != nil {
+		out = append(out, Ref{Kind: t.Kind})
+	}
+	return out
+}
+
 // ResolveSelector returns the identifiers of every object of the kind in from's namespace that
 // sel selects, sorted. It waits while none matches or any match is not Ready.
 func (t ReferenceTarget[T]) ResolveSelector(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, sel v1alpha1.Selector) ([]string, error) {

@@ -67,7 +67,7 @@ func plan(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) (*rds.ModifyDBIns
 	if s.Port != nil && inst.Endpoint != nil && d.Check("port", target(inst.Endpoint.Port, p.Port) != *s.Port) {
 		in.DBPortNumber = s.Port
 	}
-	if len(s.VPCSecurityGroupIDs) > 0 && d.Check("vpcSecurityGroupIDs", !sameSet(s.VPCSecurityGroupIDs, securityGroups(inst))) {
+	if len(s.VPCSecurityGroupIDs) > 0 && d.Check("vpcSecurityGroupIDs", !managed.SameSet(s.VPCSecurityGroupIDs, securityGroups(inst))) {
 		in.VpcSecurityGroupIds = s.VPCSecurityGroupIDs
 	}
 	if s.DBSubnetGroupName != "" && d.Check("dbSubnetGroupName", !strings.EqualFold(target(subnetGroup(inst), p.DBSubnetGroupName), s.DBSubnetGroupName)) {
@@ -131,14 +131,6 @@ func securityGroups(inst *types.DBInstance) []string {
 		}
 	}
 	return ids
-}
-
-// sameSet reports whether a and b hold the same strings, in any order.
-func sameSet(a, b []string) bool {
-	a, b = slices.Clone(a), slices.Clone(b)
-	slices.Sort(a)
-	slices.Sort(b)
-	return slices.Equal(slices.Compact(a), slices.Compact(b))
 }
 
 // subnetGroup returns the name of the instance's DB subnet group, or nil.

@@ -1,6 +1,7 @@
 package loadbalancer
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -20,8 +21,8 @@ func (d *driver[O]) compare(o O, v view, st *State) (managed.Diff, error) {
 			v.name, lb.Scheme, scheme)
 	}
 	var diff managed.Diff
-	diff.Check("subnets", !sameSet(v.spec.SubnetIDs, observedSubnets(lb)))
-	diff.Check("securityGroups", wantsGroups(v) && !sameSet(*v.groups, lb.SecurityGroups))
+	diff.Check("subnets", !managed.SameSet(v.spec.SubnetIDs, observedSubnets(lb)))
+	diff.Check("securityGroups", wantsGroups(v) && !managed.SameSet(*v.groups, lb.SecurityGroups))
 	diff.Check("ipAddressType", string(lb.IpAddressType) != ipAddressType(v))
 	diff.Check("attributes", len(attributeChanges(v.spec.Attributes, st.Attributes)) > 0)
 	desired := managed.DesiredTags(o, d.defaultTags)
@@ -56,18 +57,10 @@ func observedSubnets(lb types.LoadBalancer) []string {
 	return ids
 }
 
-// sameSet reports whether a and b hold the same strings.
-func sameSet(a, b []string) bool {
-	x, y := slices.Clone(a), slices.Clone(b)
-	slices.Sort(x)
-	slices.Sort(y)
-	return slices.Equal(slices.Compact(x), slices.Compact(y))
-}
-
 // attributeChanges returns the attributes the spec names whose values AWS does not have.
 func attributeChanges(want, got map[string]string) []types.LoadBalancerAttribute {
 	var changes []types.LoadBalancerAttribute
-	for _, k := range sortedKeys(want) {
+	for _, k := range slices.Sorted(maps.Keys(want)) {
 		if got[k] != want[k] {
 			changes = append(changes, types.LoadBalancerAttribute{Key: aws.String(k), Value: aws.String(want[k])})
 		}
@@ -113,7 +106,7 @@ func planGroups(v view, st *State, desiredTags map[string]string) (groupPlan, er
 			p.retag = append(p.retag, arn)
 		}
 	}
-	for _, name := range sortedKeys(st.Groups) {
+	for _, name := range slices.Sorted(maps.Keys(st.Groups)) {
 		if !slices.ContainsFunc(v.spec.TargetGroups, func(g v1alpha1.TargetGroup) bool { return g.Name == name }) {
 			p.remove = append(p.remove, st.Groups[name])
 		}
@@ -204,7 +197,7 @@ func planListeners(v view, st *State) listenerPlan {
 			p.modify = append(p.modify, listenerChange{spec: want, action: act, arn: aws.ToString(got.ListenerArn)})
 		}
 	}
-	for _, port := range sortedKeys(st.Listeners) {
+	for _, port := range slices.Sorted(maps.Keys(st.Listeners)) {
 		if !slices.ContainsFunc(v.spec.Listeners, func(l v1alpha1.Listener) bool { return l.Port == port }) {
 			p.remove = append(p.remove, st.Listeners[port])
 		}

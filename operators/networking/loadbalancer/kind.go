@@ -5,7 +5,6 @@ package loadbalancer
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
@@ -63,21 +62,10 @@ func ALBKind() managed.Kind[*v1alpha1.ALB, State] {
 			if err := resolveSubnets(ctx, c, b, &b.Spec.LoadBalancerSpec); err != nil {
 				return err
 			}
-			for i, ref := range b.Spec.SecurityGroupRefs {
-				id, err := securitygroup.Target.Resolve(ctx, c, b, fmt.Sprintf("spec.securityGroupRefs[%d]", i), ref)
-				if err != nil {
-					return err
-				}
-				b.Spec.SecurityGroupIDs = append(b.Spec.SecurityGroupIDs, id)
-			}
-			return nil
+			return securitygroup.Target.ResolveAll(ctx, c, b, "spec.securityGroupRefs", b.Spec.SecurityGroupRefs, &b.Spec.SecurityGroupIDs)
 		},
 		References: func(b *v1alpha1.ALB) []managed.Ref {
-			refs := subnetRefs(&b.Spec.LoadBalancerSpec)
-			for i := range b.Spec.SecurityGroupRefs {
-				refs = append(refs, securitygroup.Target.Refs(&b.Spec.SecurityGroupRefs[i])...)
-			}
-			return refs
+			return append(subnetRefs(&b.Spec.LoadBalancerSpec), securitygroup.Target.ListRefs(b.Spec.SecurityGroupRefs, nil)...)
 		},
 		Referenced: []client.Object{&v1alpha1.Subnet{}, &v1alpha1.SecurityGroup{}},
 	}
@@ -108,33 +96,15 @@ func connect(s *provider.Session) elbAPI {
 // resolveSubnets fills, in memory, the subnet ids from subnetRefs or subnetSelector, waiting
 // with a condition that names the field while a subnet is not Ready.
 func resolveSubnets(ctx context.Context, c client.Reader, o shared.Managed, spec *v1alpha1.LoadBalancerSpec) error {
-	for i, ref := range spec.SubnetRefs {
-		id, err := subnet.Target.Resolve(ctx, c, o, fmt.Sprintf("spec.subnetRefs[%d]", i), ref)
-		if err != nil {
-			return err
-		}
-		spec.SubnetIDs = append(spec.SubnetIDs, id)
+	if err := subnet.Target.ResolveAll(ctx, c, o, "spec.subnetRefs", spec.SubnetRefs, &spec.SubnetIDs); err != nil {
+		return err
 	}
-	if spec.SubnetSelector != nil {
-		ids, err := subnet.Target.ResolveSelector(ctx, c, o, "spec.subnetSelector", *spec.SubnetSelector)
-		if err != nil {
-			return err
-		}
-		spec.SubnetIDs = ids
-	}
-	return nil
+	return subnet.Target.ResolveSelectorInto(ctx, c, o, "spec.subnetSelector", spec.SubnetSelector, &spec.SubnetIDs)
 }
 
 // subnetRefs returns the subnets spec refers to, for the watches.
 func subnetRefs(spec *v1alpha1.LoadBalancerSpec) []managed.Ref {
-	var refs []managed.Ref
-	for i := range spec.SubnetRefs {
-		refs = append(refs, subnet.Target.Refs(&spec.SubnetRefs[i])...)
-	}
-	if spec.SubnetSelector != nil {
-		refs = append(refs, managed.Ref{Kind: subnet.Target.Kind})
-	}
-	return refs
+	return subnet.Target.ListRefs(spec.SubnetRefs, spec.SubnetSelector)
 }
 
 // driver manages one provider's load balancers of one kind.

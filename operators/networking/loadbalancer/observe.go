@@ -3,6 +3,7 @@ package loadbalancer
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -237,21 +238,11 @@ func fillStatus(v view, st *State) {
 		v.status.State = string(lb.State.Code)
 	}
 	v.status.TargetGroups = v.status.TargetGroups[:0]
-	for _, name := range sortedKeys(st.Groups) {
+	for _, name := range slices.Sorted(maps.Keys(st.Groups)) {
 		v.status.TargetGroups = append(v.status.TargetGroups, v1alpha1.TargetGroupStatus{Name: name, ARN: aws.ToString(st.Groups[name].TargetGroupArn)})
 	}
 	v.status.Listeners = v.status.Listeners[:0]
-	for _, port := range sortedKeys(st.Listeners) {
+	for _, port := range slices.Sorted(maps.Keys(st.Listeners)) {
 		v.status.Listeners = append(v.status.Listeners, v1alpha1.ListenerStatus{Port: port, ARN: aws.ToString(st.Listeners[port].ListenerArn)})
 	}
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[K string | int32, V any](m map[K]V) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

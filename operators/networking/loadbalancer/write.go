@@ -3,6 +3,8 @@ package loadbalancer
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
@@ -46,12 +48,12 @@ func (d *driver[O]) Create(ctx context.Context, o O) error {
 func (d *driver[O]) Update(ctx context.Context, o O, obs managed.Observation[State]) error {
 	v, st := d.view(o), obs.State
 	arn := aws.ToString(st.LB.LoadBalancerArn)
-	if !sameSet(v.spec.SubnetIDs, observedSubnets(st.LB)) {
+	if !managed.SameSet(v.spec.SubnetIDs, observedSubnets(st.LB)) {
 		if _, err := d.api.SetSubnets(ctx, &elb.SetSubnetsInput{LoadBalancerArn: aws.String(arn), Subnets: v.spec.SubnetIDs}); err != nil {
 			return fmt.Errorf("set the subnets of load balancer %s: %w", v.name, err)
 		}
 	}
-	if wantsGroups(v) && !sameSet(*v.groups, st.LB.SecurityGroups) {
+	if wantsGroups(v) && !managed.SameSet(*v.groups, st.LB.SecurityGroups) {
 		if _, err := d.api.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: aws.String(arn), SecurityGroups: *v.groups}); err != nil {
 			return fmt.Errorf("set the security groups of load balancer %s: %w", v.name, err)
 		}
@@ -124,13 +126,13 @@ func (d *driver[O]) Delete(ctx context.Context, o O, obs managed.Observation[Sta
 			return fmt.Errorf("turn off the deletion protection of load balancer %s: %w", v.name, err)
 		}
 	}
-	for _, port := range sortedKeys(st.Listeners) {
+	for _, port := range slices.Sorted(maps.Keys(st.Listeners)) {
 		l := st.Listeners[port]
 		if _, err := d.api.DeleteListener(ctx, &elb.DeleteListenerInput{ListenerArn: l.ListenerArn}); err != nil && !awserr.IsNotFound(err) {
 			return fmt.Errorf("delete the listener on port %d of load balancer %s: %w", port, v.name, err)
 		}
 	}
-	for _, name := range sortedKeys(st.Groups) {
+	for _, name := range slices.Sorted(maps.Keys(st.Groups)) {
 		if err := d.deleteGroup(ctx, st.Groups[name]); err != nil {
 			return err
 		}
@@ -149,7 +151,7 @@ const deletionProtection = "deletion_protection.enabled"
 // for deletionPolicy Orphan.
 func (d *driver[O]) ReleaseOwnership(ctx context.Context, _ O, obs managed.Observation[State]) error {
 	arns := []string{aws.ToString(obs.State.LB.LoadBalancerArn)}
-	for _, name := range sortedKeys(obs.State.Groups) {
+	for _, name := range slices.Sorted(maps.Keys(obs.State.Groups)) {
 		arns = append(arns, aws.ToString(obs.State.Groups[name].TargetGroupArn))
 	}
 	for start := 0; start < len(arns); start += maxTagARNs {

@@ -69,21 +69,10 @@ func resolveReferences(ctx context.Context, c client.Reader, t *v1alpha1.RouteTa
 			return err
 		}
 	}
-	for i, ref := range t.Spec.SubnetRefs {
-		id, err := subnet.Target.Resolve(ctx, c, t, fmt.Sprintf("spec.subnetRefs[%d]", i), ref)
-		if err != nil {
-			return err
-		}
-		t.Spec.SubnetIDs = append(t.Spec.SubnetIDs, id)
+	if err := subnet.Target.ResolveAll(ctx, c, t, "spec.subnetRefs", t.Spec.SubnetRefs, &t.Spec.SubnetIDs); err != nil {
+		return err
 	}
-	if t.Spec.SubnetSelector != nil {
-		ids, err := subnet.Target.ResolveSelector(ctx, c, t, "spec.subnetSelector", *t.Spec.SubnetSelector)
-		if err != nil {
-			return err
-		}
-		t.Spec.SubnetIDs = ids
-	}
-	return nil
+	return subnet.Target.ResolveSelectorInto(ctx, c, t, "spec.subnetSelector", t.Spec.SubnetSelector, &t.Spec.SubnetIDs)
 }
 
 // references returns the VPC, gateways and subnets t's spec refers to.
@@ -93,13 +82,7 @@ func references(t *v1alpha1.RouteTable) []managed.Ref {
 		refs = append(refs, internetgateway.Target.Refs(r.InternetGatewayRef)...)
 		refs = append(refs, natgateway.Target.Refs(r.NATGatewayRef)...)
 	}
-	for i := range t.Spec.SubnetRefs {
-		refs = append(refs, subnet.Target.Refs(&t.Spec.SubnetRefs[i])...)
-	}
-	if t.Spec.SubnetSelector != nil {
-		refs = append(refs, managed.Ref{Kind: subnet.Target.Kind})
-	}
-	return refs
+	return append(refs, subnet.Target.ListRefs(t.Spec.SubnetRefs, t.Spec.SubnetSelector)...)
 }
 
 // describer reads route tables.
