@@ -34,11 +34,12 @@ var (
 // awsProviderCRD is the name of the CRD every family needs.
 const awsProviderCRD = "awsproviders.aws-infra-operator.runner.codes"
 
-// manifest is a rendered release: its objects keyed by "Kind/name".
+// manifest is a rendered release: its objects keyed by "Kind/name", or by
+// "Kind/namespace/name" when they are in another namespace than the release's.
 type manifest map[string]*unstructured.Unstructured
 
 // render renders the embedded chart name with vals as `helm template` does, for the release
-// "test" in the namespace "infra-system".
+// "test" in the namespace of the install tests.
 func render(name string, vals map[string]any) (manifest, error) {
 	c, err := Load(name)
 	if err != nil {
@@ -46,7 +47,7 @@ func render(name string, vals map[string]any) (manifest, error) {
 	}
 	i := action.NewInstall(&action.Configuration{Log: func(string, ...any) {}})
 	i.ClientOnly, i.DryRun = true, true
-	i.ReleaseName, i.Namespace = "test", "infra-system"
+	i.ReleaseName, i.Namespace = "test", namespace
 	// Without a cluster Helm assumes Kubernetes v1.20; take the test control plane's version.
 	if i.KubeVersion, err = chartutil.ParseKubeVersion("v1.37.1"); err != nil {
 		return nil, err
@@ -70,6 +71,9 @@ func parse(text string) (manifest, error) {
 			continue
 		}
 		key := u.GetKind() + "/" + u.GetName()
+		if ns := u.GetNamespace(); ns != "" && ns != namespace {
+			key = u.GetKind() + "/" + ns + "/" + u.GetName()
+		}
 		if m[key] != nil {
 			return nil, fmt.Errorf("%s is rendered twice", key)
 		}
@@ -88,7 +92,8 @@ func mustRender(t *testing.T, name string, vals map[string]any) manifest {
 	return m
 }
 
-// get returns the object key ("Kind/name") of m, failing t when it is not rendered.
+// get returns the object key ("Kind/name" or "Kind/namespace/name") of m, failing t when it
+// is not rendered.
 func (m manifest) get(t *testing.T, key string) *unstructured.Unstructured {
 	t.Helper()
 	u, ok := m[key]

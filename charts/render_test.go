@@ -52,8 +52,8 @@ func TestFamilyChartRenders(t *testing.T) {
 				t.Error("a ServiceMonitor is rendered although metrics.serviceMonitor.enabled is false")
 			}
 			for key, u := range m {
-				if u.GetKind() == "CustomResourceDefinition" && u.GetAnnotations()["helm.sh/resource-policy"] != "keep" {
-					t.Errorf("%s lacks helm.sh/resource-policy: keep", key)
+				if u.GetKind() == "CustomResourceDefinition" {
+					checkCRDProtected(t, key, u)
 				}
 			}
 			m.get(t, "CustomResourceDefinition/"+awsProviderCRD)
@@ -75,9 +75,7 @@ func TestFamilyChartRenders(t *testing.T) {
 			if _, ok := m["CustomResourceDefinition/"+awsProviderCRD]; ok {
 				t.Error("the AWSProvider CRD is rendered although crds.awsProvider is false")
 			}
-			if role := m.get(t, "Role/ops-leader-election"); role.GetNamespace() != "leases" {
-				t.Errorf("the leader election Role is in %q, want leases", role.GetNamespace())
-			}
+			m.get(t, "Role/leases/ops-leader-election")
 			args := container(t, m.get(t, "Deployment/ops")).Args
 			for _, want := range []string{"--namespaces=team-a,team-b", "--leader-election-namespace=leases", "--log-level=debug", "--log-format=console"} {
 				if !slices.Contains(args, want) {
@@ -96,6 +94,7 @@ func checkDeployment(t *testing.T, u *unstructured.Unstructured) {
 		"--metrics-bind-address=:8080", "--health-probe-bind-address=:8081", "--leader-elect=true",
 		"--sync-period=10m", "--provider-revalidation=5m", "--wait-interval=5s",
 		"--max-concurrent-reconciles=4", "--log-level=info", "--log-format=json",
+		"--operator-identity-namespaces=*", "--allow-endpoint-override=false",
 	}
 	if diff := cmp.Diff(wantArgs, c.Args); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)
@@ -123,6 +122,25 @@ func checkDeployment(t *testing.T, u *unstructured.Unstructured) {
 	}
 }
 
+// checkCRDProtected checks that the CRD u (rendered as key) survives its tools: Helm keeps it
+// on uninstall, and Argo CD neither prunes it nor deletes it with its Application.
+func checkCRDProtected(t *testing.T, key string, u *unstructured.Unstructured) {
+	t.Helper()
+	want := map[string]string{
+		"helm.sh/resource-policy":         "keep",
+		"argocd.argoproj.io/sync-options": "Prune=false,Delete=false",
+	}
+	got := map[string]string{}
+	for k := range want {
+		if v, ok := u.GetAnnotations()[k]; ok {
+			got[k] = v
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: protecting annotations (-want +got):\n%s", key, diff)
+	}
+}
+
 // container decodes the Deployment u and returns its only container.
 func container(t *testing.T, u *unstructured.Unstructured) corev1.Container {
 	t.Helper()
@@ -140,11 +158,13 @@ func container(t *testing.T, u *unstructured.Unstructured) corev1.Container {
 	return pod.Containers[0]
 }
 
-// checkRBAC checks that the ClusterRole grants the family's kinds, AWSProviders, Secrets
-// (read) and events and nothing else, and that the Lease rule is a Role of the namespace.
+// checkRBAC checks that the ClusterRole grants the family's kinds, AWSProviders and
+// ClusterAWSProviders, Secrets and the namespaces (read) and events and nothing else, and that
+// the Lease rule is a Role of the namespace.
 func checkRBAC(t *testing.T, m manifest, family string) {
 	t.Helper()
-	allowed := map[string]bool{"secrets": true, "events": true, "awsproviders": true, "awsproviders/status": true}
+	allowed := map[string]bool{"secrets": true, "namespaces": true, "events": true}
+	readOnly := map[string][]string{"secrets": {"get", "list", "watch"}, "namespaces": {"get"}}
 	for _, u := range m {
 		if u.GetKind() != "CustomResourceDefinition" {
 			continue
@@ -161,20 +181,44 @@ func checkRBAC(t *testing.T, m manifest, family string) {
 			if !allowed[r] {
 				t.Errorf("the ClusterRole grants %s", r)
 			}
-			if r == "secrets" && !slices.Equal(rule.Verbs, []string{"get", "list", "watch"}) {
-				t.Errorf("the ClusterRole grants %v on secrets, want only reads", rule.Verbs)
+			if verbs, ok := readOnly[r]; ok && !slices.Equal(rule.Verbs, verbs) {
+				t.Errorf("the ClusterRole grants %v on %s, want only %v", rule.Verbs, r, verbs)
 			}
 		}
 		if slices.Contains(rule.Verbs, "*") || slices.Contains(rule.Resources, "*") || slices.Contains(rule.APIGroups, "*") {
 			t.Errorf("the ClusterRole has a wildcard rule %+v", rule)
 		}
 	}
-	m.get(t, "ClusterRoleBinding/infra-system-test-"+family)
-	lease := m.get(t, "Role/test-"+family+"-leader-election")
-	if lease.GetNamespace() != "infra-system" {
-		t.Errorf("the leader election Role is in %q, want the release's namespace", lease.GetNamespace())
+	// The provider controller reads both kinds of provider, writes their status and their
+	// in-use finalizers.
+	need := map[string][]string{
+		"awsproviders":                   {"get", "list", "watch"},
+		"awsproviders/status":            {"update", "patch"},
+		"awsproviders/finalizers":        {"update"},
+		"clusterawsproviders":            {"get", "list", "watch"},
+		"clusterawsproviders/status":     {"update", "patch"},
+		"clusterawsproviders/finalizers": {"update"},
 	}
+	for resource, verbs := range need {
+		for _, verb := range verbs {
+			if !grants(role.Rules, "aws-infra-operator.runner.codes", resource, verb) {
+				t.Errorf("the ClusterRole does not grant %s on %s", verb, resource)
+			}
+		}
+	}
+	m.get(t, "ClusterRoleBinding/infra-system-test-"+family)
+	m.get(t, "Role/test-"+family+"-leader-election")
 	m.get(t, "RoleBinding/test-"+family+"-leader-election")
+}
+
+// grants reports whether one of rules allows verb on resource of group.
+func grants(rules []rbacv1.PolicyRule, group, resource, verb string) bool {
+	for _, r := range rules {
+		if slices.Contains(r.APIGroups, group) && slices.Contains(r.Resources, resource) && slices.Contains(r.Verbs, verb) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestUmbrellaRenders checks that the umbrella renders every enabled family and the shared
@@ -184,9 +228,12 @@ func TestUmbrellaRenders(t *testing.T) {
 	for _, family := range Families() {
 		m.get(t, "Deployment/test-"+family)
 	}
-	if u := m.get(t, "CustomResourceDefinition/"+awsProviderCRD); u.GetAnnotations()["helm.sh/resource-policy"] != "keep" {
-		t.Error("the AWSProvider CRD lacks helm.sh/resource-policy: keep")
+	for key, u := range m {
+		if u.GetKind() == "CustomResourceDefinition" {
+			checkCRDProtected(t, key, u)
+		}
 	}
+	m.get(t, "CustomResourceDefinition/"+awsProviderCRD)
 	m = mustRender(t, Umbrella, map[string]any{"compute": map[string]any{"enabled": false}, "data": map[string]any{"log": map[string]any{"level": "debug"}}})
 	if _, ok := m["Deployment/test-compute"]; ok {
 		t.Error("compute is rendered although compute.enabled is false")
@@ -213,6 +260,16 @@ func TestSchemaRejectsBadValues(t *testing.T) {
 		"BadDuration":                  {"data", "syncPeriod: ten minutes", "syncPeriod"},
 		"BadRoleARN":                   {"data", "serviceAccount: {roleARN: my-role}", "roleARN"},
 		"ReplicasWithoutElection":      {"data", "replicaCount: 2\nleaderElection: {enabled: false}", "replicaCount"},
+		"IdentityNamespacePattern":     {"data", "tenancy: {operatorIdentityNamespaces: [team-*]}", "operatorIdentityNamespaces"},
+		"IdentityNamespacesNotAList":   {"data", "tenancy: {operatorIdentityNamespaces: team-a}", "operatorIdentityNamespaces"},
+		"AssumeRoleWithoutPattern":     {"data", "tenancy: {assumeRolePolicy: [{namespace: team-a}]}", "roleARNPattern"},
+		"AssumeRoleUnknownKey":         {"data", "tenancy: {assumeRolePolicy: [{namespace: a, roleARN: arn:aws:iam::1:role/x}]}", "roleARN"},
+		"AssumeRoleNotAnARN":           {"data", "tenancy: {assumeRolePolicy: [{namespace: a, roleARNPattern: my-role}]}", "roleARNPattern"},
+		"AssumeRoleComma":              {"data", "tenancy: {assumeRolePolicy: [{namespace: a, roleARNPattern: 'arn:aws:iam::1:role/a,b'}]}", "roleARNPattern"},
+		"EndpointOverrideNotBoolean":   {"data", "tenancy: {allowEndpointOverride: sometimes}", "allowEndpointOverride"},
+		"STSEndpointNotAURL":           {"data", "tenancy: {stsEndpoint: sts.amazonaws.com}", "stsEndpoint"},
+		"UnknownTenancyKey":            {"data", "tenancy: {allowAll: true}", "allowAll"},
+		"InstallIDWithSpaces":          {"data", "installID: my install", "installID"},
 		"UmbrellaUnknownFamily":        {Umbrella, "databases: {enabled: true}", "databases"},
 		"UmbrellaBadFamilyValue":       {Umbrella, "data: {log: {level: verbose}}", "level"},
 		"UmbrellaWrongTypeOfSwitch":    {Umbrella, "edge: {enabled: maybe}", "enabled"},

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"slices"
+	"strings"
 	"testing"
 
 	"helm.sh/helm/v3/pkg/chartutil"
@@ -81,5 +84,61 @@ func TestApplicationSetListsEveryFamily(t *testing.T) {
 	}
 	if d := gitopsDocs(t, "../examples/gitops/argocd/applicationset-umbrella.yaml"); len(d) != 1 || d[0]["kind"] != "ApplicationSet" {
 		t.Errorf("the umbrella example is not one ApplicationSet")
+	}
+}
+
+// TestApplicationSetsKeepCRDs checks that Argo CD, which prunes what leaves the charts, never
+// deletes a CRD through the example ApplicationSets: every CRD template of the charts they
+// install carries the sync options that forbid pruning and deleting it, no sync option
+// replaces objects (a CRD replaced is a CRD deleted), and generated Applications are deleted
+// without deleting what they installed.
+func TestApplicationSetsKeepCRDs(t *testing.T) {
+	const keep = "\n    argocd.argoproj.io/sync-options: Prune=false,Delete=false\n"
+	for _, file := range []string{"applicationset-families.yaml", "applicationset-umbrella.yaml"} {
+		t.Run(file, func(t *testing.T) {
+			docs := gitopsDocs(t, "../examples/gitops/argocd/"+file)
+			if len(docs) != 1 || docs[0]["kind"] != "ApplicationSet" {
+				t.Fatalf("want one ApplicationSet, got %d documents", len(docs))
+			}
+			spec := docs[0]["spec"].(map[string]any)
+			policy, _ := spec["syncPolicy"].(map[string]any)
+			if preserve, _ := policy["preserveResourcesOnDeletion"].(bool); !preserve {
+				t.Error("spec.syncPolicy.preserveResourcesOnDeletion is not true: deleting an Application would delete what it installed")
+			}
+			app := spec["template"].(map[string]any)["spec"].(map[string]any)
+			for _, o := range app["syncPolicy"].(map[string]any)["syncOptions"].([]any) {
+				if o == "Replace=true" || o == "Force=true" {
+					t.Errorf("sync option %s deletes and recreates objects, CRDs included", o)
+				}
+			}
+			chartPath := app["source"].(map[string]any)["path"].(string)
+			names := []string{strings.TrimPrefix(chartPath, "charts/")}
+			if strings.Contains(chartPath, "{{") {
+				names = charts.Families()
+			}
+			for _, name := range names {
+				var crds int
+				err := fs.WalkDir(charts.FS(), name, func(p string, d fs.DirEntry, err error) error {
+					if err != nil || d.IsDir() || path.Base(path.Dir(p)) != "crds" {
+						return err
+					}
+					crds++
+					b, err := fs.ReadFile(charts.FS(), p)
+					if err != nil {
+						return err
+					}
+					if !strings.Contains(string(b), keep) {
+						t.Errorf("%s lacks argocd.argoproj.io/sync-options: Prune=false,Delete=false", p)
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if crds == 0 {
+					t.Errorf("the chart %s (from %s) has no CRD templates", name, chartPath)
+				}
+			}
+		})
 	}
 }

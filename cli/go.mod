@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/aws/aws-sdk-go-v2/service/rds v1.132.1
+	github.com/google/go-cmp v0.7.0
 	github.com/runner-codes/infra-operator/shared v0.0.0
 	github.com/spf13/cobra v1.10.2
 	github.com/yuin/gopher-lua v1.1.1

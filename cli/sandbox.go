@@ -70,6 +70,7 @@ func runSandbox(ctx context.Context, cmd *cobra.Command, f sandboxFlags) error {
 		}
 	}()
 	fmt.Fprintf(out, "sandbox: ready. AWS endpoint for AWSProviders: %s\n", sb.EmulatorURL)
+	fmt.Fprintf(out, "sandbox: emulator admin API: curl -H 'Authorization: Bearer %s' %s/_emulator/calls\n", sb.EmulatorAdminToken, sb.EmulatorURL)
 	fmt.Fprintf(out, "sandbox: kubectl --kubeconfig %s get aws\n", f.kubeconfig)
 	fmt.Fprintf(out, "sandbox: infractl status -A --kubeconfig %s\n", f.kubeconfig)
 	if len(f.apply) > 0 {

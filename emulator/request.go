@@ -95,11 +95,11 @@ func (s *Server) dispatch(w http.ResponseWriter, req *request) {
 			return
 		}
 	}
-	if core.Roll(fault.ThrottleRate) {
+	if s.Faults.Roll(fault.ThrottleRate) {
 		fail(svc.Throttle)
 		return
 	}
-	if core.Roll(fault.ErrorRate) {
+	if s.Faults.Roll(fault.ErrorRate) {
 		fail(internalError(svc.Protocol))
 		return
 	}
@@ -125,6 +125,11 @@ func (s *Server) dispatch(w http.ResponseWriter, req *request) {
 			apiErr = &core.APIError{Code: "InternalFailure", Status: http.StatusInternalServerError, Server: true, Message: err.Error()}
 		}
 		fail(apiErr)
+		return
+	}
+	if s.Faults.Roll(fault.ErrorAfterRate) {
+		// The call took effect; its answer is lost.
+		fail(internalError(svc.Protocol))
 		return
 	}
 	req.writeOutput(w, out)

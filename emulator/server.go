@@ -41,6 +41,10 @@ type Options struct {
 	// immediate. Services not named keep their defaults (DynamoDB, ELBv2 and RDS 2s, EC2 and
 	// Lambda 1s).
 	Transitions map[string]time.Duration
+	// AdminToken, when set, is required on the admin endpoints under /_emulator/, sent as
+	// "Authorization: Bearer <token>" or "X-Emulator-Token: <token>". AWS requests are not
+	// affected. Empty leaves the admin endpoints open, as in-process tests want them.
+	AdminToken string
 }
 
 // Fault is what to inject into calls; see the fields of core.Fault.
@@ -60,6 +64,7 @@ type Server struct {
 
 	accounts    map[string]string
 	transitions map[string]time.Duration
+	adminToken  string
 	sts         *sts.Backend
 	bySigner    map[string]*core.Service
 	byTarget    map[string]*core.Service
@@ -75,6 +80,7 @@ func New(opts Options) *Server {
 		Calls:       &core.Counters{},
 		accounts:    opts.Accounts,
 		transitions: opts.Transitions,
+		adminToken:  opts.AdminToken,
 		bySigner:    map[string]*core.Service{},
 		byTarget:    map[string]*core.Service{},
 		byVer:       map[string]*core.Service{},
@@ -136,7 +142,9 @@ func (s *Server) requestID() string {
 // ServeHTTP answers one AWS request, or an admin request under /_emulator/.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, adminPrefix) {
-		s.serveAdmin(w, r)
+		if s.authorizeAdmin(w, r) {
+			s.serveAdmin(w, r)
+		}
 		return
 	}
 	req, err := s.parse(r)

@@ -195,15 +195,15 @@ func TestDynamoDBLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		h.resync(tbl)
-		h.waitEvent(tbl, "DriftDetected", "deletionProtection, tags")
-		waitFor(h, tbl, 20*time.Second, "drift reverted", func(*v1alpha1.DynamoDBTable) bool {
+		h.waitEvent(tbl, "DriftDetected", "tags")
+		waitFor(h, tbl, 20*time.Second, "drift reverted, and the deletion protection the spec leaves unset kept", func(*v1alpha1.DynamoDBTable) bool {
 			d, tags := describeTable(t, ddb, "orders")
-			return tags["team"] == "payments" && !aws.ToBool(d.DeletionProtectionEnabled)
+			return tags["team"] == "payments" && aws.ToBool(d.DeletionProtectionEnabled)
 		})
 	})
 
 	t.Run("delete honours deletion protection", func(t *testing.T) {
-		update(h, tbl, func(o *v1alpha1.DynamoDBTable) { o.Spec.DeletionProtection = true })
+		update(h, tbl, func(o *v1alpha1.DynamoDBTable) { o.Spec.DeletionProtection = aws.Bool(true) })
 		waitReady(h, tbl)
 		if err := h.env.Client.Delete(ctx, tbl); err != nil {
 			t.Fatal(err)
@@ -212,7 +212,7 @@ func TestDynamoDBLifecycle(t *testing.T) {
 		if _, err := ddb.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("orders")}); err != nil {
 			t.Fatalf("the protected table is gone: %v", err)
 		}
-		update(h, tbl, func(o *v1alpha1.DynamoDBTable) { o.Spec.DeletionProtection = false })
+		update(h, tbl, func(o *v1alpha1.DynamoDBTable) { o.Spec.DeletionProtection = aws.Bool(false) })
 		h.waitGone(tbl)
 		if _, err := ddb.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("orders")}); err == nil {
 			t.Errorf("the table still exists after delete")

@@ -325,7 +325,7 @@ func TestRDSLifecycle(t *testing.T) {
 	})
 
 	t.Run("deletion protection and final snapshot", func(t *testing.T) {
-		update(h, obj, func(o *v1alpha1.RDSInstance) { o.Spec.DeletionProtection = true })
+		update(h, obj, func(o *v1alpha1.RDSInstance) { o.Spec.DeletionProtection = aws.Bool(true) })
 		obj = waitReady(h, obj)
 		if !aws.ToBool(describeInstance(t, c, "lifecycle-db").DeletionProtection) {
 			t.Fatal("deletion protection was not turned on")
@@ -338,7 +338,7 @@ func TestRDSLifecycle(t *testing.T) {
 		if d := describeInstance(t, c, "lifecycle-db"); aws.ToString(d.DBInstanceStatus) != "available" {
 			t.Errorf("a protected instance is %s", aws.ToString(d.DBInstanceStatus))
 		}
-		update(h, obj, func(o *v1alpha1.RDSInstance) { o.Spec.DeletionProtection = false })
+		update(h, obj, func(o *v1alpha1.RDSInstance) { o.Spec.DeletionProtection = aws.Bool(false) })
 		h.waitGone(obj)
 		if !instanceGone(c, "lifecycle-db") {
 			t.Errorf("DB instance lifecycle-db still exists")
@@ -380,6 +380,39 @@ func TestRDSLifecycle(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("adoption changes only what the spec names", func(t *testing.T) {
+		// The orphaned instance is adopted by a new object whose spec leaves deletion
+		// protection unset and whose password Secret holds another password.
+		if _, err := c.ModifyDBInstance(ctx, &rds.ModifyDBInstanceInput{DBInstanceIdentifier: aws.String("orphan-db"),
+			DeletionProtection: aws.Bool(true), ApplyImmediately: aws.Bool(true)}); err != nil {
+			t.Fatal(err)
+		}
+		h.emu.Calls.Reset()
+		h.secret("default", "adopter-password", "password", "other-Passw0rd")
+		o := rdsInstance("default", "adopter", "orphan-db", "adopter-password")
+		o.Annotations = map[string]string{shared.AnnotationExternalName: "orphan-db"}
+		h.create(o)
+		o = waitReady(h, o)
+		waitFor(h, o, 30*time.Second, "the adopted instance carries this object's tags", func(*v1alpha1.RDSInstance) bool {
+			return tagsOf(describeInstance(t, c, "orphan-db").TagList)[shared.TagOwnerUID] == string(o.UID)
+		})
+		if n := h.calls("RDS")["ModifyDBInstance"]; n != 0 {
+			t.Errorf("adoption made %d ModifyDBInstance calls (password or deletion protection); want none", n)
+		}
+		if !aws.ToBool(describeInstance(t, c, "orphan-db").DeletionProtection) {
+			t.Errorf("adoption turned off the deletion protection set outside the operator")
+		}
+		if err := h.env.Client.Delete(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		waitCondition(h, o, "Synced", "False", "DeletionProtected")
+		if gone := instanceGone(c, "orphan-db"); gone {
+			t.Fatal("the protected instance was deleted")
+		}
+		update(h, o, func(o *v1alpha1.RDSInstance) { o.Spec.DeletionPolicy = shared.DeletionPolicyOrphan })
+		h.waitGone(o)
+	})
 }
 
 // TestRDSBadInput checks that admission refuses specs RDS would refuse, and the changes RDS

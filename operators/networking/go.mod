@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2 v1.63.8
+	github.com/google/go-cmp v0.7.0
 	github.com/runner-codes/infra-operator/shared v0.0.0
 )
 

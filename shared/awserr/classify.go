@@ -124,7 +124,6 @@ var codes = map[string]Class{
 	"InvalidRequest":            ClassInvalidInput,
 	"BucketAlreadyExists":       ClassInvalidInput,
 	"QueueAlreadyExists":        ClassInvalidInput,
-	"LimitExceededException":    ClassInvalidInput,
 	"TooManyTagsException":      ClassInvalidInput,
 
 	// RDS refusals whose codes the rules below do not catch: the request asks for something
@@ -136,6 +135,13 @@ var codes = map[string]Class{
 	"DBSubnetGroupDoesNotCoverEnoughAZs":   ClassInvalidInput,
 	"NetworkTypeNotSupported":              ClassInvalidInput,
 	"KMSKeyNotAccessibleFault":             ClassAccessDenied,
+
+	// Account and service quotas: the request is valid and succeeds once the quota allows it
+	// (a resource is deleted, or the quota is raised), so it is retried with backoff.
+	"LimitExceededException":        ClassQuotaExceeded,
+	"ServiceQuotaExceededException": ClassQuotaExceeded,
+	"QuotaExceededException":        ClassQuotaExceeded,
+	"TooManyBuckets":                ClassQuotaExceeded,
 }
 
 // Classify returns the class of err. Errors that are not AWS API errors are classified by
@@ -174,7 +180,8 @@ func classifyCode(code string, err error) Class {
 		strings.HasSuffix(code, ".Conflict"), strings.HasPrefix(code, "Invalid"):
 		return ClassInvalidInput
 	case strings.HasSuffix(code, "LimitExceeded"), strings.HasSuffix(code, "LimitExceededFault"),
-		strings.HasSuffix(code, "QuotaExceeded"), strings.HasSuffix(code, "QuotaExceededFault"):
+		strings.HasSuffix(code, "LimitExceededException"), strings.HasSuffix(code, "QuotaExceeded"),
+		strings.HasSuffix(code, "QuotaExceededFault"), strings.HasSuffix(code, "QuotaExceededException"):
 		return ClassQuotaExceeded
 	case strings.Contains(code, "Throttl"):
 		return ClassThrottling

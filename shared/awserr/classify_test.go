@@ -41,6 +41,8 @@ func TestClassify(t *testing.T) {
 		"AccessDenied":              {reason: "Missing permissions.", args: api("AccessDenied"), want: ClassAccessDenied},
 		"BadToken":                  {reason: "Invalid credentials, although the code starts with Invalid.", args: api("InvalidClientTokenId"), want: ClassAccessDenied},
 		"Quota":                     {reason: "An account limit.", args: api("VpcLimitExceeded"), want: ClassQuotaExceeded},
+		"LimitExceededException":    {reason: "Lambda, IAM and DynamoDB quotas are retried, not terminal.", args: api("LimitExceededException"), want: ClassQuotaExceeded},
+		"ServiceQuota":              {reason: "A service quota.", args: api("ServiceQuotaExceededException"), want: ClassQuotaExceeded},
 		"Wrapped":                   {reason: "Context wrapping does not hide the code.", args: fmt.Errorf("describe vpc: %w", api("InvalidVpcID.NotFound")), want: ClassNotFound},
 		"Network":                   {reason: "A network failure is retried.", args: &net.OpError{Op: "dial", Err: errors.New("refused")}, want: ClassUnavailable},
 		"Deadline":                  {reason: "A timeout is retried.", args: context.DeadlineExceeded, want: ClassUnavailable},

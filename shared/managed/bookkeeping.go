@@ -97,10 +97,11 @@ func mightExist(o v1alpha1.Managed) bool {
 }
 
 // mayHaveCreated reports whether a failed create call may still have created the resource:
-// only a clear refusal by AWS, or a driver that says it must wait or cannot proceed, rules
-// that out.
-func mayHaveCreated(err error) bool {
-	if err == nil {
+// any attempt that AWS did not clearly answer (uncertain counts them: a transport failure, a
+// server error) may have, whatever the SDK's last error says after its retries; otherwise only
+// a clear refusal by AWS, or a driver that says it must wait or cannot proceed, rules it out.
+func mayHaveCreated(err error, uncertain int) bool {
+	if err == nil || uncertain > 0 {
 		return true
 	}
 	if _, ok := asTerminal(err); ok {

@@ -38,7 +38,14 @@ const (
 	ReasonProviderNotReady    = "ProviderNotReady"
 	ReasonProviderNotChecked  = "ProviderNotValidated"
 	ReasonTooManyTags         = "TooManyTags"
+	// ReasonNotConverging is the event reason for a resource that still differs from the spec
+	// after several updates.
+	ReasonNotConverging = "NotConverging"
 )
+
+// deletionWayOut is added to the message of an object that cannot be deleted: the change that
+// releases it without finalizer surgery.
+const deletionWayOut = "; to release this object and keep the AWS resource, set spec.deletionPolicy to Orphan (or Retain)"
 
 // setCondition sets one condition of o for its current generation.
 func setCondition(o v1alpha1.Managed, typ string, status metav1.ConditionStatus, reason, message string) {

@@ -37,13 +37,28 @@ func (r *Reconciler[O, S]) delete(ctx context.Context, p *pass[O]) (ctrl.Result,
 		}
 		return r.fail(p, err)
 	}
-	drv := r.kind.Connect(sess, r.client)
+	drv, done, ok := r.connect(sess)
+	if !ok {
+		return r.busy(p)
+	}
+	defer done()
+	// Observe's Conflict (a difference from the spec that no update can fix) is ignored here:
+	// it must never keep an object from being deleted.
 	obs, err := drv.Observe(ctx, o)
+	if t, ok := asTerminal(err); ok && t.Reason == ReasonAlreadyExists && ExternalName(o) == "" {
+		// The name this object's interrupted create would have used belongs to another owner:
+		// the object never created anything.
+		return r.release(ctx, p, fmt.Sprintf("nothing of this object's to delete: %v", err))
+	}
 	if err != nil {
 		return r.fail(p, fmt.Errorf("observe before delete: %w", err))
 	}
 	if !obs.Exists {
 		return r.release(ctx, p, fmt.Sprintf("deleted %s %s from AWS", r.kind.Name, ExternalName(o)))
+	}
+	if owner := r.otherOwner(o, obs.Tags, sess.InstallID()); owner != "" {
+		// Never delete, nor untag, what another object or install owns.
+		return r.release(ctx, p, fmt.Sprintf("left %s %s in AWS untouched: it belongs to %s", r.kind.Name, ExternalName(o), owner))
 	}
 	if policy == v1alpha1.DeletionPolicyOrphan {
 		if rel, ok := drv.(OwnershipReleaser[O, S]); ok {
@@ -67,6 +82,7 @@ func (r *Reconciler[O, S]) release(ctx context.Context, p *pass[O], what string)
 	if err := r.removeFinalizer(ctx, p.o); err != nil {
 		return r.fail(p, err)
 	}
+	r.progress.done(p.o)
 	log.FromContext(ctx).Info("released", "what", what)
 	r.event(p.o, corev1.EventTypeNormal, "Released", "Delete", "%s", what)
 	p.result = "deleted"

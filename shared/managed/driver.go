@@ -57,6 +57,16 @@ type Observation[S any] struct {
 	// Message explains why a resource that exists is not ready, for example
 	// "state is pending".
 	Message string
+	// Tags are the resource's tags as AWS reports them. When set, the reconciler checks its
+	// ownership tags before it changes or deletes anything: a resource that names another
+	// object or another install as its owner is refused with OwnedByAnother (unless the object
+	// carries the takeover annotation), and is never deleted.
+	Tags map[string]string
+	// Conflict is a difference from the spec that no update can fix, for example a VPC whose
+	// CIDR block is not the spec's. While the object is applied it is reported like a terminal
+	// error (the spec must change); while the object is deleted it is ignored, so that a
+	// comparison never keeps an object from being deleted. Use Terminal to build it.
+	Conflict error
 }
 
 // Kind describes one managed kind to the generic reconciler.
@@ -68,7 +78,8 @@ type Kind[O v1alpha1.Managed, S any] struct {
 	// NewList returns an empty list of the kind.
 	NewList func() client.ObjectList
 	// Connect returns a Driver that uses the session's AWS configuration and reads objects
-	// its spec refers to (Secrets, for example) through kube.
+	// its spec refers to (Secrets, for example) through kube, which reads the API server
+	// directly (Secrets are not cached).
 	Connect func(s *provider.Session, kube client.Reader) Driver[O, S]
 	// Secrets returns the names of the Secrets in o's namespace that o's spec refers to, for
 	// example a database password. The reconciler looks at o again whenever one of them is

@@ -24,9 +24,11 @@ type cloud struct {
 }
 
 type widgetState struct {
-	Size  int32
-	Tags  map[string]string
-	Ready bool
+	// Stubborn widgets ignore updates of their size, as AWS keeps some values in its own form.
+	Stubborn bool
+	Size     int32
+	Tags     map[string]string
+	Ready    bool
 	// PendingObserves is how many more observations report the widget as still creating.
 	PendingObserves int
 	// Busy makes observations report that the widget accepts no change now.
@@ -98,7 +100,19 @@ func resolveParent(ctx context.Context, c client.Reader, w *testkind.Widget) err
 	return nil
 }
 
-func (d *fakeDriver) Observe(_ context.Context, o *testkind.Widget) (Observation[widgetState], error) {
+// Sizes that make the fake driver misbehave.
+const (
+	// slowSize makes Observe wait until its context ends, as an endpoint that never answers.
+	slowSize = 99
+	// conflictSize is a size the cloud reports as a Conflict: it cannot be applied.
+	conflictSize = 13
+)
+
+func (d *fakeDriver) Observe(ctx context.Context, o *testkind.Widget) (Observation[widgetState], error) {
+	if o.Spec.Size == slowSize {
+		<-ctx.Done()
+		return Observation[widgetState]{}, fmt.Errorf("observe widget: %w", ctx.Err())
+	}
 	d.c.mu.Lock()
 	defer d.c.mu.Unlock()
 	if err := d.c.call("Observe"); err != nil {
@@ -124,7 +138,10 @@ func (d *fakeDriver) Observe(_ context.Context, o *testkind.Widget) (Observation
 	} else if !w.Ready && w.PendingObserves == 0 {
 		w.Ready = true
 	}
-	obs := Observation[widgetState]{Exists: true, Ready: w.Ready, Busy: w.Busy, State: w, UpToDate: true}
+	obs := Observation[widgetState]{Exists: true, Ready: w.Ready, Busy: w.Busy, State: w, UpToDate: true, Tags: maps.Clone(w.Tags)}
+	if o.Spec.Size == conflictSize {
+		obs.Conflict = Terminal(ReasonInvalidSpec, "widget %s cannot take size %d", id, conflictSize)
+	}
 	if w.Size != o.Spec.Size || w.Parent != o.Spec.ParentID {
 		obs.UpToDate, obs.Diff = false, "size"
 	}
@@ -157,7 +174,9 @@ func (d *fakeDriver) Update(_ context.Context, o *testkind.Widget, obs Observati
 		return err
 	}
 	w := d.c.items[ExternalName(o)]
-	w.Size = o.Spec.Size
+	if !w.Stubborn {
+		w.Size = o.Spec.Size
+	}
 	w.Parent = o.Spec.ParentID
 	w.Tags = DesiredTags(o, d.sess.DefaultTags())
 	return nil

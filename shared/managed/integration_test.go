@@ -2,7 +2,9 @@ package managed
 
 import (
 	"context"
+	"github.com/go-logr/logr"
 	"io/fs"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"strings"
 	"testing"
 	"time"
@@ -99,16 +101,27 @@ func TestWidgetEndToEnd(t *testing.T) {
 
 func startManager(t *testing.T, env *testenv.Env, cl *cloud) {
 	t.Helper()
+	startManagerWith(t, env, cl, func(*SetupOptions) {})
+}
+
+// startManagerWith is startManager with the setup options changed by tune.
+func startManagerWith(t *testing.T, env *testenv.Env, cl *cloud, tune func(*SetupOptions)) {
+	t.Helper()
+	// Without a logger controller-runtime prints a warning with a stack trace after 30 seconds.
+	ctrl.SetLogger(logr.Discard())
 	mgr := env.Manager(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	resolver := &provider.Resolver{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(),
 		LoadOptions: []func(*config.LoadOptions) error{config.WithRetryMaxAttempts(1)}}
-	pc := &provider.Controller{Client: mgr.GetClient(), Resolver: resolver, Instance: "test", RetryInterval: time.Second}
+	users := &provider.Users{}
+	pc := &provider.Controller{Client: mgr.GetClient(), Resolver: resolver, Instance: "test", RetryInterval: time.Second, Users: users,
+		Recorder: mgr.GetEventRecorder("test-awsprovider")}
 	if err := pc.SetupWithManager(ctx, mgr); err != nil {
 		t.Fatal(err)
 	}
-	opts := SetupOptions{Resolver: resolver, MaxConcurrentReconciles: 2,
+	opts := SetupOptions{Resolver: resolver, MaxConcurrentReconciles: 2, Family: "test", Users: users,
 		Reconciler: Options{WaitInterval: 200 * time.Millisecond, ProviderRetry: time.Second}}
+	tune(&opts)
 	if err := Setup(ctx, mgr, widgetKind(cl, nil), opts); err != nil {
 		t.Fatal(err)
 	}

@@ -13,11 +13,18 @@ import (
 // retried until the spec changes; waiting errors are checked again after a delay; provider
 // problems are retried slowly (a change of the provider wakes the resource sooner); every
 // other error is returned so the work queue retries it with per-item exponential backoff.
+//
+// While the object is being deleted, every message that is not a passing AWS error also names
+// the way out (deletionPolicy Orphan), so that nobody needs to remove a finalizer by hand.
 func (r *Reconciler[O, S]) fail(p *pass[O], err error) (ctrl.Result, error) {
 	o := p.o
+	wayOut := ""
+	if !o.GetDeletionTimestamp().IsZero() {
+		wayOut = deletionWayOut
+	}
 	if w, ok := asWaiting(err); ok {
-		setCondition(o, TypeReady, metav1.ConditionFalse, w.Reason, w.Message)
-		setCondition(o, TypeSynced, metav1.ConditionFalse, w.Reason, w.Message)
+		setCondition(o, TypeReady, metav1.ConditionFalse, w.Reason, w.Message+wayOut)
+		setCondition(o, TypeSynced, metav1.ConditionFalse, w.Reason, w.Message+wayOut)
 		p.result = "wait"
 		after := w.After
 		if after <= 0 {
@@ -26,20 +33,20 @@ func (r *Reconciler[O, S]) fail(p *pass[O], err error) (ctrl.Result, error) {
 		return ctrl.Result{RequeueAfter: after}, nil
 	}
 	if pe, ok := provider.AsError(err); ok {
-		setCondition(o, TypeReady, metav1.ConditionFalse, pe.Reason, pe.Message)
-		setCondition(o, TypeSynced, metav1.ConditionFalse, pe.Reason, pe.Message)
+		setCondition(o, TypeReady, metav1.ConditionFalse, pe.Reason, pe.Message+wayOut)
+		setCondition(o, TypeSynced, metav1.ConditionFalse, pe.Reason, pe.Message+wayOut)
 		p.result = "wait"
 		return ctrl.Result{RequeueAfter: r.opts.ProviderRetry}, nil
 	}
 	if t, ok := asTerminal(err); ok {
-		r.terminal(p, t.Reason, t.Error())
+		r.terminal(p, t.Reason, t.Error()+wayOut)
 		return ctrl.Result{}, nil
 	}
 	class := awserr.Classify(err)
 	reason := ReasonReconcileError
 	switch class {
 	case awserr.ClassInvalidInput:
-		r.terminal(p, ReasonAWSRejected, awserr.Describe(err))
+		r.terminal(p, ReasonAWSRejected, awserr.Describe(err)+wayOut)
 		return ctrl.Result{}, nil
 	case awserr.ClassThrottling:
 		reason = ReasonThrottled

@@ -36,6 +36,9 @@ type Options struct {
 	// CreateGrace is how long after a create call a resource that AWS does not show yet is
 	// waited for rather than created again (default 1m).
 	CreateGrace time.Duration
+	// Timeout bounds one reconcile, AWS calls included (default 2m). The status is still
+	// written when it expires.
+	Timeout time.Duration
 	// Now returns the current time (default time.Now); tests set it.
 	Now func() time.Time
 }
@@ -53,6 +56,9 @@ func (o Options) withDefaults() Options {
 	if o.CreateGrace <= 0 {
 		o.CreateGrace = time.Minute
 	}
+	if o.Timeout <= 0 {
+		o.Timeout = 2 * time.Minute
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -63,15 +69,23 @@ func (o Options) withDefaults() Options {
 type Reconciler[O v1alpha1.Managed, S any] struct {
 	kind     Kind[O, S]
 	client   client.Client
+	reader   client.Reader
 	resolver *provider.Resolver
 	recorder events.EventRecorder
 	opts     Options
+	family   string
 	ready    *readiness
+	slots    *providerSlots
+	progress *convergence
 }
 
-// NewReconciler returns a reconciler for kind.
-func NewReconciler[O v1alpha1.Managed, S any](kind Kind[O, S], c client.Client, r *provider.Resolver, rec events.EventRecorder, opts Options) *Reconciler[O, S] {
-	return &Reconciler[O, S]{kind: kind, client: c, resolver: r, recorder: rec, opts: opts.withDefaults(), ready: newReadiness(kind.Name)}
+// NewReconciler returns a reconciler for kind. c reads objects (normally from the cache) and
+// writes them; reader reads what must not be cached (Secrets) and is handed to drivers;
+// family names the family whose in-use finalizer marks the providers the kind uses ("" marks
+// none); workers is how many objects of the kind are reconciled at once.
+func NewReconciler[O v1alpha1.Managed, S any](kind Kind[O, S], c client.Client, reader client.Reader, r *provider.Resolver, rec events.EventRecorder, family string, workers int, opts Options) *Reconciler[O, S] {
+	return &Reconciler[O, S]{kind: kind, client: c, reader: reader, resolver: r, recorder: rec, family: family,
+		opts: opts.withDefaults(), ready: newReadiness(kind.Name), slots: newProviderSlots(workers), progress: newConvergence()}
 }
 
 // pass is one reconcile of one object: the object, its state at the start, and what the
@@ -84,9 +98,14 @@ type pass[O v1alpha1.Managed] struct {
 	persisted map[string]string
 }
 
-// Reconcile brings one object's AWS resource in line with its spec.
+// Reconcile brings one object's AWS resource in line with its spec, within Options.Timeout.
 func (r *Reconciler[O, S]) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.Result, err error) {
 	start := r.opts.Now()
+	// The status is written with the caller's context, so that a reconcile cut off by its
+	// deadline still reports why.
+	outer := ctx
+	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+	defer cancel()
 	o := r.kind.New()
 	if err := r.client.Get(ctx, req.NamespacedName, o); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -99,11 +118,12 @@ func (r *Reconciler[O, S]) Reconcile(ctx context.Context, req ctrl.Request) (res
 		o.GetObjectKind().SetGroupVersionKind(gvk)
 	}
 	p := &pass[O]{o: o, orig: o.DeepCopyObject().(O)}
+	ctx = withEventSink(ctx, func(typ, reason, action, message string) { r.event(o, typ, reason, action, "%s", message) })
 	defer func() {
-		if p.result != "terminal" {
+		if p.result != "terminal" && p.result != "busy" {
 			meta.RemoveStatusCondition(&o.GetManagedStatus().Conditions, TypeStalled)
 		}
-		if statusErr := r.writeStatus(ctx, p); statusErr != nil && err == nil {
+		if statusErr := r.writeStatus(outer, p); statusErr != nil && err == nil {
 			err = statusErr
 		}
 		metrics.ReconcileTotal.WithLabelValues(r.kind.Name, p.result).Inc()
@@ -121,6 +141,23 @@ func (r *Reconciler[O, S]) Reconcile(ctx context.Context, req ctrl.Request) (res
 	return r.apply(ctx, p)
 }
 
+// connect returns the driver for o through the provider session sess and a release function,
+// or ok false when o's provider already has its share of this kind's workers busy: an
+// endpoint that answers slowly in one namespace never holds every worker.
+func (r *Reconciler[O, S]) connect(sess *provider.Session) (drv Driver[O, S], release func(), ok bool) {
+	key := provider.KeyOf(sess.Provider)
+	if !r.slots.acquire(key) {
+		return nil, nil, false
+	}
+	return r.kind.Connect(sess, r.reader), func() { r.slots.release(key) }, true
+}
+
+// busy puts o back in the queue, its status untouched, while its provider's workers are busy.
+func (r *Reconciler[O, S]) busy(p *pass[O]) (ctrl.Result, error) {
+	p.result = "busy"
+	return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
+}
+
 // apply creates or updates the AWS resource and reports its state.
 func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, error) {
 	o := p.o
@@ -133,8 +170,12 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	if err != nil {
 		return r.fail(p, err)
 	}
-	if n := len(DesiredTags(o, sess.DefaultTags())); n > MaxTags {
+	desired := DesiredTags(o, sess.DefaultTags())
+	if n := len(desired); n > MaxTags {
 		return r.fail(p, Terminal(ReasonTooManyTags, "the resource would carry %d tags (provider defaultTags, spec.tags and %d ownership tags); AWS allows %d", n, len(OwnerTags(o)), MaxTags))
+	}
+	if err := CheckTags(desired); err != nil {
+		return r.fail(p, &TerminalError{Reason: ReasonInvalidSpec, Err: err})
 	}
 	if r.kind.ResolveReferences != nil {
 		if err := r.kind.ResolveReferences(ctx, r.client, o); err != nil {
@@ -144,7 +185,11 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	if err := r.ensureFinalizer(ctx, o); err != nil {
 		return r.fail(p, err)
 	}
-	drv := r.kind.Connect(sess, r.client)
+	drv, release, ok := r.connect(sess)
+	if !ok {
+		return r.busy(p)
+	}
+	defer release()
 	obs, err := drv.Observe(ctx, o)
 	if perr := r.persistBookkeeping(ctx, p); perr != nil {
 		return r.fail(p, perr)
@@ -158,9 +203,16 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	if !obs.Exists {
 		return r.create(ctx, p, drv)
 	}
+	if err := r.checkOwnership(o, obs.Tags, sess.InstallID()); err != nil {
+		return r.fail(p, err)
+	}
+	if obs.Conflict != nil {
+		return r.fail(p, obs.Conflict)
+	}
 	if !obs.UpToDate && !obs.Busy {
 		return r.update(ctx, p, drv, obs)
 	}
+	r.progress.done(o)
 	if !obs.Ready || obs.Busy {
 		return r.wait(p, obs)
 	}
@@ -210,8 +262,9 @@ func (r *Reconciler[O, S]) create(ctx context.Context, p *pass[O], drv Driver[O,
 	if err := r.persistBookkeeping(ctx, p); err != nil {
 		return r.fail(p, err)
 	}
-	createErr := drv.Create(ctx, o)
-	if ExternalName(o) != "" || !mayHaveCreated(createErr) {
+	createCtx, attempts := metrics.WithAttempts(ctx)
+	createErr := drv.Create(createCtx, o)
+	if ExternalName(o) != "" || !mayHaveCreated(createErr, attempts.Uncertain()) {
 		// The identifier is known, or AWS refused the request outright: the pending marker has
 		// done its job.
 		removeAnnotation(o, v1alpha1.AnnotationCreatePending)
@@ -229,18 +282,29 @@ func (r *Reconciler[O, S]) create(ctx context.Context, p *pass[O], drv Driver[O,
 	return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
 }
 
-// update applies the spec to an AWS resource that differs from it.
+// update applies the spec to an AWS resource that differs from it. When the same difference
+// is still there after updates that succeeded, AWS keeps something other than what the spec
+// says (it normalises a value, or something outside changes it back): the updates then back
+// off toward the sync period, with one NotConverging event, instead of repeating every wait
+// interval.
 func (r *Reconciler[O, S]) update(ctx context.Context, p *pass[O], drv Driver[O, S], obs Observation[S]) (ctrl.Result, error) {
 	o := p.o
-	if o.GetGeneration() == p.orig.GetManagedStatus().ObservedGeneration {
+	repeats := r.progress.repeats(o, obs.Diff)
+	switch {
+	case repeats == notConvergingAfter:
+		r.event(o, corev1.EventTypeWarning, ReasonNotConverging, "Update", "%s still differs from the spec after %d updates (%s): AWS may "+
+			"keep the value in another form; updates now back off", r.kind.Name, repeats, diffOrUnknown(obs.Diff))
+	case repeats > 0:
+	case o.GetGeneration() == p.orig.GetManagedStatus().ObservedGeneration:
 		// The spec has not changed since it was last applied, so AWS changed: drift.
 		r.event(o, corev1.EventTypeWarning, "DriftDetected", "Update", "%s changed outside the operator (%s); restoring the spec", r.kind.Name, diffOrUnknown(obs.Diff))
-	} else {
+	default:
 		r.event(o, corev1.EventTypeNormal, "Updating", "Update", "applying spec changes (%s)", diffOrUnknown(obs.Diff))
 	}
 	if err := drv.Update(ctx, o, obs); err != nil {
 		return r.fail(p, fmt.Errorf("update: %w", err))
 	}
+	r.progress.updated(o, obs.Diff)
 	if obs.Ready {
 		setCondition(o, TypeReady, metav1.ConditionTrue, ReasonUpdating, "applying spec changes")
 	} else {
@@ -248,7 +312,7 @@ func (r *Reconciler[O, S]) update(ctx context.Context, p *pass[O], drv Driver[O,
 	}
 	setCondition(o, TypeSynced, metav1.ConditionTrue, ReasonReconcileSuccess, "")
 	p.result = "updated"
-	return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
+	return ctrl.Result{RequeueAfter: r.progress.backoff(repeats, r.opts.WaitInterval, r.opts.SyncPeriod)}, nil
 }
 
 func diffOrUnknown(diff string) string {
@@ -258,28 +322,35 @@ func diffOrUnknown(diff string) string {
 	return diff
 }
 
-// session resolves o's AWSProvider and checks that the provider was validated.
+// session resolves o's provider, checks that the provider was validated, and marks the
+// provider as in use by this family, so that it outlives the objects that need it to delete.
 func (r *Reconciler[O, S]) session(ctx context.Context, o O) (*provider.Session, error) {
 	sess, p, err := r.resolver.ForResource(ctx, o)
 	if err != nil {
 		return nil, err
 	}
 	key := provider.ProviderKey(o)
-	for _, c := range p.Status.Conditions {
+	st := p.ProviderStatus()
+	for _, c := range st.Conditions {
 		if c.Type != TypeReady {
 			continue
 		}
-		if c.ObservedGeneration != p.Generation {
+		// The API server raises a provider's generation when its deletion starts; the
+		// validation of the spec before that still holds for the objects deleted with it.
+		if c.ObservedGeneration != p.GetGeneration() && p.GetDeletionTimestamp().IsZero() {
 			break
 		}
 		if c.Status != metav1.ConditionTrue {
 			return nil, &WaitingError{Reason: ReasonProviderNotReady, After: r.opts.ProviderRetry,
-				Message: fmt.Sprintf("AWSProvider %s is not ready: %s: %s", key, c.Reason, c.Message)}
+				Message: fmt.Sprintf("%s is not ready: %s: %s", key.Describe(), c.Reason, c.Message)}
+		}
+		if err := provider.MarkInUse(ctx, r.client, r.reader, p, r.family); err != nil {
+			return nil, err
 		}
 		return sess, nil
 	}
 	return nil, &WaitingError{Reason: ReasonProviderNotChecked, After: r.opts.WaitInterval,
-		Message: fmt.Sprintf("AWSProvider %s has not been validated yet", key)}
+		Message: fmt.Sprintf("%s has not been validated yet", key.Describe())}
 }
 
 // createPendingSince returns when an unconfirmed create call was started, if one was.

@@ -57,7 +57,7 @@ func BenchmarkReconcileSteadyState(b *testing.B) {
 	inCloud(3, true)(cl, w)
 	opts := testOptions
 	opts.Now = nil
-	r := NewReconciler(widgetKind(cl, nil), c, &provider.Resolver{Client: c, APIReader: c}, nil, opts)
+	r := NewReconciler(widgetKind(cl, nil), c, c, &provider.Resolver{Client: c, APIReader: c}, nil, "", 1, opts)
 	req := ctrl.Request{NamespacedName: types.NamespacedName{Namespace: "team", Name: "w"}}
 	ctx := context.Background()
 	b.ReportAllocs()

@@ -308,7 +308,7 @@ func run(t *testing.T, f fixture) outcome {
 		f.cloud(cl, f.widget)
 	}
 	rec := events.NewFakeRecorder(100)
-	r := NewReconciler(widgetKind(cl, f.validate), c, &provider.Resolver{Client: c, APIReader: c}, rec, testOptions)
+	r := NewReconciler(widgetKind(cl, f.validate), c, c, &provider.Resolver{Client: c, APIReader: c}, rec, "", 1, testOptions)
 
 	var res ctrl.Result
 	var err error

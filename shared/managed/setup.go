@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -43,6 +44,12 @@ type SetupOptions struct {
 	Recorder events.EventRecorder
 	// MaxConcurrentReconciles is how many objects of the kind are reconciled at once.
 	MaxConcurrentReconciles int
+	// Family names the family the kind belongs to: the providers its objects use carry the
+	// family's in-use finalizer. Empty marks no provider.
+	Family string
+	// Users is where the kind registers the lister of the objects that use a provider, for
+	// the provider controller's in-use finalizers; nil registers nothing.
+	Users *provider.Users
 	// Reconciler tunes timing.
 	Reconciler Options
 }
@@ -81,14 +88,24 @@ func Setup[O v1alpha1.Managed, S any](ctx context.Context, mgr ctrl.Manager, kin
 	if rec == nil {
 		rec = mgr.GetEventRecorder("infra-operator-" + strings.ToLower(kind.Name))
 	}
-	r := NewReconciler(kind, mgr.GetClient(), opts.Resolver, rec, opts.Reconciler)
+	workers := max(1, opts.MaxConcurrentReconciles)
+	r := NewReconciler(kind, mgr.GetClient(), mgr.GetAPIReader(), opts.Resolver, rec, opts.Family, workers, opts.Reconciler)
+	if opts.Users != nil && opts.Family != "" {
+		opts.Users.Register(opts.Family, r.usersOf)
+	}
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(strings.ToLower(kind.Name)).
 		For(kind.New(), builder.WithPredicates(specOrIntentChanged())).
-		Watches(&v1alpha1.AWSProvider{}, handler.EnqueueRequestsFromMapFunc(r.requestsForIndex(providerIndex)),
+		Watches(&v1alpha1.AWSProvider{}, handler.EnqueueRequestsFromMapFunc(r.requestsForProvider),
+			builder.WithPredicates(providerUsabilityChanged())).
+		Watches(&v1alpha1.ClusterAWSProvider{}, handler.EnqueueRequestsFromMapFunc(r.requestsForProvider),
 			builder.WithPredicates(providerUsabilityChanged()))
 	if kind.Secrets != nil {
-		b = b.Watches(&corev1.Secret{}, handler.EnqueueRequestsFromMapFunc(r.requestsForIndex(secretIndex)),
+		// Secrets are watched as metadata only, so that no Secret value is cached; drivers
+		// read the ones they need from the API server.
+		secret := &metav1.PartialObjectMetadata{}
+		secret.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
+		b = b.WatchesMetadata(secret, handler.EnqueueRequestsFromMapFunc(r.requestsForIndex(secretIndex)),
 			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}))
 	}
 	for _, target := range kind.Referenced {
@@ -100,7 +117,7 @@ func Setup[O v1alpha1.Managed, S any](ctx context.Context, mgr ctrl.Manager, kin
 			builder.WithPredicates(referenceUsabilityChanged()))
 	}
 	return b.WithOptions(controller.Options{
-		MaxConcurrentReconciles: max(1, opts.MaxConcurrentReconciles),
+		MaxConcurrentReconciles: workers,
 		RateLimiter: workqueue.NewTypedMaxOfRateLimiter(
 			workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](time.Second, 5*time.Minute),
 			&workqueue.TypedBucketRateLimiter[reconcile.Request]{Limiter: newBucket()},
@@ -109,8 +126,36 @@ func Setup[O v1alpha1.Managed, S any](ctx context.Context, mgr ctrl.Manager, kin
 		Complete(r)
 }
 
+// requestsForProvider requests a reconcile of every object of the kind that uses the changed
+// AWSProvider or ClusterAWSProvider.
+func (r *Reconciler[O, S]) requestsForProvider(ctx context.Context, changed client.Object) []reconcile.Request {
+	p, ok := changed.(v1alpha1.ProviderObject)
+	if !ok {
+		return nil
+	}
+	return r.requestsFor(ctx, providerIndex, provider.KeyOf(p).String())
+}
+
+// usersOf returns "Kind namespace/name" of the objects of the kind that use the provider key.
+func (r *Reconciler[O, S]) usersOf(ctx context.Context, key provider.Key) ([]string, error) {
+	list := r.kind.NewList()
+	if err := r.client.List(ctx, list, client.MatchingFields{providerIndex: key.String()}); err != nil {
+		return nil, fmt.Errorf("list %s objects by provider: %w", r.kind.Name, err)
+	}
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return nil, fmt.Errorf("read the %s list: %w", r.kind.Name, err)
+	}
+	out := make([]string, 0, len(items))
+	for _, item := range items {
+		o := item.(client.Object)
+		out = append(out, r.kind.Name+" "+o.GetNamespace()+"/"+o.GetName())
+	}
+	return out, nil
+}
+
 // requestsForIndex returns a map function that requests a reconcile of every object of the
-// kind whose index entry names the changed object (an AWSProvider or a Secret).
+// kind whose index entry names the changed object (a Secret).
 func (r *Reconciler[O, S]) requestsForIndex(index string) handler.MapFunc {
 	return func(ctx context.Context, changed client.Object) []reconcile.Request {
 		return r.requestsFor(ctx, index, client.ObjectKeyFromObject(changed).String())
@@ -154,7 +199,8 @@ func (r *Reconciler[O, S]) requestsFor(ctx context.Context, index, key string) [
 
 // specOrIntentChanged passes creations, deletions, and updates that change the spec, start
 // deletion, or change an annotation other than the reconciler's own bookkeeping (pause,
-// resync, adoption). Status writes do not wake the reconciler.
+// resync, takeover), or the external name when someone other than the reconciler set it
+// (adoption). Status writes do not wake the reconciler.
 func specOrIntentChanged() predicate.Predicate {
 	return predicate.Funcs{
 		UpdateFunc: func(e event.UpdateEvent) bool {
@@ -164,9 +210,24 @@ func specOrIntentChanged() predicate.Predicate {
 			if e.ObjectOld.GetDeletionTimestamp().IsZero() != e.ObjectNew.GetDeletionTimestamp().IsZero() {
 				return true
 			}
-			return !maps.Equal(userAnnotations(e.ObjectOld), userAnnotations(e.ObjectNew))
+			return !maps.Equal(userAnnotations(e.ObjectOld), userAnnotations(e.ObjectNew)) || adopted(e.ObjectOld, e.ObjectNew)
 		},
 	}
+}
+
+// adopted reports whether an update set or changed the external name other than the way the
+// reconciler records a resource it created (in the same write that removes the create-pending
+// marker). A resource the reconciler found by its ownership tags looks like an adoption and
+// costs one more reconcile, which finds everything in order.
+func adopted(old, cur client.Object) bool {
+	was, is := old.GetAnnotations()[v1alpha1.AnnotationExternalName], cur.GetAnnotations()[v1alpha1.AnnotationExternalName]
+	if was == is || is == "" {
+		return false
+	}
+	_, pendingBefore := old.GetAnnotations()[v1alpha1.AnnotationCreatePending]
+	_, pendingAfter := cur.GetAnnotations()[v1alpha1.AnnotationCreatePending]
+	recorded := pendingBefore && !pendingAfter
+	return was != "" || !recorded
 }
 
 // userAnnotations returns the annotations that are not the reconciler's own bookkeeping.

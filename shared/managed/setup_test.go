@@ -15,7 +15,9 @@ func TestSpecOrIntentChanged(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		args   func(*testkind.Widget)
-		want   bool
+		// old are the annotations before the update (default: paused).
+		old  map[string]string
+		want bool
 	}{
 		"StatusOnly": {
 			reason: "The reconciler's own status write does not wake it again.",
@@ -38,11 +40,41 @@ func TestSpecOrIntentChanged(t *testing.T) {
 			want:   true,
 		},
 		"Bookkeeping": {
-			reason: "Recording the external name does not cost an extra reconcile.",
+			reason: "Recording the external name of a created resource does not cost an extra reconcile.",
 			args: func(w *testkind.Widget) {
 				w.Annotations = map[string]string{v1alpha1.AnnotationPaused: "true", v1alpha1.AnnotationExternalName: "w-1"}
 			},
+			old:  map[string]string{v1alpha1.AnnotationPaused: "true", v1alpha1.AnnotationCreatePending: "2026-01-01T00:00:00Z"},
 			want: false,
+		},
+		"CreatePending": {
+			reason: "Writing the create-pending marker does not cost an extra reconcile.",
+			args: func(w *testkind.Widget) {
+				w.Annotations = map[string]string{v1alpha1.AnnotationPaused: "true", v1alpha1.AnnotationCreatePending: "2026-01-01T00:00:00Z"}
+			},
+			want: false,
+		},
+		"Adoption": {
+			reason: "Setting the external name by hand adopts a resource at once.",
+			args: func(w *testkind.Widget) {
+				w.Annotations = map[string]string{v1alpha1.AnnotationPaused: "true", v1alpha1.AnnotationExternalName: "w-7"}
+			},
+			want: true,
+		},
+		"ExternalNameChanged": {
+			reason: "Pointing the external name at another resource is reconciled at once.",
+			args: func(w *testkind.Widget) {
+				w.Annotations = map[string]string{v1alpha1.AnnotationPaused: "true", v1alpha1.AnnotationExternalName: "w-8"}
+			},
+			old:  map[string]string{v1alpha1.AnnotationPaused: "true", v1alpha1.AnnotationExternalName: "w-7"},
+			want: true,
+		},
+		"Takeover": {
+			reason: "The takeover annotation is reconciled at once.",
+			args: func(w *testkind.Widget) {
+				w.Annotations = map[string]string{v1alpha1.AnnotationPaused: "true", v1alpha1.AnnotationTakeover: "true"}
+			},
+			want: true,
 		},
 		"DeletionStarted": {
 			reason: "The start of deletion is reconciled.",
@@ -52,7 +84,11 @@ func TestSpecOrIntentChanged(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			old := widget(func(w *testkind.Widget) { w.Annotations = map[string]string{v1alpha1.AnnotationPaused: "true"} })
+			before := tc.old
+			if before == nil {
+				before = map[string]string{v1alpha1.AnnotationPaused: "true"}
+			}
+			old := widget(func(w *testkind.Widget) { w.Annotations = before })
 			cur := old.DeepCopy()
 			tc.args(cur)
 			got := specOrIntentChanged().Update(event.UpdateEvent{ObjectOld: old, ObjectNew: cur})

@@ -96,7 +96,7 @@ func TagChanges(desired, observed map[string]string) (set map[string]string, rem
 // OwnershipTagKeys returns the keys of the ownership tags, which the Orphan deletion policy
 // removes.
 func OwnershipTagKeys() []string {
-	return []string{v1alpha1.TagOwnerUID, v1alpha1.TagOwnerNamespace, v1alpha1.TagOwnerName, v1alpha1.TagOwnerKind}
+	return []string{v1alpha1.TagOwnerUID, v1alpha1.TagOwnerNamespace, v1alpha1.TagOwnerName, v1alpha1.TagOwnerKind, v1alpha1.TagInstallID}
 }
 
 // WithoutOwnershipTags returns a copy of tags without the ownership tags, for APIs that replace

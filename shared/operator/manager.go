@@ -9,12 +9,14 @@ import (
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -70,31 +72,62 @@ func NewManager(ctx context.Context, cfg *rest.Config, families []Family, instan
 	if err := mgr.AddReadyzCheck("informers", cacheSynced(mgr)); err != nil {
 		return nil, fmt.Errorf("add readiness check: %w", err)
 	}
-	resolver := &provider.Resolver{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), SessionName: "infra-operator-" + strings.Join(names, "-")}
+	tenancy, err := opts.Tenancy()
+	if err != nil {
+		return nil, err
+	}
+	installID, err := resolveInstallID(ctx, cfg, opts.InstallID)
+	if err != nil {
+		return nil, err
+	}
+	resolver := &provider.Resolver{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), SessionName: "infra-operator-" + strings.Join(names, "-"),
+		Tenancy: tenancy, InstallID: installID, HTTPTimeout: opts.AWSTimeout}
+	users := &provider.Users{}
 	pc := &provider.Controller{
 		Client:   mgr.GetClient(),
 		Resolver: resolver,
 		Recorder: mgr.GetEventRecorder("infra-operator-awsprovider"),
 		Instance: instance,
 		Interval: opts.ProviderRevalidation,
+		Users:    users,
 	}
 	if err := pc.SetupWithManager(ctx, mgr); err != nil {
 		return nil, fmt.Errorf("set up the AWSProvider controller: %w", err)
 	}
-	setup := managed.SetupOptions{
-		Resolver:                resolver,
-		MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
-		Reconciler:              managed.Options{SyncPeriod: opts.SyncPeriod, WaitInterval: opts.WaitInterval},
-	}
 	for _, f := range families {
 		if f.Setup == nil {
 			continue
+		}
+		setup := managed.SetupOptions{
+			Resolver:                resolver,
+			MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
+			Family:                  f.Name,
+			Users:                   users,
+			Reconciler: managed.Options{SyncPeriod: opts.SyncPeriod, WaitInterval: opts.WaitInterval, Timeout: opts.ReconcileTimeout,
+				CreateGrace: opts.CreateGrace},
 		}
 		if err := f.Setup(ctx, mgr, setup); err != nil {
 			return nil, fmt.Errorf("set up the %s family: %w", f.Name, err)
 		}
 	}
 	return mgr, nil
+}
+
+// resolveInstallID returns id, or when it is empty the UID of the kube-system namespace, which
+// tells one cluster's install from another's.
+func resolveInstallID(ctx context.Context, cfg *rest.Config, id string) (string, error) {
+	if id != "" {
+		return id, nil
+	}
+	c, err := client.New(cfg, client.Options{})
+	if err != nil {
+		return "", fmt.Errorf("build a client to read the kube-system namespace: %w", err)
+	}
+	ns := &corev1.Namespace{}
+	if err := c.Get(ctx, client.ObjectKey{Name: "kube-system"}, ns); err != nil {
+		return "", fmt.Errorf("read the kube-system namespace for the default install id (or set --install-id): %w", err)
+	}
+	return string(ns.UID), nil
 }
 
 // cacheSynced is a readiness check that passes once the manager's informers have synced.

@@ -22,6 +22,7 @@ func TestFamilyWithoutKindsServesEndpoints(t *testing.T) {
 	opts := operator.DefaultOptions()
 	opts.MetricsAddress = testenv.FreeAddress(t)
 	opts.ProbeAddress = testenv.FreeAddress(t)
+	opts.AllowEndpointOverride = true
 	ctx, cancel := context.WithCancel(context.Background())
 	mgr, err := operator.NewManager(ctx, env.Config, []operator.Family{{Name: "edge"}}, "edge@test", opts)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
 // Options are the settings a platform engineer expects of a controller binary.
@@ -37,6 +39,27 @@ type Options struct {
 	// SharedProcess lets several managers run in one process, as tests start them; it turns
 	// off controller-runtime's check that controller names are unique in the process.
 	SharedProcess bool
+	// OperatorIdentityNamespaces are the namespaces whose AWSProviders may use the operator's
+	// own identity; "*" allows all.
+	OperatorIdentityNamespaces []string
+	// AssumeRolePolicy holds NAMESPACE=ROLE_ARN_PATTERN rules; when any is given, a namespace's
+	// AWSProviders may assume only the roles a rule of theirs matches.
+	AssumeRolePolicy []string
+	// AllowEndpointOverride honours AWSProviders' spec.endpoint.
+	AllowEndpointOverride bool
+	// STSEndpoint is where the operator's own identity is exchanged for roles; empty means
+	// AWS's STS for the region.
+	STSEndpoint string
+	// InstallID identifies this install in the tags of every created resource; empty means
+	// the UID of the kube-system namespace.
+	InstallID string
+	// ReconcileTimeout bounds one reconcile.
+	ReconcileTimeout time.Duration
+	// AWSTimeout bounds one HTTP request to AWS.
+	AWSTimeout time.Duration
+	// CreateGrace is how long a resource whose create may have succeeded is looked up, rather
+	// than created again, before the create is repeated.
+	CreateGrace time.Duration
 }
 
 // DefaultOptions returns the defaults of the flags.
@@ -50,6 +73,12 @@ func DefaultOptions() Options {
 		WaitInterval:            5 * time.Second,
 		LogLevel:                "info",
 		LogFormat:               "json",
+		ReconcileTimeout:        2 * time.Minute,
+		AWSTimeout:              30 * time.Second,
+		CreateGrace:             time.Minute,
+		// One team per cluster is the common case, as with ACK and Crossplane; a multi-team
+		// cluster restricts it.
+		OperatorIdentityNamespaces: []string{"*"},
 	}
 }
 
@@ -67,6 +96,30 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug, info or error")
 	fs.StringVar(&o.LogFormat, "log-format", o.LogFormat, "log format: json or console")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "path of a kubeconfig (default: in-cluster, or $KUBECONFIG)")
+	fs.StringSliceVar(&o.OperatorIdentityNamespaces, "operator-identity-namespaces", o.OperatorIdentityNamespaces,
+		`namespaces whose AWSProviders may use the operator's own identity (IRSA, Pod Identity, default chain); "*" for all`)
+	fs.StringArrayVar(&o.AssumeRolePolicy, "assume-role-policy", o.AssumeRolePolicy,
+		"NAMESPACE=ROLE_ARN_PATTERN (\"*\" matches anything), repeatable; when given, AWSProviders may assume only roles a rule of their namespace matches")
+	fs.BoolVar(&o.AllowEndpointOverride, "allow-endpoint-override", o.AllowEndpointOverride, "honour AWSProviders' spec.endpoint (an emulator, LocalStack)")
+	fs.StringVar(&o.STSEndpoint, "sts-endpoint", o.STSEndpoint, "STS endpoint where the operator's own identity is exchanged for roles (default: AWS's STS for the region)")
+	fs.StringVar(&o.InstallID, "install-id", o.InstallID, "identity of this install, tagged on every created resource (default: the kube-system namespace's UID)")
+	fs.DurationVar(&o.ReconcileTimeout, "reconcile-timeout", o.ReconcileTimeout, "deadline of one reconcile, AWS calls included")
+	fs.DurationVar(&o.AWSTimeout, "aws-timeout", o.AWSTimeout, "timeout of one HTTP request to AWS")
+	fs.DurationVar(&o.CreateGrace, "create-grace", o.CreateGrace,
+		"how long a resource whose create may have succeeded is looked up before it is created again (AWS's read-after-create delay)")
+}
+
+// Tenancy returns the tenancy settings of the flags.
+func (o *Options) Tenancy() (*provider.Tenancy, error) {
+	t := &provider.Tenancy{OperatorIdentityNamespaces: o.OperatorIdentityNamespaces, AllowEndpointOverride: o.AllowEndpointOverride, STSEndpoint: o.STSEndpoint}
+	for _, rule := range o.AssumeRolePolicy {
+		r, err := provider.ParseRoleRule(rule)
+		if err != nil {
+			return nil, fmt.Errorf("--assume-role-policy: %w", err)
+		}
+		t.AssumeRoles = append(t.AssumeRoles, r)
+	}
+	return t, nil
 }
 
 // Validate checks the options.
@@ -92,6 +145,18 @@ func (o *Options) Validate() error {
 	}
 	if o.WaitInterval < 100*time.Millisecond || o.WaitInterval > 5*time.Minute {
 		return fmt.Errorf("--wait-interval must be between 100ms and 5m, not %s", o.WaitInterval)
+	}
+	if o.ReconcileTimeout < time.Second {
+		return fmt.Errorf("--reconcile-timeout must be at least 1s, not %s", o.ReconcileTimeout)
+	}
+	if o.CreateGrace < time.Second {
+		return fmt.Errorf("--create-grace must be at least 1s, not %s", o.CreateGrace)
+	}
+	if o.AWSTimeout < 100*time.Millisecond {
+		return fmt.Errorf("--aws-timeout must be at least 100ms, not %s", o.AWSTimeout)
+	}
+	if _, err := o.Tenancy(); err != nil {
+		return err
 	}
 	return nil
 }

@@ -13,11 +13,12 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -60,9 +61,15 @@ type Controller struct {
 	Grace time.Duration
 	// Now returns the current time (default time.Now).
 	Now func() time.Time
+	// Users lists, per family, the managed objects that use a provider, for the in-use
+	// finalizers; nil when the operator runs no family.
+	Users *Users
+	// MaxConcurrentReconciles is how many providers are handled at once (default 4), so that
+	// one provider whose endpoint does not answer never holds up the others.
+	MaxConcurrentReconciles int
 
 	mu        sync.Mutex
-	validated map[types.NamespacedName]validation
+	validated map[Key]validation
 }
 
 // validation is what this instance last validated for a provider: the session key (spec and
@@ -73,29 +80,82 @@ type validation struct {
 	due time.Time
 }
 
-// SetupWithManager registers the controller, indexing providers by Secret so that a changed
-// Secret revalidates the providers that read it. Secrets are watched as metadata only.
+// SetupWithManager registers the controllers of AWSProviders and ClusterAWSProviders,
+// indexing them by Secret so that a changed Secret revalidates the providers that read it.
+// Secrets are watched as metadata only.
 func (c *Controller) SetupWithManager(ctx context.Context, mgr ctrl.Manager) error {
 	if err := mgr.GetFieldIndexer().IndexField(ctx, &v1alpha1.AWSProvider{}, secretIndex, func(o client.Object) []string {
 		return SecretNames(o.(*v1alpha1.AWSProvider))
 	}); err != nil {
 		return fmt.Errorf("index AWSProviders by Secret: %w", err)
 	}
-	secret := &metav1.PartialObjectMetadata{}
-	secret.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
-	return ctrl.NewControllerManagedBy(mgr).
-		Named("awsprovider").
-		For(&v1alpha1.AWSProvider{}, builder.WithPredicates(predicate.Or(predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
-		WatchesMetadata(secret, handler.EnqueueRequestsFromMapFunc(c.providersForSecret)).
-		Complete(c)
+	if err := mgr.GetFieldIndexer().IndexField(ctx, &v1alpha1.ClusterAWSProvider{}, secretIndex, func(o client.Object) []string {
+		p := o.(*v1alpha1.ClusterAWSProvider)
+		var keys []string
+		for _, name := range SecretNames(p) {
+			keys = append(keys, p.SecretNamespace()+"/"+name)
+		}
+		return keys
+	}); err != nil {
+		return fmt.Errorf("index ClusterAWSProviders by Secret: %w", err)
+	}
+	workers := c.MaxConcurrentReconciles
+	if workers <= 0 {
+		workers = 4
+	}
+	for _, kind := range []string{v1alpha1.KindAWSProvider, v1alpha1.KindClusterAWSProvider} {
+		secret := &metav1.PartialObjectMetadata{}
+		secret.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
+		kc := &kindController{c: c, kind: kind}
+		err := ctrl.NewControllerManagedBy(mgr).
+			Named(strings.ToLower(kind)).
+			For(Key{Kind: kind}.New(), builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{},
+				predicate.AnnotationChangedPredicate{}, deletionStarted()))).
+			WatchesMetadata(secret, handler.EnqueueRequestsFromMapFunc(kc.providersForSecret)).
+			WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
+			Complete(kc)
+		if err != nil {
+			return fmt.Errorf("set up the %s controller: %w", kind, err)
+		}
+	}
+	return nil
 }
 
-func (c *Controller) providersForSecret(ctx context.Context, s client.Object) []reconcile.Request {
+// deletionStarted passes updates that start an object's deletion.
+func deletionStarted() predicate.Predicate {
+	return predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+		return e.ObjectOld.GetDeletionTimestamp().IsZero() != e.ObjectNew.GetDeletionTimestamp().IsZero()
+	}}
+}
+
+// kindController reconciles the providers of one kind with the Controller.
+type kindController struct {
+	c    *Controller
+	kind string
+}
+
+// Reconcile handles one provider of the kind.
+func (k *kindController) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	return k.c.reconcile(ctx, Key{Kind: k.kind, Namespace: req.Namespace, Name: req.Name})
+}
+
+// providersForSecret requests the providers of the kind that read Secret s.
+func (k *kindController) providersForSecret(ctx context.Context, s client.Object) []reconcile.Request {
+	var reqs []reconcile.Request
+	if k.kind == v1alpha1.KindClusterAWSProvider {
+		list := &v1alpha1.ClusterAWSProviderList{}
+		if err := k.c.Client.List(ctx, list, client.MatchingFields{secretIndex: s.GetNamespace() + "/" + s.GetName()}); err != nil {
+			return nil
+		}
+		for i := range list.Items {
+			reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
+		}
+		return reqs
+	}
 	list := &v1alpha1.AWSProviderList{}
-	if err := c.Client.List(ctx, list, client.InNamespace(s.GetNamespace()), client.MatchingFields{secretIndex: s.GetName()}); err != nil {
+	if err := k.c.Client.List(ctx, list, client.InNamespace(s.GetNamespace()), client.MatchingFields{secretIndex: s.GetName()}); err != nil {
 		return nil
 	}
-	reqs := make([]reconcile.Request, 0, len(list.Items))
 	for i := range list.Items {
 		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
 	}
@@ -119,55 +179,67 @@ func orDefault(d, def time.Duration) time.Duration {
 	return def
 }
 
-// Reconcile validates one provider when this instance is, or may become, its validator.
-func (c *Controller) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	p := &v1alpha1.AWSProvider{}
-	if err := c.Client.Get(ctx, req.NamespacedName, p); err != nil {
+// validationTimeout bounds one validation with STS, so that an endpoint that does not answer
+// holds a worker for a bounded time.
+const validationTimeout = time.Minute
+
+// reconcile validates one provider when this instance is, or may become, its validator; a
+// provider being deleted is released by each family once none of its objects use it.
+func (c *Controller) reconcile(ctx context.Context, name Key) (ctrl.Result, error) {
+	p := name.New()
+	if err := c.Client.Get(ctx, name.NamespacedName(), p); err != nil {
 		if apierrors.IsNotFound(err) {
-			c.Resolver.Forget(req.NamespacedName)
-			c.forget(req.NamespacedName)
+			c.Resolver.Forget(name)
+			c.forget(name)
 			return ctrl.Result{}, nil
 		}
-		return ctrl.Result{}, fmt.Errorf("get AWSProvider %s: %w", req.NamespacedName, err)
+		return ctrl.Result{}, fmt.Errorf("get %s: %w", name.Describe(), err)
+	}
+	if !p.GetDeletionTimestamp().IsZero() {
+		return c.releaseInUse(ctx, p)
 	}
 	now := c.now()
 	if wait, owned := c.ownedElsewhere(p, now); owned {
 		return ctrl.Result{RequeueAfter: wait}, nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, validationTimeout)
+	defer cancel()
 	sess, resolveErr := c.Resolver.ForProvider(ctx, p)
-	if due, ok := c.upToDate(req.NamespacedName, sess, now); ok {
+	if due, ok := c.upToDate(name, sess, now); ok {
 		return ctrl.Result{RequeueAfter: due.Sub(now)}, nil
 	}
 
-	wasReady := meta.IsStatusConditionTrue(p.Status.Conditions, "Ready")
+	st := p.ProviderStatus()
+	wasReady := meta.IsStatusConditionTrue(st.Conditions, "Ready")
 	next := c.validate(ctx, p, sess, resolveErr)
-	p.Status.ValidatedBy = c.Instance
-	p.Status.ObservedGeneration = p.Generation
+	st.ValidatedBy = c.Instance
+	st.ObservedGeneration = p.GetGeneration()
 	t := metav1.NewTime(now)
-	p.Status.LastSyncTime = &t
+	st.LastSyncTime = &t
 	if err := c.Client.Status().Update(ctx, p); err != nil {
 		if apierrors.IsConflict(err) {
 			// Another instance wrote first; look again at who validates now.
 			return ctrl.Result{RequeueAfter: time.Second}, nil
 		}
-		return ctrl.Result{}, fmt.Errorf("update AWSProvider %s status: %w", req.NamespacedName, err)
+		return ctrl.Result{}, fmt.Errorf("update %s status: %w", name.Describe(), err)
 	}
 	if sess != nil {
-		c.remember(req.NamespacedName, validation{key: sess.key, due: now.Add(next)})
+		c.remember(name, validation{key: sess.key, due: now.Add(next)})
 	} else {
-		c.forget(req.NamespacedName)
+		c.forget(name)
 	}
 	c.announce(p, wasReady)
 	return ctrl.Result{RequeueAfter: next}, nil
 }
 
 // ownedElsewhere reports whether another live instance validates p, and when to look again.
-func (c *Controller) ownedElsewhere(p *v1alpha1.AWSProvider, now time.Time) (time.Duration, bool) {
-	owner := p.Status.ValidatedBy
-	if owner == "" || owner == c.Instance || p.Status.LastSyncTime == nil {
+func (c *Controller) ownedElsewhere(p v1alpha1.ProviderObject, now time.Time) (time.Duration, bool) {
+	st := p.ProviderStatus()
+	owner := st.ValidatedBy
+	if owner == "" || owner == c.Instance || st.LastSyncTime == nil {
 		return 0, false
 	}
-	expires := p.Status.LastSyncTime.Add(c.interval() + c.grace())
+	expires := st.LastSyncTime.Add(c.interval() + c.grace())
 	if !now.Before(expires) {
 		return 0, false
 	}
@@ -176,7 +248,7 @@ func (c *Controller) ownedElsewhere(p *v1alpha1.AWSProvider, now time.Time) (tim
 
 // upToDate reports whether this instance already validated exactly this version of the
 // provider (its spec and Secrets) and the next validation is not due yet, and when it is due.
-func (c *Controller) upToDate(name types.NamespacedName, sess *Session, now time.Time) (time.Time, bool) {
+func (c *Controller) upToDate(name Key, sess *Session, now time.Time) (time.Time, bool) {
 	if sess == nil {
 		return time.Time{}, false
 	}
@@ -190,19 +262,20 @@ func (c *Controller) upToDate(name types.NamespacedName, sess *Session, now time
 }
 
 // validate checks the credentials and fills p's status; it returns when to validate again.
-func (c *Controller) validate(ctx context.Context, p *v1alpha1.AWSProvider, sess *Session, resolveErr error) time.Duration {
+func (c *Controller) validate(ctx context.Context, p v1alpha1.ProviderObject, sess *Session, resolveErr error) time.Duration {
+	st := p.ProviderStatus()
 	setReady := func(ok bool, reason, msg string) {
 		status := metav1.ConditionFalse
 		if ok {
 			status = metav1.ConditionTrue
 		}
-		meta.SetStatusCondition(&p.Status.Conditions, metav1.Condition{
-			Type: "Ready", Status: status, Reason: reason, Message: msg, ObservedGeneration: p.Generation,
+		meta.SetStatusCondition(&st.Conditions, metav1.Condition{
+			Type: "Ready", Status: status, Reason: reason, Message: msg, ObservedGeneration: p.GetGeneration(),
 		})
-		p.Status.Ready = ok
+		st.Ready = ok
 		if !ok {
-			p.Status.AccountID = ""
-			p.Status.CallerIdentity = ""
+			st.AccountID = ""
+			st.CallerIdentity = ""
 		}
 	}
 	if resolveErr != nil {
@@ -226,8 +299,8 @@ func (c *Controller) validate(ctx context.Context, p *v1alpha1.AWSProvider, sess
 		return c.retry()
 	}
 	setReady(true, ReasonCredentialsValid, "credentials validated with STS GetCallerIdentity")
-	p.Status.AccountID = aws.ToString(out.Account)
-	p.Status.CallerIdentity = aws.ToString(out.Arn)
+	st.AccountID = aws.ToString(out.Account)
+	st.CallerIdentity = aws.ToString(out.Arn)
 	return c.interval()
 }
 
@@ -251,28 +324,29 @@ func redact(text string, values ...string) string {
 	return text
 }
 
-func (c *Controller) announce(p *v1alpha1.AWSProvider, wasReady bool) {
-	if c.Recorder == nil || wasReady == p.Status.Ready {
+func (c *Controller) announce(p v1alpha1.ProviderObject, wasReady bool) {
+	st := p.ProviderStatus()
+	if c.Recorder == nil || wasReady == st.Ready {
 		return
 	}
-	cond := meta.FindStatusCondition(p.Status.Conditions, "Ready")
-	if p.Status.Ready {
-		c.Recorder.Eventf(p, nil, corev1.EventTypeNormal, cond.Reason, "Validate", "credentials valid for account %s", p.Status.AccountID)
+	cond := meta.FindStatusCondition(st.Conditions, "Ready")
+	if st.Ready {
+		c.Recorder.Eventf(p, nil, corev1.EventTypeNormal, cond.Reason, "Validate", "credentials valid for account %s", st.AccountID)
 		return
 	}
 	c.Recorder.Eventf(p, nil, corev1.EventTypeWarning, cond.Reason, "Validate", "%s", cond.Message)
 }
 
-func (c *Controller) remember(name types.NamespacedName, v validation) {
+func (c *Controller) remember(name Key, v validation) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.validated == nil {
-		c.validated = map[types.NamespacedName]validation{}
+		c.validated = map[Key]validation{}
 	}
 	c.validated[name] = v
 }
 
-func (c *Controller) forget(name types.NamespacedName) {
+func (c *Controller) forget(name Key) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.validated, name)

@@ -16,7 +16,8 @@ import (
 
 // TestIRSAExchangesTokenForRole checks the IRSA path: with no static keys and a web identity
 // token in the pod, the token is exchanged for spec.roleARN directly with
-// AssumeRoleWithWebIdentity, and the resulting credentials act as that role's account.
+// AssumeRoleWithWebIdentity at the administrator's STS endpoint, and the resulting credentials
+// act as that role's account.
 func TestIRSAExchangesTokenForRole(t *testing.T) {
 	stsServer := &ststest.Server{}
 	srv := httptest.NewServer(stsServer)
@@ -33,14 +34,16 @@ func TestIRSAExchangesTokenForRole(t *testing.T) {
 	p := testProvider(func(p *v1alpha1.AWSProvider) {
 		p.Spec.AccessKeyIDRef, p.Spec.SecretAccessKeyRef = nil, nil
 		p.Spec.RoleARN = "arn:aws:iam::111122223333:role/infra-operator"
-		p.Spec.Endpoint = srv.URL
+		p.Spec.Endpoint = ""
 	})
 	c := fakeClient(t, p)
-	sess, err := (&Resolver{Client: c, APIReader: c}).ForProvider(context.Background(), p)
+	tenancy := &Tenancy{OperatorIdentityNamespaces: []string{"*"}, STSEndpoint: srv.URL}
+	sess, err := (&Resolver{Client: c, APIReader: c, Tenancy: tenancy}).ForProvider(context.Background(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := sts.NewFromConfig(sess.Config).GetCallerIdentity(context.Background(), &sts.GetCallerIdentityInput{})
+	out, err := sts.NewFromConfig(sess.Config, func(o *sts.Options) { o.BaseEndpoint = aws.String(srv.URL) }).
+		GetCallerIdentity(context.Background(), &sts.GetCallerIdentityInput{})
 	if err != nil {
 		t.Fatal(err)
 	}

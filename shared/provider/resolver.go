@@ -6,8 +6,12 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
@@ -24,69 +28,79 @@ import (
 	"github.com/runner-codes/infra-operator/shared/sdkhttp"
 )
 
-// Resolver turns AWSProviders into Sessions. It reads AWSProviders and Secret metadata from
-// the manager's cache and Secret data directly from the API server, only when a Secret's
-// resourceVersion changes, so the operator never caches Secret values cluster-wide.
+// Resolver turns AWSProviders and ClusterAWSProviders into Sessions. It reads providers and
+// Secret metadata from the manager's cache and Secret data directly from the API server, only
+// when a Secret's resourceVersion changes, so the operator never caches Secret values
+// cluster-wide.
 type Resolver struct {
-	// Client reads AWSProviders and Secret metadata, normally from the manager's cache.
+	// Client reads providers and Secret metadata, normally from the manager's cache.
 	Client client.Reader
 	// APIReader reads Secret data, normally the manager's uncached API reader.
 	APIReader client.Reader
 	// SessionName is the role session name used when a role is assumed.
 	SessionName string
+	// Tenancy is what the cluster administrator lets namespaced providers borrow from the
+	// operator; nil allows everything (a library default for embedding and tests: the
+	// operator binaries always set it from their flags).
+	Tenancy *Tenancy
+	// InstallID identifies this install of the operator; it is tagged on every created
+	// resource (TagInstallID) so that two installs never both manage one resource.
+	InstallID string
+	// HTTPTimeout bounds every HTTP request of the SDK clients (default 30s).
+	HTTPTimeout time.Duration
 	// LoadOptions are appended to the options of every config; tests use them to shorten
 	// retries.
 	LoadOptions []func(*config.LoadOptions) error
 
 	mu       sync.Mutex
-	sessions map[types.NamespacedName]*Session
+	sessions map[Key]*Session
 }
 
-// ForResource returns the Session of the AWSProvider that o refers to, and that provider as it
-// is now (its status may be newer than the session's copy). The provider must be in o's
-// namespace, or allow o's namespace in spec.allowedNamespaces.
-func (r *Resolver) ForResource(ctx context.Context, o v1alpha1.Managed) (*Session, *v1alpha1.AWSProvider, error) {
-	ref := o.GetManagedSpec().ProviderRef
+// ForResource returns the Session of the provider that o refers to, and that provider as it
+// is now (its status may be newer than the session's copy). An AWSProvider must be in o's
+// namespace or allow it in spec.allowedNamespaces; a ClusterAWSProvider must allow it.
+func (r *Resolver) ForResource(ctx context.Context, o v1alpha1.Managed) (*Session, v1alpha1.ProviderObject, error) {
 	key := ProviderKey(o)
-	p := &v1alpha1.AWSProvider{}
-	if err := r.Client.Get(ctx, key, p); err != nil {
+	p := key.New()
+	if err := r.Client.Get(ctx, key.NamespacedName(), p); err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, nil, &Error{Reason: ReasonProviderNotFound, Message: fmt.Sprintf("AWSProvider %s not found", key)}
+			return nil, nil, &Error{Reason: ReasonProviderNotFound, Message: key.Describe() + " not found"}
 		}
-		return nil, nil, fmt.Errorf("get AWSProvider %s: %w", key, err)
+		return nil, nil, fmt.Errorf("get %s: %w", key.Describe(), err)
 	}
-	if ref.Namespace != "" && !p.Allows(o.GetNamespace()) {
+	if p.GetNamespace() != o.GetNamespace() && !p.Allows(o.GetNamespace()) {
 		return nil, nil, &Error{Reason: ReasonProviderNotAllowed, Message: fmt.Sprintf(
-			"AWSProvider %s does not allow namespace %q (see its spec.allowedNamespaces)", key, o.GetNamespace())}
+			"%s does not allow namespace %q (see its spec.allowedNamespaces)", key.Describe(), o.GetNamespace())}
 	}
 	s, err := r.ForProvider(ctx, p)
 	return s, p, err
 }
 
-// ProviderKey returns the namespace and name of the AWSProvider that o refers to.
-func ProviderKey(o v1alpha1.Managed) types.NamespacedName {
-	ref := o.GetManagedSpec().ProviderRef
-	ns := ref.Namespace
-	if ns == "" {
-		ns = o.GetNamespace()
-	}
-	return types.NamespacedName{Namespace: ns, Name: ref.Name}
-}
-
 // ForProvider returns the Session for p, building it when p's spec or one of its Secrets
-// changed since the cached one was built.
-func (r *Resolver) ForProvider(ctx context.Context, p *v1alpha1.AWSProvider) (*Session, error) {
-	if !KnownRegion(p.Spec.Region) {
-		return nil, &Error{Reason: ReasonInvalidRegion, Message: fmt.Sprintf("region %q is not in any AWS partition", p.Spec.Region)}
+// changed since the cached one was built. The administrator's tenancy settings are checked
+// first: a refused provider gets no session and no AWS call is made for it. While p is being
+// deleted, a Secret that is already gone (a namespace being deleted takes everything at once)
+// does not keep the cached session from the resources that still need it to delete.
+func (r *Resolver) ForProvider(ctx context.Context, p v1alpha1.ProviderObject) (*Session, error) {
+	spec := p.ProviderSpec()
+	if !KnownRegion(spec.Region) {
+		return nil, &Error{Reason: ReasonInvalidRegion, Message: fmt.Sprintf("region %q is not in any AWS partition", spec.Region)}
 	}
-	key, err := r.sessionKey(ctx, p)
-	if err != nil {
+	if err := r.Tenancy.check(p); err != nil {
 		return nil, err
 	}
-	name := types.NamespacedName{Namespace: p.Namespace, Name: p.Name}
+	name := KeyOf(p)
 	r.mu.Lock()
 	cached := r.sessions[name]
 	r.mu.Unlock()
+	key, err := r.sessionKey(ctx, p)
+	if err != nil {
+		if pe, ok := AsError(err); ok && pe.Reason == ReasonSecretNotFound && cached != nil &&
+			!p.GetDeletionTimestamp().IsZero() && cached.Provider.GetUID() == p.GetUID() {
+			return cached, nil
+		}
+		return nil, err
+	}
 	if cached != nil && cached.key == key {
 		return cached, nil
 	}
@@ -94,10 +108,10 @@ func (r *Resolver) ForProvider(ctx context.Context, p *v1alpha1.AWSProvider) (*S
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{Config: cfg, Provider: p.DeepCopy(), key: key}
+	s := &Session{Config: cfg, Provider: p.DeepCopyObject().(v1alpha1.ProviderObject), key: key, installID: r.InstallID}
 	r.mu.Lock()
 	if r.sessions == nil {
-		r.sessions = map[types.NamespacedName]*Session{}
+		r.sessions = map[Key]*Session{}
 	}
 	r.sessions[name] = s
 	r.mu.Unlock()
@@ -105,7 +119,7 @@ func (r *Resolver) ForProvider(ctx context.Context, p *v1alpha1.AWSProvider) (*S
 }
 
 // Forget drops the cached Session of a deleted provider.
-func (r *Resolver) Forget(name types.NamespacedName) {
+func (r *Resolver) Forget(name Key) {
 	r.mu.Lock()
 	delete(r.sessions, name)
 	r.mu.Unlock()
@@ -113,12 +127,12 @@ func (r *Resolver) Forget(name types.NamespacedName) {
 
 // sessionKey identifies one version of a provider's configuration: its UID and generation and
 // the resourceVersions of the Secrets it reads.
-func (r *Resolver) sessionKey(ctx context.Context, p *v1alpha1.AWSProvider) (string, error) {
-	key := fmt.Sprintf("%s/%d", p.UID, p.Generation)
+func (r *Resolver) sessionKey(ctx context.Context, p v1alpha1.ProviderObject) (string, error) {
+	key := fmt.Sprintf("%s/%d", p.GetUID(), p.GetGeneration())
 	for _, ref := range secretRefs(p) {
 		meta := &metav1.PartialObjectMetadata{}
 		meta.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Secret"))
-		name := types.NamespacedName{Namespace: p.Namespace, Name: ref.Name}
+		name := types.NamespacedName{Namespace: p.SecretNamespace(), Name: ref.Name}
 		if err := r.Client.Get(ctx, name, meta); err != nil {
 			if apierrors.IsNotFound(err) {
 				return "", &Error{Reason: ReasonSecretNotFound, Message: fmt.Sprintf("Secret %s not found", name)}
@@ -131,9 +145,10 @@ func (r *Resolver) sessionKey(ctx context.Context, p *v1alpha1.AWSProvider) (str
 }
 
 // secretRefs returns the Secret keys p reads.
-func secretRefs(p *v1alpha1.AWSProvider) []*v1alpha1.SecretKeySelector {
+func secretRefs(p v1alpha1.ProviderObject) []*v1alpha1.SecretKeySelector {
 	var refs []*v1alpha1.SecretKeySelector
-	for _, ref := range []*v1alpha1.SecretKeySelector{p.Spec.AccessKeyIDRef, p.Spec.SecretAccessKeyRef} {
+	spec := p.ProviderSpec()
+	for _, ref := range []*v1alpha1.SecretKeySelector{spec.AccessKeyIDRef, spec.SecretAccessKeyRef} {
 		if ref != nil {
 			refs = append(refs, ref)
 		}
@@ -142,7 +157,7 @@ func secretRefs(p *v1alpha1.AWSProvider) []*v1alpha1.SecretKeySelector {
 }
 
 // SecretNames returns the names of the Secrets p reads, for indexing providers by Secret.
-func SecretNames(p *v1alpha1.AWSProvider) []string {
+func SecretNames(p v1alpha1.ProviderObject) []string {
 	var names []string
 	for _, ref := range secretRefs(p) {
 		names = append(names, ref.Name)
@@ -153,27 +168,37 @@ func SecretNames(p *v1alpha1.AWSProvider) []string {
 // buildConfig loads the AWS configuration for p. Credentials come from, in order: static keys
 // in the referenced Secret; a web identity token (IRSA), exchanged directly for spec.roleARN
 // when it is set; the default chain (EKS Pod Identity, environment, instance role). A roleARN
-// is assumed on top of static keys and of the default chain.
-func (r *Resolver) buildConfig(ctx context.Context, p *v1alpha1.AWSProvider) (aws.Config, error) {
+// is assumed on top of static keys and of the default chain. The operator's own identity (the
+// web identity token, the default chain) is only ever exchanged at AWS's STS for the region or
+// the administrator's Tenancy.STSEndpoint, never at spec.endpoint.
+func (r *Resolver) buildConfig(ctx context.Context, p v1alpha1.ProviderObject) (aws.Config, error) {
+	spec := p.ProviderSpec()
 	opts := []func(*config.LoadOptions) error{
-		config.WithRegion(p.Spec.Region),
+		config.WithRegion(spec.Region),
 		config.WithAppID("infra-operator"),
 		config.WithAPIOptions([]func(*middleware.Stack) error{metrics.AddAWSCallMetrics}),
+		config.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(r.httpTimeout())),
+		// The SDK's client-side retry quota would, once a burst of throttling drained it, fail
+		// every call of every object of the provider; the work queue's per-object backoff
+		// spaces retries instead.
+		config.WithRetryer(func() aws.Retryer {
+			return retry.NewStandard(func(o *retry.StandardOptions) { o.RateLimiter = ratelimit.None })
+		}),
 	}
-	static := p.Spec.AccessKeyIDRef != nil
+	static := spec.AccessKeyIDRef != nil
 	tokenFile := os.Getenv("AWS_WEB_IDENTITY_TOKEN_FILE")
-	webIdentity := !static && p.Spec.RoleARN != "" && tokenFile != ""
+	webIdentity := !static && spec.RoleARN != "" && tokenFile != ""
 	if webIdentity {
 		// The token itself is the credential (AssumeRoleWithWebIdentity is unsigned), so the
 		// default chain is not consulted; it may not even be complete (no AWS_ROLE_ARN).
 		opts = append(opts, config.WithCredentialsProvider(aws.AnonymousCredentials{}))
 	}
 	if static {
-		id, err := r.secretValue(ctx, p.Namespace, p.Spec.AccessKeyIDRef)
+		id, err := r.secretValue(ctx, p.SecretNamespace(), spec.AccessKeyIDRef)
 		if err != nil {
 			return aws.Config{}, err
 		}
-		secret, err := r.secretValue(ctx, p.Namespace, p.Spec.SecretAccessKeyRef)
+		secret, err := r.secretValue(ctx, p.SecretNamespace(), spec.SecretAccessKeyRef)
 		if err != nil {
 			return aws.Config{}, err
 		}
@@ -185,16 +210,34 @@ func (r *Resolver) buildConfig(ctx context.Context, p *v1alpha1.AWSProvider) (aw
 		return aws.Config{}, &Error{Reason: ReasonConfigFailed, Message: "cannot load the AWS configuration", Err: err}
 	}
 	cfg.HTTPClient = sdkhttp.Wrap(cfg.HTTPClient)
-	if p.Spec.Endpoint != "" {
-		cfg.BaseEndpoint = aws.String(p.Spec.Endpoint)
+	// The STS client that exchanges credentials for a role: static keys are the namespace's
+	// own and go where its services go; the operator's own identity goes only to AWS's STS or
+	// the administrator's.
+	stsCfg := cfg.Copy()
+	if spec.Endpoint != "" {
+		cfg.BaseEndpoint = aws.String(spec.Endpoint)
+		if static {
+			stsCfg.BaseEndpoint = aws.String(spec.Endpoint)
+		}
+	}
+	if !static && r.Tenancy != nil && r.Tenancy.STSEndpoint != "" {
+		stsCfg.BaseEndpoint = aws.String(r.Tenancy.STSEndpoint)
 	}
 	switch {
 	case webIdentity:
-		cfg.Credentials = r.webIdentityCredentials(cfg, p.Spec.RoleARN, tokenFile)
-	case p.Spec.RoleARN != "":
-		cfg.Credentials = r.assumedRoleCredentials(cfg, p.Spec.RoleARN)
+		cfg.Credentials = r.webIdentityCredentials(stsCfg, spec.RoleARN, tokenFile)
+	case spec.RoleARN != "":
+		cfg.Credentials = r.assumedRoleCredentials(stsCfg, spec.RoleARN)
 	}
 	return cfg, nil
+}
+
+// httpTimeout bounds one HTTP request of the SDK clients.
+func (r *Resolver) httpTimeout() time.Duration {
+	if r.HTTPTimeout > 0 {
+		return r.HTTPTimeout
+	}
+	return 30 * time.Second
 }
 
 // webIdentityCredentials exchanges the pod's web identity token for role.

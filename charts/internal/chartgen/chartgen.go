@@ -30,9 +30,9 @@ type family struct {
 	Name string
 	// Kinds are the kinds of the family's CRDs, for the chart's description.
 	Kinds []string
-	// ClusterRules and LeaseRules are YAML lists of RBAC rules split from the family's
-	// generated ClusterRole.
-	ClusterRules, LeaseRules string
+	// Rules are the RBAC rules of the family's generated ClusterRole, split by where the chart
+	// grants them.
+	Rules roleRules
 	// crds are the family's CRD templates, keyed by file name.
 	crds map[string][]byte
 }
@@ -122,7 +122,7 @@ func loadFamily(root, name string, shared []crd) (*family, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the %s family's RBAC: %w", name, err)
 	}
-	if f.ClusterRules, f.LeaseRules, err = splitRules(b); err != nil {
+	if f.Rules, err = splitRules(b); err != nil {
 		return nil, fmt.Errorf("split %s: %w", role, err)
 	}
 	return f, nil

@@ -11,10 +11,15 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// keepPolicy is the annotation that makes Helm leave a resource in place on uninstall:
-// deleting a CRD would delete every object of its kind and, through their deletion policy,
-// the AWS resources behind them.
-const keepPolicy = "helm.sh/resource-policy: keep"
+// crdAnnotations protect every CRD template from the tools that install it, since deleting a
+// CRD deletes every object of its kind and, through their deletion policy, the AWS resources
+// behind them: Helm's keep policy leaves it in place on uninstall, and Argo CD's sync options
+// keep it when it leaves the desired state although the Application prunes (Prune=false) and
+// when its Application is deleted (Delete=false).
+var crdAnnotations = []string{
+	"helm.sh/resource-policy: keep",
+	"argocd.argoproj.io/sync-options: Prune=false,Delete=false",
+}
 
 // crd is one generated CustomResourceDefinition manifest.
 type crd struct {
@@ -59,7 +64,7 @@ func readCRDs(root, dir string) ([]crd, error) {
 	return out, nil
 }
 
-// template wraps the CRD into a Helm template of chart: annotated with the keep policy, and
+// template wraps the CRD into a Helm template of chart: annotated with crdAnnotations, and
 // rendered only when .Values.crds.install, the extra condition (a template expression, or
 // empty) and the chart's renderCRD helper (absent from the cluster, or owned by this release)
 // all hold.
@@ -79,17 +84,18 @@ func (c crd) template(chart, extra string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// annotate adds the keep policy to the manifest's metadata.annotations, keeping the rest of the
+// annotate adds crdAnnotations to the manifest's metadata.annotations, keeping the rest of the
 // text as controller-gen wrote it.
 func annotate(body []byte) ([]byte, error) {
 	s := string(body)
+	lines := "    " + strings.Join(crdAnnotations, "\n    ") + "\n"
 	if i := strings.Index(s, "\nmetadata:\n  annotations:\n"); i >= 0 {
 		at := i + len("\nmetadata:\n  annotations:\n")
-		return []byte(s[:at] + "    " + keepPolicy + "\n" + s[at:]), nil
+		return []byte(s[:at] + lines + s[at:]), nil
 	}
 	if i := strings.Index(s, "\nmetadata:\n"); i >= 0 {
 		at := i + len("\nmetadata:\n")
-		return []byte(s[:at] + "  annotations:\n    " + keepPolicy + "\n" + s[at:]), nil
+		return []byte(s[:at] + "  annotations:\n" + lines + s[at:]), nil
 	}
 	return nil, fmt.Errorf("no top-level metadata")
 }

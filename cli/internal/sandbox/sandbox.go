@@ -5,6 +5,7 @@ package sandbox
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -46,6 +47,10 @@ type Sandbox struct {
 	Config *rest.Config
 	// EmulatorURL is the AWS endpoint, for AWSProviders' spec.endpoint.
 	EmulatorURL string
+	// EmulatorAdminToken is the token the emulator's admin endpoints (EmulatorURL/_emulator/)
+	// require, as "Authorization: Bearer <token>": a new random one each time the sandbox
+	// starts, so that other local users cannot change the sandbox's faults or clock.
+	EmulatorAdminToken string
 
 	plane    *testenv.ControlPlane
 	aws      *http.Server
@@ -95,15 +100,17 @@ func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
 	return s, nil
 }
 
-// startEmulator serves the AWS emulator on address.
+// startEmulator serves the AWS emulator on address, its admin endpoints guarded by a new
+// random token.
 func (s *Sandbox) startEmulator(address string) error {
 	l, err := net.Listen("tcp", address)
 	if err != nil {
 		return fmt.Errorf("listen for the AWS emulator on %s (is another sandbox or LocalStack running? choose another --emulator-address): %w", address, err)
 	}
 	s.EmulatorURL = "http://" + l.Addr().String()
+	s.EmulatorAdminToken = rand.Text()
 	// The sandbox's key belongs to the account the seed examples' ARNs name.
-	emu := emulator.New(emulator.Options{Accounts: map[string]string{"AKIDSANDBOX": SeedAccount}})
+	emu := emulator.New(emulator.Options{Accounts: map[string]string{"AKIDSANDBOX": SeedAccount}, AdminToken: s.EmulatorAdminToken})
 	s.aws = &http.Server{Handler: emu, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = s.aws.Serve(l) }()
 	return nil
@@ -147,6 +154,8 @@ func (s *Sandbox) writeKubeconfig(path string) error {
 func (s *Sandbox) startOperators(ctx context.Context, opts Options) error {
 	o := opts.Operator
 	o.MetricsAddress, o.ProbeAddress, o.LeaderElect = "0", "0", false
+	// The sandbox's AWSProviders reach the emulator through spec.endpoint.
+	o.AllowEndpointOverride = true
 	mctx, cancel := context.WithCancel(ctx)
 	mgr, err := operator.NewManager(mctx, s.Config, opts.Families, "sandbox", o)
 	if err != nil {

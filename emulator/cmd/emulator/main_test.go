@@ -17,9 +17,9 @@ func TestOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := map[string]struct {
-		accounts, faults string
-		want             emulator.Options
-		wantErr          bool
+		accounts, faults, token string
+		want                    emulator.Options
+		wantErr                 bool
 	}{
 		"None": {},
 		"Accounts": {accounts: "AKIDA=111111111111, AKIDB=222222222222",
@@ -29,14 +29,36 @@ func TestOptions(t *testing.T) {
 		"Faults": {faults: faults, want: emulator.Options{Faults: map[string]emulator.Fault{
 			"SQS.CreateQueue": {Latency: emulator.Duration(250 * time.Millisecond), ThrottleRate: 0.5}}}},
 		"MissingFaultsFile": {faults: faults + ".missing", wantErr: true},
+		"AdminToken":        {token: "s3cret", want: emulator.Options{AdminToken: "s3cret"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got, err := options(tc.accounts, tc.faults)
+			got, err := options(tc.accounts, tc.faults, tc.token)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("error %v, want error %v", err, tc.wantErr)
 			}
 			if diff := cmp.Diff(tc.want, got); !tc.wantErr && diff != "" {
+				t.Errorf("-want +got:\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestAdminTokenFromEnvironment checks that --admin-token wins over the environment variable,
+// which sets the token when the flag is empty.
+func TestAdminTokenFromEnvironment(t *testing.T) {
+	cases := map[string]struct {
+		flag, env, want string
+	}{
+		"Neither":     {},
+		"Flag":        {flag: "from-flag", want: "from-flag"},
+		"Environment": {env: "from-env", want: "from-env"},
+		"FlagWins":    {flag: "from-flag", env: "from-env", want: "from-flag"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(adminTokenEnv, tc.env)
+			if diff := cmp.Diff(tc.want, adminToken(tc.flag)); diff != "" {
 				t.Errorf("-want +got:\n%s", diff)
 			}
 		})

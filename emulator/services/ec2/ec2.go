@@ -43,6 +43,7 @@ type region struct {
 	eips      map[string]*eip
 	nats      map[string]*natGateway
 	natTokens map[string]string // ClientToken -> NAT gateway id
+	rtbTokens map[string]string // ClientToken -> route table id
 	groups    map[string]*securityGroup
 	rules     map[string]*sgRule
 	ruleSeq   int // rules created so far, to keep their order
@@ -124,7 +125,7 @@ func (b *Backend) region(call *core.Call) *region {
 	r := b.regions[call.Scope()]
 	if r == nil {
 		r = &region{vpcs: map[string]*vpc{}, subnets: map[string]*subnet{}, igws: map[string]*igw{}, eips: map[string]*eip{},
-			nats: map[string]*natGateway{}, natTokens: map[string]string{}, groups: map[string]*securityGroup{},
+			nats: map[string]*natGateway{}, natTokens: map[string]string{}, rtbTokens: map[string]string{}, groups: map[string]*securityGroup{},
 			rules: map[string]*sgRule{}, tables: map[string]*routeTable{}, tags: map[string]map[string]string{}}
 		b.regions[call.Scope()] = r
 	}

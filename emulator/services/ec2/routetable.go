@@ -14,6 +14,7 @@ import (
 // (association id -> subnet id) and, for the VPC's main table, the main association.
 type routeTable struct {
 	id, vpc   string
+	token     string // the ClientToken it was created with
 	mainAssoc string
 	assocs    map[string]string
 	routes    []*route
@@ -126,14 +127,27 @@ func (b *Backend) createRouteTable(call *core.Call, in *ec2.CreateRouteTableInpu
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.region(call)
+	token := aws.ToString(in.ClientToken)
+	if t, ok := r.tables[r.rtbTokens[token]]; ok && token != "" {
+		// A repeated ClientToken answers the table it created, as AWS does.
+		if t.vpc != aws.ToString(in.VpcId) {
+			return nil, core.Errorf("IdempotentParameterMismatch", "The client token %s was already used with different parameters.", token)
+		}
+		d := r.describeTable(t, call)
+		return &ec2.CreateRouteTableOutput{ClientToken: in.ClientToken, RouteTable: &d}, nil
+	}
 	v, err := get(r.vpcs, vpcKind, aws.ToString(in.VpcId))
 	if err != nil {
 		return nil, err
 	}
 	t := r.newTable(v)
+	if token != "" {
+		t.token = token
+		r.rtbTokens[token] = t.id
+	}
 	r.setTags(t.id, tags)
 	d := r.describeTable(t, call)
-	return &ec2.CreateRouteTableOutput{RouteTable: &d}, nil
+	return &ec2.CreateRouteTableOutput{ClientToken: in.ClientToken, RouteTable: &d}, nil
 }
 
 func (b *Backend) describeRouteTables(call *core.Call, in *ec2.DescribeRouteTablesInput) (*ec2.DescribeRouteTablesOutput, error) {
@@ -177,6 +191,7 @@ func (b *Backend) deleteRouteTable(call *core.Call, in *ec2.DeleteRouteTableInpu
 	}
 	delete(r.tables, t.id)
 	delete(r.tags, t.id)
+	delete(r.rtbTokens, t.token)
 	return &ec2.DeleteRouteTableOutput{}, nil
 }
 

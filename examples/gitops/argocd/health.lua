@@ -1,8 +1,8 @@
 -- Argo CD health check for every infra-operator kind, from the kstatus-style conditions the
 -- operators write: Healthy when Ready is True for the current generation, Degraded with the
 -- reason when the resource is Stalled (a terminal error: the spec must change), when an
--- AWSProvider's credentials are refused, or when a resource that was Ready stopped being
--- available; Progressing otherwise (creating, updating, waiting for a reference or a Secret).
+-- AWSProvider's or ClusterAWSProvider's credentials are refused, or when a resource that was
+-- Ready stopped being available; Progressing otherwise (creating, updating, waiting for a reference or a Secret).
 local hs = { status = "Progressing", message = "Waiting for the operator to reconcile" }
 if obj.status == nil or obj.status.conditions == nil then
   return hs
@@ -33,7 +33,7 @@ if ready.status == "True" and current then
   return hs
 end
 hs.message = describe(ready)
-if ready.status == "False" and (ready.reason == "Unavailable" or (obj.kind == "AWSProvider" and current)) then
+if ready.status == "False" and (ready.reason == "Unavailable" or ((obj.kind == "AWSProvider" or obj.kind == "ClusterAWSProvider") and current)) then
   hs.status = "Degraded"
 end
 return hs

@@ -21,7 +21,7 @@ func compare(t *v1alpha1.DynamoDBTable, st *State, desiredTags map[string]string
 	d.Check("stream", s.Stream != nil && !sameStream(s.Stream, table.StreamSpecification))
 	d.Check("serverSideEncryption", s.ServerSideEncryption != nil && !sameSSE(s.ServerSideEncryption, table.SSEDescription))
 	d.Check("tableClass", s.TableClass != "" && tableClass(table) != types.TableClass(s.TableClass))
-	d.Check("deletionProtection", aws.ToBool(table.DeletionProtectionEnabled) != s.DeletionProtection)
+	d.Check("deletionProtection", s.DeletionProtection != nil && aws.ToBool(table.DeletionProtectionEnabled) != *s.DeletionProtection)
 	set, remove := managed.TagChanges(desiredTags, st.Tags)
 	d.Check("tags", len(set)+len(remove) > 0)
 	d.Check("timeToLive", s.TimeToLive != nil && !sameTTL(s.TimeToLive, st.TimeToLive))

@@ -25,7 +25,7 @@ func (d *driver) Create(ctx context.Context, t *v1alpha1.DynamoDBTable) error {
 		ProvisionedThroughput:     throughput(s.ReadCapacityUnits, s.WriteCapacityUnits),
 		StreamSpecification:       streamSpecification(s.Stream),
 		SSESpecification:          sseSpecification(s.ServerSideEncryption),
-		DeletionProtectionEnabled: aws.Bool(s.DeletionProtection),
+		DeletionProtectionEnabled: aws.Bool(aws.ToBool(s.DeletionProtection)),
 		Tags:                      awsTags(managed.DesiredTags(t, d.defaultTags)),
 	}
 	if s.Stream != nil && !s.Stream.Enabled {

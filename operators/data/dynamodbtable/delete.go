@@ -18,15 +18,16 @@ const ReasonDeletionProtected = "DeletionProtected"
 
 // Delete deletes the table. A table the spec protects is not deleted: the object waits with a
 // terminal condition until deletionProtection is turned off (or the policy changes). Protection
-// turned on outside the operator is turned off first, as the spec says.
+// turned on outside the operator is turned off first only when the spec says
+// deletionProtection: false; left unset, it protects the table.
 func (d *driver) Delete(ctx context.Context, t *v1alpha1.DynamoDBTable, obs managed.Observation[State]) error {
 	table := obs.State.Table
 	name := aws.ToString(table.TableName)
 	if table.TableStatus == types.TableStatusDeleting {
 		return nil
 	}
-	if t.Spec.DeletionProtection {
-		return managed.Terminal(ReasonDeletionProtected, "table %s has deletionProtection: set it to false to delete the table, "+
+	if protected := aws.ToBool(table.DeletionProtectionEnabled); aws.ToBool(t.Spec.DeletionProtection) || protected && t.Spec.DeletionProtection == nil {
+		return managed.Terminal(ReasonDeletionProtected, "table %s has deletion protection: set spec.deletionProtection to false to delete the table, "+
 			"or set deletionPolicy to Retain or Orphan to keep it", name)
 	}
 	if aws.ToBool(table.DeletionProtectionEnabled) {

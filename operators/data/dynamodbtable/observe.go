@@ -52,11 +52,8 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.DynamoDBTable) (manage
 			return managed.Observation[State]{}, err
 		}
 	}
-	if err := sameKeys(&t.Spec, out.Table); err != nil {
-		return managed.Observation[State]{}, err
-	}
 	fillStatus(t, out.Table)
-	obs := managed.Observation[State]{Exists: true, State: st}
+	obs := managed.Observation[State]{Exists: true, State: st, Tags: st.Tags, Conflict: sameKeys(&t.Spec, out.Table)}
 	// An UPDATING table is usable; DynamoDB accepts no change to a table or its indexes until
 	// the table and every index are ACTIVE.
 	status := out.Table.TableStatus

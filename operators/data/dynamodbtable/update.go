@@ -81,8 +81,8 @@ func tableUpdate(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription) *
 		in.TableClass = types.TableClass(s.TableClass)
 		changed = true
 	}
-	if aws.ToBool(table.DeletionProtectionEnabled) != s.DeletionProtection {
-		in.DeletionProtectionEnabled = aws.Bool(s.DeletionProtection)
+	if s.DeletionProtection != nil && aws.ToBool(table.DeletionProtectionEnabled) != *s.DeletionProtection {
+		in.DeletionProtectionEnabled = s.DeletionProtection
 		changed = true
 	}
 	if changed {

@@ -54,7 +54,7 @@ func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance) error {
 		PubliclyAccessible:      aws.Bool(s.PubliclyAccessible),
 		AutoMinorVersionUpgrade: s.AutoMinorVersionUpgrade,
 		CopyTagsToSnapshot:      aws.Bool(s.CopyTagsToSnapshot),
-		DeletionProtection:      aws.Bool(s.DeletionProtection),
+		DeletionProtection:      aws.Bool(aws.ToBool(s.DeletionProtection)),
 		Tags:                    rdsTags(managed.DesiredTags(i, d.defaultTags)),
 	}
 	optional := []struct {

@@ -20,18 +20,19 @@ const (
 	ReasonFinalSnapshotExists = "FinalSnapshotExists"
 )
 
-// Delete deletes the instance, after a final snapshot unless spec.finalSnapshot.skip. An
-// instance the spec protects is not deleted: the object waits with a terminal condition until
+// Delete deletes the instance, after a final snapshot unless spec.finalSnapshot.skip. A
+// protected instance is not deleted: the object waits with a terminal condition until
 // deletionProtection is turned off (or the policy changes). Protection turned on outside the
-// operator is turned off first, as the spec says.
+// operator is turned off first only when the spec says deletionProtection: false; left unset,
+// it protects the instance.
 func (d *driver) Delete(ctx context.Context, i *v1alpha1.RDSInstance, obs managed.Observation[State]) error {
 	inst := obs.State.Instance
 	id := aws.ToString(inst.DBInstanceIdentifier)
 	if aws.ToString(inst.DBInstanceStatus) == statusDeleting {
 		return nil
 	}
-	if i.Spec.DeletionProtection {
-		return managed.Terminal(ReasonDeletionProtected, "DB instance %s has deletionProtection: set it to false to delete the instance, "+
+	if protected := aws.ToBool(inst.DeletionProtection); aws.ToBool(i.Spec.DeletionProtection) || protected && i.Spec.DeletionProtection == nil {
+		return managed.Terminal(ReasonDeletionProtected, "DB instance %s has deletion protection: set spec.deletionProtection to false to delete the instance, "+
 			"or set deletionPolicy to Retain or Orphan to keep it", id)
 	}
 	if aws.ToBool(inst.DeletionProtection) {

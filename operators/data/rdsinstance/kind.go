@@ -29,8 +29,9 @@ func Kind() managed.Kind[*v1alpha1.RDSInstance, State] {
 	}
 }
 
-// validate checks what admission cannot: storage throughput is a gp3 setting, and storage
-// autoscaling needs a ceiling above the allocated storage.
+// validate checks what admission cannot: storage throughput is a gp3 setting, storage
+// autoscaling needs a ceiling above the allocated storage, and the backup window stays out of
+// the maintenance window.
 func validate(i *v1alpha1.RDSInstance) error {
 	s := &i.Spec
 	if s.StorageThroughput != nil && s.StorageType != "gp3" {
@@ -39,7 +40,7 @@ func validate(i *v1alpha1.RDSInstance) error {
 	if s.MaxAllocatedStorage != nil && *s.MaxAllocatedStorage <= s.AllocatedStorage {
 		return errors.New("maxAllocatedStorage must be greater than allocatedStorage")
 	}
-	return nil
+	return checkWindows(s.PreferredBackupWindow, s.PreferredMaintenanceWindow)
 }
 
 // identifier returns the instance's identifier as RDS stores it: lowercased.

@@ -55,7 +55,7 @@ func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance) (managed.
 	}
 	fillStatus(i, inst)
 	status := aws.ToString(inst.DBInstanceStatus)
-	obs := managed.Observation[State]{Exists: true, State: st, Ready: status == statusAvailable, Busy: status != statusAvailable}
+	obs := managed.Observation[State]{Exists: true, State: st, Tags: st.Tags, Ready: status == statusAvailable, Busy: status != statusAvailable}
 	if !obs.Ready {
 		obs.Message = "DB instance is " + status
 	}
@@ -65,15 +65,18 @@ func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance) (managed.
 		obs.UpToDate = true
 		return obs, nil
 	}
-	if err := createdAsSpecified(&i.Spec, inst); err != nil {
-		return managed.Observation[State]{}, err
-	}
+	obs.Conflict = createdAsSpecified(&i.Spec, inst)
 	_, diff := plan(&i.Spec, inst)
 	set, remove := managed.TagChanges(managed.DesiredTags(i, d.defaultTags), st.Tags)
 	diff.Check("tags", len(set)+len(remove) > 0)
 	pw, err := d.password(ctx, i)
 	if err != nil {
 		return managed.Observation[State]{}, err
+	}
+	if i.Status.MasterUserPasswordVersion == "" {
+		// An adopted instance (or one whose create was interrupted before its status was
+		// written) keeps its password: only a later change of the Secret is applied.
+		i.Status.MasterUserPasswordVersion = pw.version
 	}
 	diff.Check("masterUserPassword", pw.version != i.Status.MasterUserPasswordVersion)
 	obs.UpToDate = len(diff) == 0

@@ -97,8 +97,8 @@ func plan(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) (*rds.ModifyDBIns
 			}
 		}
 	}
-	if d.Check("deletionProtection", aws.ToBool(inst.DeletionProtection) != s.DeletionProtection) {
-		in.DeletionProtection = aws.Bool(s.DeletionProtection)
+	if s.DeletionProtection != nil && d.Check("deletionProtection", aws.ToBool(inst.DeletionProtection) != *s.DeletionProtection) {
+		in.DeletionProtection = s.DeletionProtection
 	}
 	return in, d
 }

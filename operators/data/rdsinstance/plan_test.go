@@ -76,11 +76,18 @@ func TestPlan(t *testing.T) {
 			args:   planArgs{spec(nil), available(func(i *types.DBInstance) { i.AllocatedStorage = aws.Int32(40) })},
 		},
 		"Drift": {
-			reason: "Backups and deletion protection changed outside the operator differ.",
+			reason: "Backups changed outside the operator differ; deletion protection the spec leaves unset is not managed.",
 			args: planArgs{spec(nil), available(func(i *types.DBInstance) {
 				i.BackupRetentionPeriod, i.DeletionProtection = aws.Int32(5), aws.Bool(true)
 			})},
-			want: []string{"backupRetentionPeriod", "deletionProtection"},
+			want: []string{"backupRetentionPeriod"},
+		},
+		"ProtectionManaged": {
+			reason: "Deletion protection the spec sets is compared.",
+			args: planArgs{spec(func(s *v1alpha1.RDSInstanceSpec) { s.DeletionProtection = aws.Bool(false) }), available(func(i *types.DBInstance) {
+				i.DeletionProtection = aws.Bool(true)
+			})},
+			want: []string{"deletionProtection"},
 		},
 	}
 	for name, tc := range cases {

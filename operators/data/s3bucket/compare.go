@@ -1,8 +1,6 @@
 package s3bucket
 
 import (
-	"encoding/json"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -12,6 +10,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/policy"
 )
 
 // compare names every field of the spec that the bucket in st does not match, by the spec's
@@ -85,14 +84,8 @@ func sameCORS(want []v1alpha1.S3CORSRule, got []types.CORSRule) bool {
 	return slices.EqualFunc(want, have, func(a, b v1alpha1.S3CORSRule) bool { return equality.Semantic.DeepEqual(a, b) })
 }
 
-// samePolicy compares policies as JSON documents: AWS does not keep the spec's spacing.
+// samePolicy compares policies by what they say: AWS keeps neither the spec's spacing nor
+// always its form.
 func samePolicy(want, got string) bool {
-	if want == "" || got == "" {
-		return want == got
-	}
-	var w, g any
-	if json.Unmarshal([]byte(want), &w) != nil || json.Unmarshal([]byte(got), &g) != nil {
-		return want == got
-	}
-	return reflect.DeepEqual(w, g)
+	return policy.Equivalent(want, got)
 }

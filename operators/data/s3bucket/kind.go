@@ -23,7 +23,7 @@ func Kind() managed.Kind[*v1alpha1.S3Bucket, State] {
 		Validate: validate,
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.S3Bucket, State] {
 			// A custom endpoint (the emulator, LocalStack) has no per-bucket host names.
-			pathStyle := s.Provider.Spec.Endpoint != ""
+			pathStyle := s.Provider.ProviderSpec().Endpoint != ""
 			return &driver{
 				api: provider.Client(s, "s3", func(c aws.Config) *s3.Client {
 					return s3.NewFromConfig(c, func(o *s3.Options) { o.UsePathStyle = pathStyle })

@@ -77,7 +77,7 @@ func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket) (managed.Obs
 	}
 	fillStatus(b, st)
 	diff := compare(b, st, managed.DesiredTags(b, d.defaultTags))
-	return managed.Observation[State]{Exists: true, UpToDate: len(diff) == 0, Ready: len(diff) == 0, State: st, Diff: diff.String()}, nil
+	return managed.Observation[State]{Exists: true, UpToDate: len(diff) == 0, Ready: len(diff) == 0, State: st, Diff: diff.String(), Tags: st.Tags}, nil
 }
 
 // httpStatus returns the HTTP status of a failed AWS call, or 0.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/policy"
 )
 
 // jsonAttributes are the topic and subscription attributes whose values are JSON documents,
@@ -92,6 +93,9 @@ func attributeChanges(want, observed map[string]string) map[string]string {
 func sameValue(name, want, got string) bool {
 	if !jsonAttributes[name] || want == "" || got == "" {
 		return want == got
+	}
+	if name == "Policy" {
+		return policy.Equivalent(want, got)
 	}
 	var w, g any
 	if json.Unmarshal([]byte(want), &w) != nil || json.Unmarshal([]byte(got), &g) != nil {

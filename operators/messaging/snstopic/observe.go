@@ -73,7 +73,7 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.SNSTopic) (managed.Obs
 		}
 	}
 	diff := compare(&t.Spec, st, managed.DesiredTags(t, d.defaultTags))
-	return managed.Observation[State]{Exists: true, Ready: true, UpToDate: len(diff) == 0, Diff: diff.String(), State: st}, nil
+	return managed.Observation[State]{Exists: true, Ready: true, UpToDate: len(diff) == 0, Diff: diff.String(), State: st, Tags: st.Tags}, nil
 }
 
 // compare names what differs from the spec.

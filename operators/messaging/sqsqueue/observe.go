@@ -71,7 +71,7 @@ func (d *driver) Observe(ctx context.Context, q *v1alpha1.SQSQueue) (managed.Obs
 	if err != nil {
 		return managed.Observation[State]{}, err
 	}
-	return managed.Observation[State]{Exists: true, Ready: true, UpToDate: len(diff) == 0, Diff: diff.String(), State: st}, nil
+	return managed.Observation[State]{Exists: true, Ready: true, UpToDate: len(diff) == 0, Diff: diff.String(), State: st, Tags: st.Tags}, nil
 }
 
 // fillStatus copies what the status shows from the queue's attributes.

@@ -29,7 +29,8 @@ func (d *driver) Observe(ctx context.Context, e *v1alpha1.ElasticIP) (managed.Ob
 	set, remove := managed.TagChanges(managed.DesiredTags(e, d.defaultTags), ec2util.Tags(addr.Tags))
 	var diff managed.Diff
 	diff.Check("tags", len(set)+len(remove) > 0)
-	return managed.Observation[State]{Exists: true, Ready: true, State: &State{Address: addr}, UpToDate: len(diff) == 0, Diff: diff.String()}, nil
+	return managed.Observation[State]{Exists: true, Ready: true, State: &State{Address: addr}, UpToDate: len(diff) == 0, Diff: diff.String(),
+		Tags: ec2util.Tags(addr.Tags)}, nil
 }
 
 // Create allocates the address with its ownership tags and records its allocation id.

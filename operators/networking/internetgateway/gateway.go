@@ -49,7 +49,7 @@ func (d *driver) Observe(ctx context.Context, g *v1alpha1.InternetGateway) (mana
 	set, remove := managed.TagChanges(managed.DesiredTags(g, d.defaultTags), ec2util.Tags(gw.Tags))
 	diff.Check("tags", len(set)+len(remove) > 0)
 	return managed.Observation[State]{Exists: true, State: &State{Gateway: gw}, Ready: attached == g.Spec.VPCID,
-		UpToDate: len(diff) == 0, Diff: diff.String()}, nil
+		UpToDate: len(diff) == 0, Diff: diff.String(), Tags: ec2util.Tags(gw.Tags)}, nil
 }
 
 // Create creates the gateway with its ownership tags and records its id; the next reconcile

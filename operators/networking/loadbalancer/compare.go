@@ -11,8 +11,8 @@ import (
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
-// compare names the fields where AWS differs from the spec. A scheme or a target group
-// setting that cannot change is a terminal error.
+// compare names the fields where AWS differs from the spec, and returns the terminal error of
+// a scheme or a target group setting that differs and cannot change.
 func (d *driver[O]) compare(o O, v view, st *State) (managed.Diff, error) {
 	lb := st.LB
 	arn := aws.ToString(lb.LoadBalancerArn)

@@ -55,9 +55,7 @@ func (d *driver[O]) Observe(ctx context.Context, o O) (managed.Observation[State
 			return managed.Observation[State]{}, err
 		}
 	}
-	if err := ownGroups(o, v, st); err != nil {
-		return managed.Observation[State]{}, err
-	}
+	conflict := ownGroups(o, v, st)
 	if st.Listeners, err = d.listeners(ctx, arn); err != nil {
 		return managed.Observation[State]{}, err
 	}
@@ -65,15 +63,15 @@ func (d *driver[O]) Observe(ctx context.Context, o O) (managed.Observation[State
 		return managed.Observation[State]{}, err
 	}
 	fillStatus(v, st)
-	diff, err := d.compare(o, v, st)
-	if err != nil {
-		return managed.Observation[State]{}, err
+	diff, immutable := d.compare(o, v, st)
+	if conflict == nil {
+		conflict = immutable
 	}
 	state := ""
 	if lb.State != nil {
 		state = string(lb.State.Code)
 	}
-	obs := managed.Observation[State]{Exists: true, State: st, UpToDate: len(diff) == 0, Diff: diff.String()}
+	obs := managed.Observation[State]{Exists: true, State: st, UpToDate: len(diff) == 0, Diff: diff.String(), Tags: st.Tags[arn], Conflict: conflict}
 	switch types.LoadBalancerStateEnum(state) {
 	case types.LoadBalancerStateEnumActive, types.LoadBalancerStateEnumActiveImpaired:
 		obs.Ready = obs.UpToDate

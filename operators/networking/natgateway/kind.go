@@ -67,7 +67,8 @@ func describer(api gatewayAPI) ec2util.Describer[types.NatGateway] {
 			}
 			return out.NatGateways, aws.ToString(out.NextToken), nil
 		},
-		ID: func(g types.NatGateway) string { return aws.ToString(g.NatGatewayId) },
+		ID:   func(g types.NatGateway) string { return aws.ToString(g.NatGatewayId) },
+		Gone: gone,
 		Choose: func(gs []types.NatGateway) types.NatGateway {
 			slices.SortStableFunc(gs, func(a, b types.NatGateway) int {
 				return aws.ToTime(b.CreateTime).Compare(aws.ToTime(a.CreateTime))

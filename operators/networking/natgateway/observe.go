@@ -48,7 +48,7 @@ func (d *driver) Observe(ctx context.Context, g *v1alpha1.NATGateway) (managed.O
 	switch {
 	case !g.DeletionTimestamp.IsZero():
 		// Being deleted: the spec (whose references are not resolved now) no longer matters.
-		return managed.Observation[State]{Exists: true, State: st}, nil
+		return managed.Observation[State]{Exists: true, State: st, Tags: ec2util.Tags(gw.Tags)}, nil
 	case gw.State == types.NatGatewayStateDeleting:
 		return managed.Observation[State]{Exists: true, Busy: true, State: st, Message: "NAT gateway " + id + " is deleting"}, nil
 	case gw.State == types.NatGatewayStateFailed:
@@ -59,14 +59,11 @@ func (d *driver) Observe(ctx context.Context, g *v1alpha1.NATGateway) (managed.O
 			"NAT gateway %s failed: %s: %s; remove the cause, then change the spec (a tag will do) to replace it",
 			id, aws.ToString(gw.FailureCode), aws.ToString(gw.FailureMessage))
 	}
-	if err := createdAsSpecified(g, gw); err != nil {
-		return managed.Observation[State]{}, err
-	}
 	set, remove := managed.TagChanges(managed.DesiredTags(g, d.defaultTags), ec2util.Tags(gw.Tags))
 	var diff managed.Diff
 	diff.Check("tags", len(set)+len(remove) > 0)
 	obs := managed.Observation[State]{Exists: true, State: st, Ready: gw.State == types.NatGatewayStateAvailable,
-		UpToDate: len(diff) == 0, Diff: diff.String()}
+		UpToDate: len(diff) == 0, Diff: diff.String(), Tags: ec2util.Tags(gw.Tags), Conflict: createdAsSpecified(g, gw)}
 	if !obs.Ready {
 		obs.Busy, obs.Message = true, "NAT gateway "+id+" is "+string(gw.State)
 	}

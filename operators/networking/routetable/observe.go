@@ -29,8 +29,9 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.RouteTable) (managed.O
 	id := aws.ToString(rt.RouteTableId)
 	assocs := subnetAssociations(rt)
 	t.Status.RouteTableID, t.Status.VPCID, t.Status.Associations = id, aws.ToString(rt.VpcId), associationStatus(assocs)
+	var conflict error
 	if t.Spec.VPCID != "" && aws.ToString(rt.VpcId) != t.Spec.VPCID {
-		return managed.Observation[State]{}, managed.Terminal(managed.ReasonInvalidSpec,
+		conflict = managed.Terminal(managed.ReasonInvalidSpec,
 			"route table %s is in VPC %s, not the spec's %s; a route table cannot move", id, aws.ToString(rt.VpcId), t.Spec.VPCID)
 	}
 	var diff managed.Diff
@@ -40,5 +41,6 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.RouteTable) (managed.O
 	diff.Check("associations", len(associate)+len(disassociate) > 0)
 	set, unset := managed.TagChanges(managed.DesiredTags(t, d.defaultTags), ec2util.Tags(rt.Tags))
 	diff.Check("tags", len(set)+len(unset) > 0)
-	return managed.Observation[State]{Exists: true, Ready: true, State: &State{Table: rt}, UpToDate: len(diff) == 0, Diff: diff.String()}, nil
+	return managed.Observation[State]{Exists: true, Ready: true, State: &State{Table: rt}, UpToDate: len(diff) == 0, Diff: diff.String(),
+		Tags: ec2util.Tags(rt.Tags), Conflict: conflict}, nil
 }

@@ -48,10 +48,7 @@ func (d *driver) Observe(ctx context.Context, g *v1alpha1.SecurityGroup) (manage
 	}
 	id := aws.ToString(sg.GroupId)
 	g.Status.GroupID, g.Status.VPCID = id, aws.ToString(sg.VpcId)
-	if err := createdAsSpecified(g, sg); err != nil {
-		return managed.Observation[State]{}, err
-	}
-	obs := managed.Observation[State]{Exists: true, Ready: true, State: &State{Group: sg}}
+	obs := managed.Observation[State]{Exists: true, Ready: true, State: &State{Group: sg}, Tags: ec2util.Tags(sg.Tags), Conflict: createdAsSpecified(g, sg)}
 	w := want(g, id)
 	if len(w.pending) > 0 {
 		// Only after a crash that lost the group's id: the next reconcile resolves the

@@ -33,7 +33,7 @@ func Kind() managed.Kind[*v1alpha1.Subnet, State] {
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.Subnet, State] {
 			api := provider.Client(s, "ec2", func(c aws.Config) *ec2.Client { return ec2.NewFromConfig(c) })
 			subnets := describer(api)
-			return &driver{api: api, defaultTags: s.DefaultTags(), subnets: subnets,
+			return &driver{api: api, region: s.Config.Region, defaultTags: s.DefaultTags(), subnets: subnets,
 				listing: provider.Client(s, "ec2/subnet-listing", func(aws.Config) *managed.Listing[types.Subnet] { return subnets.Listing() })}
 		},
 		ResolveReferences: func(ctx context.Context, c client.Reader, s *v1alpha1.Subnet) error {
@@ -63,7 +63,9 @@ func describer(api subnetAPI) ec2util.Describer[types.Subnet] {
 
 // driver manages one provider's subnets.
 type driver struct {
-	api         subnetAPI
+	api subnetAPI
+	// region is the provider's region, which the subnet's availability zone must be in.
+	region      string
 	defaultTags map[string]string
 	subnets     ec2util.Describer[types.Subnet]
 	listing     *managed.Listing[types.Subnet]

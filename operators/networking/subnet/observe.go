@@ -28,10 +28,8 @@ func (d *driver) Observe(ctx context.Context, s *v1alpha1.Subnet) (managed.Obser
 	id := aws.ToString(sn.SubnetId)
 	s.Status.SubnetID, s.Status.VPCID, s.Status.State = id, aws.ToString(sn.VpcId), string(sn.State)
 	s.Status.AvailabilityZone, s.Status.AvailableIPAddressCount = aws.ToString(sn.AvailabilityZone), aws.ToInt32(sn.AvailableIpAddressCount)
-	if err := createdAsSpecified(s, sn); err != nil {
-		return managed.Observation[State]{}, err
-	}
-	obs := managed.Observation[State]{Exists: true, State: &State{Subnet: sn}, Ready: sn.State == types.SubnetStateAvailable}
+	obs := managed.Observation[State]{Exists: true, State: &State{Subnet: sn}, Ready: sn.State == types.SubnetStateAvailable,
+		Tags: ec2util.Tags(sn.Tags), Conflict: createdAsSpecified(s, sn)}
 	if !obs.Ready {
 		obs.Busy, obs.Message = true, "subnet is "+string(sn.State)
 		return obs, nil

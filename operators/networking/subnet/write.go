@@ -15,8 +15,12 @@ import (
 )
 
 // Create creates the subnet with its ownership tags and records its id; the next reconcile
-// sets mapPublicIpOnLaunch once it is available.
+// sets mapPublicIpOnLaunch once it is available. A subnet outside its VPC's range or its
+// provider's region is refused first, without a write.
 func (d *driver) Create(ctx context.Context, s *v1alpha1.Subnet) error {
+	if err := checkPlacement(ctx, d.api, d.region, s); err != nil {
+		return err
+	}
 	in := &ec2.CreateSubnetInput{
 		VpcId:             aws.String(s.Spec.VPCID),
 		CidrBlock:         aws.String(s.Spec.CIDRBlock),

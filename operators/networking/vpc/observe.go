@@ -31,12 +31,12 @@ func (d *driver) Observe(ctx context.Context, v *v1alpha1.VPC) (managed.Observat
 	}
 	id := aws.ToString(vpc.VpcId)
 	v.Status.VPCID, v.Status.CIDRBlock, v.Status.State = id, aws.ToString(vpc.CidrBlock), string(vpc.State)
+	st := &State{VPC: vpc}
+	obs := managed.Observation[State]{Exists: true, State: st, Ready: vpc.State == types.VpcStateAvailable, Tags: ec2util.Tags(vpc.Tags)}
 	if aws.ToString(vpc.CidrBlock) != v.Spec.CIDRBlock {
-		return managed.Observation[State]{}, managed.Terminal(managed.ReasonInvalidSpec,
+		obs.Conflict = managed.Terminal(managed.ReasonInvalidSpec,
 			"VPC %s has the CIDR block %s, not the spec's %s; a VPC's CIDR block cannot change", id, aws.ToString(vpc.CidrBlock), v.Spec.CIDRBlock)
 	}
-	st := &State{VPC: vpc}
-	obs := managed.Observation[State]{Exists: true, State: st, Ready: vpc.State == types.VpcStateAvailable}
 	if !obs.Ready {
 		obs.Busy, obs.Message = true, "VPC is "+string(vpc.State)
 		return obs, nil

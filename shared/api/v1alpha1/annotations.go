@@ -30,4 +30,18 @@ const (
 	TagOwnerName = Group + "/owner-name"
 	// TagOwnerKind is the ownership tag holding the owner's kind.
 	TagOwnerKind = Group + "/owner-kind"
+	// TagInstallID is the ownership tag holding the identity of the operator install that
+	// created the resource (the --install-id flag, by default the kube-system namespace's
+	// UID), so that two installs, such as two clusters restored from one backup, never both
+	// manage one resource.
+	TagInstallID = Group + "/install-id"
+
+	// AnnotationTakeover, set to "true", lets an object adopt an AWS resource whose ownership
+	// tags name another object or another install. Without it such an adoption is refused with
+	// OwnedByAnother.
+	AnnotationTakeover = Group + "/takeover"
+
+	// FinalizerInUsePrefix prefixes the finalizers an AWSProvider or ClusterAWSProvider
+	// carries while managed objects of a family use it: "in-use.aws-infra-operator.runner.codes/<family>".
+	FinalizerInUsePrefix = "in-use." + Group + "/"
 )

@@ -49,6 +49,10 @@ type AWSProviderSpec struct {
 	// tags win.
 	// +optional
 	// +kubebuilder:validation:MaxProperties=40
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.size() >= 1 && k.size() <= 128)",message="tag keys are 1 to 128 characters long"
+	// +kubebuilder:validation:XValidation:rule=`self.all(k, k.matches(r'^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$'))`,message="tag keys may hold only letters, digits, spaces and _ . : / = + - @"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].size() <= 256)",message="tag values are at most 256 characters long"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('aws:') && !k.startsWith('aws-infra-operator.runner.codes/'))",message="tag keys starting with 'aws:' or 'aws-infra-operator.runner.codes/' are reserved"
 	DefaultTags map[string]string `json:"defaultTags,omitempty"`
 
 	// AllowedNamespaces lists the namespaces, other than its own, whose resources may use this

@@ -26,7 +26,7 @@ var (
 )
 
 func addKnownTypes(s *runtime.Scheme) error {
-	s.AddKnownTypes(GroupVersion, &AWSProvider{}, &AWSProviderList{})
+	s.AddKnownTypes(GroupVersion, &AWSProvider{}, &AWSProviderList{}, &ClusterAWSProvider{}, &ClusterAWSProviderList{})
 	metav1.AddToGroupVersion(s, GroupVersion)
 	return nil
 }

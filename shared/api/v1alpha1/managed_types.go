@@ -19,9 +19,17 @@ const (
 	DeletionPolicyOrphan DeletionPolicy = "Orphan"
 )
 
-// ProviderReference names the AWSProvider whose credentials and region a resource uses.
+// ProviderReference names the AWSProvider (or ClusterAWSProvider) whose credentials and
+// region a resource uses.
+// +kubebuilder:validation:XValidation:rule="!has(self.kind) || self.kind != 'ClusterAWSProvider' || !has(self.__namespace__) || self.__namespace__.size() == 0",message="a ClusterAWSProvider is cluster-scoped: leave namespace empty"
 type ProviderReference struct {
-	// Name of the AWSProvider.
+	// Kind is AWSProvider (the default: a provider in a namespace) or ClusterAWSProvider (the
+	// cluster administrator's provider, usable from the namespaces it allows).
+	// +optional
+	// +kubebuilder:validation:Enum=AWSProvider;ClusterAWSProvider
+	Kind string `json:"kind,omitempty"`
+
+	// Name of the AWSProvider or ClusterAWSProvider.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
 	Name string `json:"name"`
@@ -40,9 +48,14 @@ type ManagedSpec struct {
 	// ProviderRef names the AWSProvider to use.
 	ProviderRef ProviderReference `json:"providerRef"`
 
-	// Tags are added to the AWS resource. They win over the provider's defaultTags.
+	// Tags are added to the AWS resource. They win over the provider's defaultTags. Keys are 1
+	// to 128 characters, values at most 256; both hold only letters, digits, spaces and
+	// _ . : / = + - @.
 	// +optional
 	// +kubebuilder:validation:MaxProperties=46
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.size() >= 1 && k.size() <= 128)",message="tag keys are 1 to 128 characters long"
+	// +kubebuilder:validation:XValidation:rule=`self.all(k, k.matches(r'^[\p{L}\p{Z}\p{N}_.:/=+\-@]*$'))`,message="tag keys may hold only letters, digits, spaces and _ . : / = + - @"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, self[k].size() <= 256)",message="tag values are at most 256 characters long"
 	Tags map[string]string `json:"tags,omitempty"`
 
 	// DeletionPolicy says what happens to the AWS resource when this object is deleted:

@@ -24,13 +24,16 @@ func Run(t testing.TB, e *testenv.Env, families ...operator.Family) {
 }
 
 // RunWith is Run with the operator's default options changed by tune, for benchmarks that
-// measure what a user sees with the defaults.
-func RunWith(t testing.TB, e *testenv.Env, tune func(*operator.Options), families ...operator.Family) {
+// measure what a user sees with the defaults. It returns a function that stops the manager, as
+// a killed operator stops (tests that restart the operator call it).
+func RunWith(t testing.TB, e *testenv.Env, tune func(*operator.Options), families ...operator.Family) (stop func()) {
 	t.Helper()
 	// The manager logs nothing in tests; without a logger controller-runtime prints a warning
 	// with a stack trace after 30 seconds.
 	ctrl.SetLogger(logr.Discard())
 	opts := operator.DefaultOptions()
+	// Test providers reach the in-process AWS endpoint.
+	opts.AllowEndpointOverride = true
 	tune(&opts)
 	opts.MetricsAddress, opts.ProbeAddress = "0", "0"
 	opts.SharedProcess = true
@@ -40,5 +43,5 @@ func RunWith(t testing.TB, e *testenv.Env, tune func(*operator.Options), familie
 		cancel()
 		t.Fatalf("build the manager: %v", err)
 	}
-	testenv.Run(t, mgr, ctx, cancel)
+	return testenv.Run(t, mgr, ctx, cancel)
 }

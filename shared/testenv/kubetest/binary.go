@@ -40,6 +40,7 @@ func RunBinaryCheck(t *testing.T, check BinaryCheck) {
 		"--metrics-bind-address", metrics,
 		"--health-probe-bind-address", probes,
 		"--wait-interval", "500ms",
+		"--allow-endpoint-override",
 		"--log-format", "json")
 	bin.WaitOK("http://" + probes + "/readyz")
 

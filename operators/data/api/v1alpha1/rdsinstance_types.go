@@ -11,16 +11,19 @@ type RDSPerformanceInsights struct {
 	// Enabled turns Performance Insights on or off.
 	Enabled bool `json:"enabled"`
 
-	// KMSKeyID encrypts the Performance Insights data; it cannot change once set.
+	// KMSKeyID encrypts the Performance Insights data (a key id, ARN, alias or alias ARN); it
+	// cannot change once set.
 	// +optional
 	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:XValidation:rule="self.matches('^((arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:key/)?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|mrk-[0-9a-fA-F]{32})|(arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:)?alias/[a-zA-Z0-9/_-]{1,250})$')",message="give the KMS key as a key id (1234abcd-12ab-34cd-56ef-1234567890ab, or mrk- and 32 hex digits for a multi-Region key), a key ARN (arn:aws:kms:<region>:<account>:key/<key id>), an alias (alias/my-key, or alias/aws/<service> for the AWS managed key) or an alias ARN"
 	KMSKeyID string `json:"kmsKeyID,omitempty"`
 
-	// RetentionPeriod is how many days the data is kept: 7 (free), 31 times a number of months,
-	// or 731.
+	// RetentionPeriod is how many days the data is kept: 7 (free), 31 times a number of months
+	// from 1 to 23, or 731.
 	// +optional
 	// +kubebuilder:validation:Minimum=7
 	// +kubebuilder:validation:Maximum=731
+	// +kubebuilder:validation:XValidation:rule="self == 7 || self == 731 || (self % 31 == 0 && self <= 713)",message="retentionPeriod is 7, 731, or 31 times a number of months from 1 to 23 (31, 62, ..., 713)"
 	RetentionPeriod *int32 `json:"retentionPeriod,omitempty"`
 }
 
@@ -36,8 +39,22 @@ type RDSFinalSnapshot struct {
 	// +optional
 	// +kubebuilder:validation:MaxLength=255
 	// +kubebuilder:validation:Pattern=`^[a-zA-Z][a-zA-Z0-9-]*$`
+	// +kubebuilder:validation:XValidation:rule="!self.endsWith('-') && !self.contains('--')",message="a final snapshot identifier cannot end with a hyphen or hold two consecutive hyphens"
 	Identifier string `json:"identifier,omitempty"`
 }
+
+// Sources of the master user name rules below:
+//   - lengths: AWS's CreateDBInstance reference, MasterUsername by engine: MariaDB and MySQL 1
+//     to 16, PostgreSQL 1 to 63, Oracle 1 to 30, SQL Server 1 to 128 characters, a letter first,
+//     "can't be a reserved word for the chosen database engine". (Its newer text states 16 for
+//     every engine; the CloudFormation RDS resource raised its limit to 128 because the maximum
+//     depends on the engine, aws-cloudformation-resource-providers-rds#158.)
+//   - rdsadmin on every engine and admin on postgres: RDS answers "cannot be used as it is a
+//     reserved word used by the engine" (checked against AWS in aws-cloudformation/cfn-lint#4425,
+//     which found postgres and, on mysql, admin accepted).
+//   - postgres: CREATE ROLE refuses public, none and names starting with pg_ (PostgreSQL
+//     documentation, "Database Roles" and "CREATE ROLE").
+//   - oracle sys and system, sqlserver sa: the engines' own built-in administrator accounts.
 
 // RDSInstanceSpec is the desired state of an RDS DB instance.
 // +kubebuilder:validation:XValidation:rule="self.dbInstanceIdentifier == oldSelf.dbInstanceIdentifier",message="dbInstanceIdentifier cannot change; create a new RDSInstance (or restore a snapshot) to rename"
@@ -49,6 +66,11 @@ type RDSFinalSnapshot struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.kmsKeyID) || (has(self.storageEncrypted) && self.storageEncrypted)",message="kmsKeyID needs storageEncrypted: true"
 // +kubebuilder:validation:XValidation:rule="!has(self.iops) || (has(self.storageType) && self.storageType in ['io1', 'io2', 'gp3'])",message="iops is only set with storageType io1, io2 or gp3"
 // +kubebuilder:validation:XValidation:rule="!has(self.storageType) || !(self.storageType in ['io1', 'io2']) || has(self.iops)",message="storageType io1 and io2 need iops"
+// +kubebuilder:validation:XValidation:rule="self.masterUsername.size() <= (self.engine in ['mysql', 'mariadb'] ? 16 : self.engine == 'postgres' ? 63 : self.engine.startsWith('oracle') ? 30 : 128)",message="masterUsername is too long for the engine: at most 16 characters for mysql and mariadb, 63 for postgres, 30 for oracle, 128 for sqlserver"
+// +kubebuilder:validation:XValidation:rule="self.masterUsername.lowerAscii() != 'rdsadmin'",message="masterUsername rdsadmin is reserved: RDS uses it to administer the instance; choose another name"
+// +kubebuilder:validation:XValidation:rule="self.engine != 'postgres' || !(self.masterUsername.lowerAscii() in ['admin', 'public', 'none'] || self.masterUsername.lowerAscii().startsWith('pg_'))",message="postgres reserves the user names admin, public, none and names starting with pg_; choose another masterUsername"
+// +kubebuilder:validation:XValidation:rule="!self.engine.startsWith('oracle') || !(self.masterUsername.lowerAscii() in ['sys', 'system'])",message="oracle reserves the user names sys and system; choose another masterUsername"
+// +kubebuilder:validation:XValidation:rule="!self.engine.startsWith('sqlserver') || self.masterUsername.lowerAscii() != 'sa'",message="sqlserver reserves the login name sa; choose another masterUsername"
 type RDSInstanceSpec struct {
 	shared.ManagedSpec `json:",inline"`
 
@@ -104,14 +126,18 @@ type RDSInstanceSpec struct {
 	// +optional
 	StorageEncrypted *bool `json:"storageEncrypted,omitempty"`
 
-	// KMSKeyID is the KMS key that encrypts the storage; empty takes aws/rds.
+	// KMSKeyID is the KMS key that encrypts the storage (a key id, ARN, alias or alias ARN);
+	// empty takes aws/rds.
 	// +optional
 	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:XValidation:rule="self.matches('^((arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:key/)?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|mrk-[0-9a-fA-F]{32})|(arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:)?alias/[a-zA-Z0-9/_-]{1,250})$')",message="give the KMS key as a key id (1234abcd-12ab-34cd-56ef-1234567890ab, or mrk- and 32 hex digits for a multi-Region key), a key ARN (arn:aws:kms:<region>:<account>:key/<key id>), an alias (alias/my-key, or alias/aws/<service> for the AWS managed key) or an alias ARN"
 	KMSKeyID string `json:"kmsKeyID,omitempty"`
 
-	// MasterUsername is the administrator's user name. It cannot change.
+	// MasterUsername is the administrator's user name: a letter, then letters, digits or
+	// underscores; at most 16 characters for mysql and mariadb, 63 for postgres, 30 for oracle
+	// and 128 for sqlserver; not a name the engine reserves. It cannot change.
 	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:MaxLength=128
 	// +kubebuilder:validation:Pattern=`^[a-zA-Z][a-zA-Z0-9_]*$`
 	MasterUsername string `json:"masterUsername"`
 
@@ -141,14 +167,19 @@ type RDSInstanceSpec struct {
 	// +kubebuilder:validation:Maximum=35
 	BackupRetentionPeriod *int32 `json:"backupRetentionPeriod,omitempty"`
 
-	// PreferredBackupWindow is the daily UTC window for automated backups, "hh24:mi-hh24:mi".
+	// PreferredBackupWindow is the daily UTC window for automated backups, "hh24:mi-hh24:mi",
+	// at least 30 minutes long and outside the maintenance window.
 	// +optional
+	// +kubebuilder:validation:MaxLength=11
+	// +kubebuilder:validation:XValidation:rule="!self.matches('^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$') || (int(self.substring(6, 8)) * 60 + int(self.substring(9, 11)) - int(self.substring(0, 2)) * 60 - int(self.substring(3, 5)) + 1440) % 1440 >= 30",message="preferredBackupWindow must be at least 30 minutes long"
 	// +kubebuilder:validation:Pattern=`^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$`
 	PreferredBackupWindow string `json:"preferredBackupWindow,omitempty"`
 
 	// PreferredMaintenanceWindow is the weekly UTC maintenance window,
-	// "ddd:hh24:mi-ddd:hh24:mi".
+	// "ddd:hh24:mi-ddd:hh24:mi", at least 30 minutes long.
 	// +optional
+	// +kubebuilder:validation:MaxLength=19
+	// +kubebuilder:validation:XValidation:rule="!self.matches('^(mon|tue|wed|thu|fri|sat|sun):([01][0-9]|2[0-3]):[0-5][0-9]-(mon|tue|wed|thu|fri|sat|sun):([01][0-9]|2[0-3]):[0-5][0-9]$') || ({'mon': 0, 'tue': 1, 'wed': 2, 'thu': 3, 'fri': 4, 'sat': 5, 'sun': 6}[self.substring(10, 13)] * 1440 + int(self.substring(14, 16)) * 60 + int(self.substring(17, 19)) - {'mon': 0, 'tue': 1, 'wed': 2, 'thu': 3, 'fri': 4, 'sat': 5, 'sun': 6}[self.substring(0, 3)] * 1440 - int(self.substring(4, 6)) * 60 - int(self.substring(7, 9)) + 10080) % 10080 >= 30",message="preferredMaintenanceWindow must be at least 30 minutes long"
 	// +kubebuilder:validation:Pattern=`^(mon|tue|wed|thu|fri|sat|sun):([01][0-9]|2[0-3]):[0-5][0-9]-(mon|tue|wed|thu|fri|sat|sun):([01][0-9]|2[0-3]):[0-5][0-9]$`
 	PreferredMaintenanceWindow string `json:"preferredMaintenanceWindow,omitempty"`
 
@@ -190,9 +221,10 @@ type RDSInstanceSpec struct {
 	PerformanceInsights *RDSPerformanceInsights `json:"performanceInsights,omitempty"`
 
 	// DeletionProtection stops the instance from being deleted, by the operator or anyone
-	// else, until it is turned off.
+	// else, until it is turned off. Not managed when unset: protection turned on outside the
+	// operator (or on an adopted instance) is kept, and holds the instance's deletion too.
 	// +optional
-	DeletionProtection bool `json:"deletionProtection,omitempty"`
+	DeletionProtection *bool `json:"deletionProtection,omitempty"`
 
 	// ApplyImmediately applies changes now instead of in the next maintenance window. Changes
 	// that RDS always applies at once (backups, deletion protection, the password) do not

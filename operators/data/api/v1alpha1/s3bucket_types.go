@@ -22,9 +22,10 @@ type S3Encryption struct {
 	// +kubebuilder:validation:Enum=AES256;aws:kms;aws_kms;aws:kms:dsse
 	Algorithm string `json:"algorithm"`
 
-	// KMSKeyID is the id or ARN of the KMS key, for aws:kms.
+	// KMSKeyID is the id, ARN, alias or alias ARN of the KMS key, for aws:kms.
 	// +optional
 	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:XValidation:rule="self.matches('^((arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:key/)?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|mrk-[0-9a-fA-F]{32})|(arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:)?alias/[a-zA-Z0-9/_-]{1,250})$')",message="give the KMS key as a key id (1234abcd-12ab-34cd-56ef-1234567890ab, or mrk- and 32 hex digits for a multi-Region key), a key ARN (arn:aws:kms:<region>:<account>:key/<key id>), an alias (alias/my-key, or alias/aws/<service> for the AWS managed key) or an alias ARN"
 	KMSKeyID string `json:"kmsKeyID,omitempty"`
 
 	// BucketKeyEnabled uses an S3 bucket key to cut KMS calls (aws:kms only).
@@ -50,8 +51,10 @@ type S3PublicAccessBlock struct {
 }
 
 // S3Transition moves objects to another storage class after a number of days.
+// +kubebuilder:validation:XValidation:rule="!(self.storageClass in ['STANDARD_IA', 'ONEZONE_IA']) || self.days >= 30",message="a transition to STANDARD_IA or ONEZONE_IA needs days of 30 or more: S3 does not move objects there in their first 30 days"
 type S3Transition struct {
-	// Days after creation when objects move.
+	// Days after creation when objects move: 30 or more for STANDARD_IA and ONEZONE_IA, and
+	// fewer than the rule's expiration days.
 	// +kubebuilder:validation:Minimum=0
 	Days int32 `json:"days"`
 
@@ -84,6 +87,7 @@ type S3AbortIncompleteMultipartUpload struct {
 
 // S3LifecycleRule is one lifecycle rule for the objects under a prefix.
 // +kubebuilder:validation:XValidation:rule="has(self.transitions) || has(self.expiration) || has(self.noncurrentVersionExpiration) || has(self.abortIncompleteMultipartUpload)",message="a lifecycle rule needs at least one action: transitions, expiration, noncurrentVersionExpiration or abortIncompleteMultipartUpload"
+// +kubebuilder:validation:XValidation:rule="!has(self.expiration) || !has(self.transitions) || self.transitions.all(t, self.expiration.days > t.days)",message="expiration.days must be greater than the days of every transition: S3 expires objects only after their last transition"
 type S3LifecycleRule struct {
 	// ID names the rule; unique within the bucket.
 	// +kubebuilder:validation:MinLength=1

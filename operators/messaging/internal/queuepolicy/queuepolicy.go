@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/runner-codes/infra-operator/shared/policy"
 )
 
 // SidPrefix starts the Sid of every statement an SNSTopic keeps in a queue's policy.
@@ -93,12 +95,11 @@ func normalFields(f map[string]any) map[string]any {
 	return f
 }
 
-// sorted returns the statements ordered by their JSON text.
+// sorted returns the statements' canonical texts (package policy), ordered.
 func sorted(list []map[string]any) []string {
 	out := make([]string, 0, len(list))
 	for _, st := range list {
-		b, _ := json.Marshal(st)
-		out = append(out, string(b))
+		out = append(out, policy.CanonicalStatement(st))
 	}
 	slices.Sort(out)
 	return out

@@ -3,13 +3,12 @@ package ec2util
 import (
 	"context"
 	"fmt"
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
@@ -27,15 +26,22 @@ type Describer[T any] struct {
 	Describe func(ctx context.Context, ids []string, filters []types.Filter, next string) (items []T, token string, err error)
 	// ID returns a resource's id.
 	ID func(T) string
-	// Choose picks o's resource when several carry its ownership tag (a NAT gateway that was
-	// replaced stays visible for a while, for example); nil takes the first.
+	// Choose picks o's resource when several carry its ownership tag and none is recorded on o
+	// (a NAT gateway that was replaced stays visible for a while, for example); nil takes the
+	// lowest id. A kind that sets Choose keeps several resources per owner by design: Find
+	// reports duplicates for it only when Gone is set too.
 	Choose func([]T) T
+	// Gone reports a resource that is deleted or being deleted but still visible; such a
+	// resource is never reported as a duplicate. Nil means every resource counts.
+	Gone func(T) bool
 }
 
-// Listing returns a listing of every resource of the type the operator owns.
+// Listing returns a listing of every resource of the type the operator owns. Resources that
+// share their owner with a duplicate are left out, so that their object reads them directly
+// at every sync and Find reports the duplicates.
 func (d Describer[T]) Listing() *managed.Listing[T] {
 	return &managed.Listing[T]{TTL: ListingTTL, List: func(ctx context.Context) (map[string]T, error) {
-		out := map[string]T{}
+		byOwner := map[string][]T{}
 		next := ""
 		for {
 			items, token, err := d.Describe(ctx, nil, OwnedFilter(), next)
@@ -43,48 +49,24 @@ func (d Describer[T]) Listing() *managed.Listing[T] {
 				return nil, fmt.Errorf("list the operator's %ss: %w", d.What, err)
 			}
 			for _, item := range items {
-				out[d.ID(item)] = item
+				owner := Tags(resourceTags(item))[shared.TagOwnerUID]
+				byOwner[owner] = append(byOwner[owner], item)
 			}
 			if next = token; next == "" {
-				return out, nil
+				break
 			}
 		}
-	}}
-}
-
-// Find returns o's resource: from the listing, else by its recorded id, else by its ownership
-// tag (then recording its id).
-func (d Describer[T]) Find(ctx context.Context, listing *managed.Listing[T], o shared.Managed) (T, bool, error) {
-	var zero T
-	id := managed.ExternalName(o)
-	if id != "" {
-		if item, ok, err := listing.Get(ctx, id); err != nil || ok {
-			return item, ok, err
+		out := map[string]T{}
+		for owner, items := range byOwner {
+			if owner != "" && d.duplicated(items) {
+				continue
+			}
+			for _, item := range items {
+				out[d.ID(item)] = item
+			}
 		}
-	}
-	var ids []string
-	filters := OwnerFilter(o)
-	if id != "" {
-		ids, filters = []string{id}, nil
-	}
-	items, _, err := d.Describe(ctx, ids, filters, "")
-	if awserr.IsNotFound(err) {
-		return zero, false, nil
-	}
-	if err != nil {
-		return zero, false, fmt.Errorf("describe %s %s: %w", d.What, id, err)
-	}
-	if len(items) == 0 {
-		return zero, false, nil
-	}
-	item := items[0]
-	if d.Choose != nil {
-		item = d.Choose(items)
-	}
-	if id == "" {
-		managed.SetExternalName(o, d.ID(item))
-	}
-	return item, true, nil
+		return out, nil
+	}}
 }
 
 // Paging returns the MaxResults and NextToken of one Describe request: pages of max when

@@ -28,6 +28,28 @@ func Tags(list []types.Tag) map[string]string {
 	return managed.TagMap(list, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
 }
 
+// resourceTags returns the tags of an EC2 resource as Describe answers it, for the types the
+// networking family reads; nil for another type.
+func resourceTags(resource any) []types.Tag {
+	switch r := resource.(type) {
+	case types.Vpc:
+		return r.Tags
+	case types.Subnet:
+		return r.Tags
+	case types.InternetGateway:
+		return r.Tags
+	case types.Address:
+		return r.Tags
+	case types.SecurityGroup:
+		return r.Tags
+	case types.RouteTable:
+		return r.Tags
+	case types.NatGateway:
+		return r.Tags
+	}
+	return nil
+}
+
 // TagList returns tags as an EC2 tag list, sorted by key.
 func TagList(tags map[string]string) []types.Tag {
 	return managed.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })

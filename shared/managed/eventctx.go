@@ -1,0 +1,28 @@
+package managed
+
+import (
+	"context"
+	"fmt"
+)
+
+// eventSinkKey keys the event sink of the object being reconciled in a context.
+type eventSinkKey struct{}
+
+// eventSink emits an event on the object being reconciled.
+type eventSink func(typ, reason, action, message string)
+
+// withEventSink returns ctx carrying sink, so that drivers can report on the object being
+// reconciled without holding an event recorder.
+func withEventSink(ctx context.Context, sink eventSink) context.Context {
+	return context.WithValue(ctx, eventSinkKey{}, sink)
+}
+
+// Warn emits a Warning event with reason on the object whose reconcile ctx belongs to, for
+// what a driver notices and cannot fix by itself (several AWS resources that carry one
+// object's ownership tags, for example). Outside a reconcile it does nothing. The message must
+// not hold secret values.
+func Warn(ctx context.Context, reason, format string, args ...any) {
+	if sink, ok := ctx.Value(eventSinkKey{}).(eventSink); ok {
+		sink("Warning", reason, "Observe", fmt.Sprintf(format, args...))
+	}
+}
