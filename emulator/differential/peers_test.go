@@ -1,10 +1,12 @@
 // Package differential runs the same sequences of aws-sdk-go-v2 calls against the emulator and
 // against third-party emulators that install here (fauxqs for SQS and SNS, dynalite for
-// DynamoDB, versitygw for S3) and compares the outcomes. Where a peer departs from AWS, the
-// emulator follows AWS and the difference is listed in knownDifferences with its reason.
+// DynamoDB, versitygw for S3, moto for RDS) and compares the outcomes. Where a peer departs from
+// AWS, the emulator follows AWS and the difference is listed in knownDifferences with its reason.
 //
-// `make peers` installs the peers into the cache; CI does so and requires them (CI=true); run
-// locally without them, the tests skip with a message saying how to install them.
+// `make peers` installs fauxqs, dynalite and versitygw into the cache; CI does so and requires
+// them (CI=true); run locally without them, the tests skip with a message saying how to install
+// them. moto is a Python package that `make peers` cannot install: its test runs where
+// moto_server is on the PATH and skips, in CI too, where it is not.
 package differential
 
 import (
@@ -33,6 +35,7 @@ const (
 	fauxqsVersion    = "1.9.2"
 	dynaliteVersion  = "4.0.0"
 	versitygwVersion = "v1.8.0"
+	motoVersion      = "5.2.1" // the version the known differences were found with
 )
 
 // Static credentials every side accepts (versitygw checks signatures against them).
@@ -64,6 +67,16 @@ func peerBinary(t *testing.T, rel string) string {
 			t.Fatal(msg)
 		}
 		t.Skip(msg)
+	}
+	return path
+}
+
+// motoServer returns the path of moto_server, or skips the test when it is not on the PATH.
+func motoServer(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("moto_server")
+	if err != nil {
+		t.Skipf("moto_server is not on the PATH (pip install 'moto[server]==%s' to compare RDS with moto): %v", motoVersion, err)
 	}
 	return path
 }

@@ -2,18 +2,14 @@
 package data
 
 import (
-	"context"
-	"fmt"
-
 	"k8s.io/apimachinery/pkg/runtime"
-	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/data/crds"
 	"github.com/runner-codes/infra-operator/operators/data/dynamodbtable"
 	"github.com/runner-codes/infra-operator/operators/data/rdsinstance"
 	"github.com/runner-codes/infra-operator/operators/data/s3bucket"
-	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/engine"
 	"github.com/runner-codes/infra-operator/shared/operator"
 )
 
@@ -26,20 +22,10 @@ func Family() operator.Family {
 		Name:        Name,
 		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
 		CRDs:        crds.FS(),
-		Setup:       Setup,
+		Kinds: []engine.Controller{
+			engine.For(s3bucket.Kind()),
+			engine.For(dynamodbtable.Kind()),
+			engine.For(rdsinstance.Kind()),
+		},
 	}
-}
-
-// Setup registers the controllers of the data family's kinds with mgr.
-func Setup(ctx context.Context, mgr ctrl.Manager, opts managed.SetupOptions) error {
-	if err := managed.Setup(ctx, mgr, s3bucket.Kind(), opts); err != nil {
-		return fmt.Errorf("set up S3Bucket: %w", err)
-	}
-	if err := managed.Setup(ctx, mgr, dynamodbtable.Kind(), opts); err != nil {
-		return fmt.Errorf("set up DynamoDBTable: %w", err)
-	}
-	if err := managed.Setup(ctx, mgr, rdsinstance.Kind(), opts); err != nil {
-		return fmt.Errorf("set up RDSInstance: %w", err)
-	}
-	return nil
 }

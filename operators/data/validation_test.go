@@ -12,9 +12,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/data/rdsinstance"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
@@ -187,7 +186,7 @@ func TestRDSRefusalsWithoutAWSCalls(t *testing.T) {
 	day := overlap.Spec.PreferredMaintenanceWindow[:3]
 	overlap.Spec.PreferredBackupWindow = "10:30-11:30" // the maintenance window is <day>:10:00-<day>:11:00
 	h.create(overlap)
-	got := waitCondition(h, overlap, "Synced", "False", managed.ReasonInvalidSpec)
+	got := waitCondition(h, overlap, "Synced", "False", condition.ReasonInvalidSpec)
 	if c := meta.FindStatusCondition(got.Status.Conditions, "Synced"); !strings.Contains(c.Message, "overlaps preferredMaintenanceWindow "+day) {
 		t.Errorf("the InvalidSpec message does not explain the overlap: %q", c.Message)
 	}
@@ -199,8 +198,8 @@ func TestRDSRefusalsWithoutAWSCalls(t *testing.T) {
 	h.secret(ns, "bad-pw", "password", badPassword)
 	inst := rdsInstance(ns, "badpw", "badpw-db", "bad-pw")
 	h.create(inst)
-	got = waitCondition(h, inst, "Synced", "False", rdsinstance.ReasonSecretValueInvalid)
-	for _, text := range append(kubetest.ConditionTexts(got.Status.Conditions), h.events(inst, rdsinstance.ReasonSecretValueInvalid)...) {
+	got = waitCondition(h, inst, "Synced", "False", condition.ReasonSecretValueInvalid)
+	for _, text := range append(kubetest.ConditionTexts(got.Status.Conditions), h.events(inst, condition.ReasonSecretValueInvalid)...) {
 		if strings.Contains(text, badPassword) || strings.Contains(text, "pass/word") {
 			t.Errorf("a condition or event shows the password: %q", text)
 		}
@@ -232,7 +231,7 @@ func TestTagValueCharactersRefusedBeforeAWS(t *testing.T) {
 	b := newBucket("bad-tag-value", "infra-test-bad-tag-value", shared.DeletionPolicyDelete)
 	b.Spec.Tags = map[string]string{"owner": "alice&bob"}
 	h.create(b)
-	got := waitCondition(h, b, "Synced", "False", managed.ReasonInvalidSpec)
+	got := waitCondition(h, b, "Synced", "False", condition.ReasonInvalidSpec)
 	if c := meta.FindStatusCondition(got.Status.Conditions, "Synced"); !strings.Contains(c.Message, `the value of tag "owner" holds a character AWS refuses`) || strings.Contains(c.Message, "alice&bob") {
 		t.Errorf("the condition should name the tag, not its value: %q", c.Message)
 	}

@@ -11,9 +11,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
-
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
@@ -65,7 +64,7 @@ func TestClusterAWSProvider(t *testing.T) {
 	if err := h.env.Client.Create(ctx, outsider); err != nil {
 		t.Fatal(err)
 	}
-	kubetest.WaitCondition(t, h.env.Client, queueObject(other, outsider.GetName()), managed.TypeReady, string(metav1.ConditionFalse), provider.ReasonProviderNotAllowed)
+	kubetest.WaitCondition(t, h.env.Client, queueObject(other, outsider.GetName()), condition.TypeReady, string(metav1.ConditionFalse), condition.ReasonProviderNotAllowed)
 }
 
 // queueObject names the SQSQueue ns/name.

@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/messaging/snstopic"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
@@ -201,7 +201,7 @@ func TestSNSTopicWaitsForQueue(t *testing.T) {
 	tp := topic(ns, "lonely", "lonely")
 	tp.Spec.Subscriptions = []v1alpha1.SNSSubscription{{Protocol: "sqs", Endpoint: "arn:aws:sqs:us-east-1:123456789012:later"}}
 	h.create(tp)
-	kubetest.WaitCondition(h.t, h.env.Client, tp, "Ready", "False", snstopic.ReasonEndpointQueueNotFound)
+	kubetest.WaitCondition(h.t, h.env.Client, tp, "Ready", "False", condition.ReasonEndpointQueueNotFound)
 	h.sqsQueueURL("later", nil)
 	kubetest.Resync(h.t, h.env.Client, tp)
 	waitReady(h, tp)

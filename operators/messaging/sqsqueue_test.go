@@ -11,9 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/messaging/sqsqueue"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
@@ -124,7 +123,7 @@ func TestSQSQueueDeadLetterReference(t *testing.T) {
 	src := queue(ns, "src", "src")
 	src.Spec.DeadLetterQueue = &v1alpha1.SQSDeadLetterQueue{QueueRef: &shared.Reference{Name: "dlq"}, MaxReceiveCount: 5}
 	h.create(src)
-	kubetest.WaitCondition(h.t, h.env.Client, src, "Ready", "False", managed.ReasonReferenceNotFound)
+	kubetest.WaitCondition(h.t, h.env.Client, src, "Ready", "False", condition.ReasonReferenceNotFound)
 
 	dlq := queue(ns, "dlq", "dlq")
 	h.create(dlq)
@@ -143,7 +142,7 @@ func TestSQSQueueDeadLetterReference(t *testing.T) {
 	wrong := queue(ns, "wrong", "wrong")
 	wrong.Spec.DeadLetterQueue = &v1alpha1.SQSDeadLetterQueue{QueueRef: &shared.Reference{Name: "fifo-dlq"}, MaxReceiveCount: 1}
 	h.create(wrong)
-	kubetest.WaitCondition(h.t, h.env.Client, wrong, "Synced", "False", managed.ReasonInvalidSpec)
+	kubetest.WaitCondition(h.t, h.env.Client, wrong, "Synced", "False", condition.ReasonInvalidSpec)
 
 	// Removing the dead-letter queue from the spec removes the redrive policy.
 	kubetest.Update(h.t, h.env.Client, src, func(q *v1alpha1.SQSQueue) { q.Spec.DeadLetterQueue = nil })
@@ -159,7 +158,7 @@ func TestSQSQueueDeadLetterReference(t *testing.T) {
 		t.Error("the dead-letter queue still exists in AWS")
 	}
 	kubetest.Resync(h.t, h.env.Client, src)
-	c := meta.FindStatusCondition(kubetest.WaitCondition(h.t, h.env.Client, src, "Ready", "False", managed.ReasonReferenceNotFound).Status.Conditions, "Ready")
+	c := meta.FindStatusCondition(kubetest.WaitCondition(h.t, h.env.Client, src, "Ready", "False", condition.ReasonReferenceNotFound).Status.Conditions, "Ready")
 	if !strings.Contains(c.Message, "spec.deadLetterQueue.queueRef") {
 		t.Errorf("the condition does not name the reference: %s", c.Message)
 	}
@@ -204,11 +203,11 @@ func TestSQSQueueKMSKeyRef(t *testing.T) {
 	q := queue(ns, "kms", "kms")
 	q.Spec.Encryption = &v1alpha1.SQSEncryption{Enabled: true, KMSKeyRef: &shared.Reference{Name: "key"}}
 	h.create(q)
-	kubetest.WaitCondition(h.t, h.env.Client, q, "Stalled", "True", sqsqueue.ReasonKMSKeyKindUnavailable)
+	kubetest.WaitCondition(h.t, h.env.Client, q, "Stalled", "True", condition.ReasonKMSKeyKindUnavailable)
 	bad := queue(ns, "bad-policy", "bad-policy")
 	bad.Spec.Policy = "{not json"
 	h.create(bad)
-	kubetest.WaitCondition(h.t, h.env.Client, bad, "Stalled", "True", managed.ReasonInvalidSpec)
+	kubetest.WaitCondition(h.t, h.env.Client, bad, "Stalled", "True", condition.ReasonInvalidSpec)
 	if n := kubetest.Total(h.calls("SQS")); n != 0 {
 		t.Errorf("bad specs made %d SQS calls, want none", n)
 	}

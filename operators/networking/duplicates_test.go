@@ -13,7 +13,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
@@ -62,7 +62,7 @@ func TestDuplicateResourcesWarned(t *testing.T) {
 	ids := owned()
 	kubetest.Update(t, h.c, eip, func(e *v1alpha1.ElasticIP) { delete(e.Annotations, shared.AnnotationExternalName) })
 	h.resyncUntil(t, eip, "a DuplicateResources event", func() bool {
-		return len(kubetest.Events(t, h.c, eip, ec2util.ReasonDuplicateResources)) > 0
+		return len(kubetest.Events(t, h.c, eip, condition.ReasonDuplicateResources)) > 0
 	})
 	wantWarning(t, h, eip, "this object manages Elastic IP "+ids[0]+" only", ids[1:])
 	if got := kubetest.WaitReady(t, h.c, eip); got.Status.AllocationID != ids[0] {
@@ -81,7 +81,7 @@ func TestDuplicateResourcesWarned(t *testing.T) {
 	}
 	slices.Sort(copies)
 	h.resyncUntil(t, vpc, "a DuplicateResources event", func() bool {
-		return len(kubetest.Events(t, h.c, vpc, ec2util.ReasonDuplicateResources)) > 0
+		return len(kubetest.Events(t, h.c, vpc, condition.ReasonDuplicateResources)) > 0
 	})
 	wantWarning(t, h, vpc, "this object manages VPC "+vpc.Status.VPCID+" only", copies)
 	if got := kubetest.WaitReady(t, h.c, vpc); got.Status.VPCID != vpc.Status.VPCID {
@@ -93,13 +93,13 @@ func TestDuplicateResourcesWarned(t *testing.T) {
 // and names every duplicate.
 func wantWarning(t *testing.T, h *harness, o shared.Managed, manages string, duplicates []string) {
 	t.Helper()
-	kubetest.WaitEvent(t, h.c, o, ec2util.ReasonDuplicateResources, manages)
-	for _, msg := range kubetest.Events(t, h.c, o, ec2util.ReasonDuplicateResources) {
+	kubetest.WaitEvent(t, h.c, o, condition.ReasonDuplicateResources, manages)
+	for _, msg := range kubetest.Events(t, h.c, o, condition.ReasonDuplicateResources) {
 		if strings.Contains(msg, manages) && strings.Contains(msg, strings.Join(duplicates, ", ")) {
 			return
 		}
 	}
-	t.Errorf("%s: no DuplicateResources event names %v: %v", o.GetName(), duplicates, kubetest.Events(t, h.c, o, ec2util.ReasonDuplicateResources))
+	t.Errorf("%s: no DuplicateResources event names %v: %v", o.GetName(), duplicates, kubetest.Events(t, h.c, o, condition.ReasonDuplicateResources))
 }
 
 // ownerFilter selects the EC2 resources whose ownership tag names uid.

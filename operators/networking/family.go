@@ -4,11 +4,7 @@
 package networking
 
 import (
-	"context"
-	"fmt"
-
 	"k8s.io/apimachinery/pkg/runtime"
-	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/networking/crds"
@@ -20,7 +16,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/networking/securitygroup"
 	"github.com/runner-codes/infra-operator/operators/networking/subnet"
 	"github.com/runner-codes/infra-operator/operators/networking/vpc"
-	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/engine"
 	"github.com/runner-codes/infra-operator/shared/operator"
 )
 
@@ -33,38 +29,16 @@ func Family() operator.Family {
 		Name:        Name,
 		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
 		CRDs:        crds.FS(),
-		Setup:       Setup,
+		Kinds: []engine.Controller{
+			engine.For(vpc.Kind()),
+			engine.For(subnet.Kind()),
+			engine.For(internetgateway.Kind()),
+			engine.For(elasticip.Kind()),
+			engine.For(natgateway.Kind()),
+			engine.For(securitygroup.Kind()),
+			engine.For(routetable.Kind()),
+			engine.For(loadbalancer.ALBKind()),
+			engine.For(loadbalancer.NLBKind()),
+		},
 	}
-}
-
-// Setup registers the controllers of the networking family's kinds with mgr.
-func Setup(ctx context.Context, mgr ctrl.Manager, opts managed.SetupOptions) error {
-	if err := managed.Setup(ctx, mgr, vpc.Kind(), opts); err != nil {
-		return fmt.Errorf("set up VPC: %w", err)
-	}
-	if err := managed.Setup(ctx, mgr, subnet.Kind(), opts); err != nil {
-		return fmt.Errorf("set up Subnet: %w", err)
-	}
-	if err := managed.Setup(ctx, mgr, internetgateway.Kind(), opts); err != nil {
-		return fmt.Errorf("set up InternetGateway: %w", err)
-	}
-	if err := managed.Setup(ctx, mgr, elasticip.Kind(), opts); err != nil {
-		return fmt.Errorf("set up ElasticIP: %w", err)
-	}
-	if err := managed.Setup(ctx, mgr, natgateway.Kind(), opts); err != nil {
-		return fmt.Errorf("set up NATGateway: %w", err)
-	}
-	if err := managed.Setup(ctx, mgr, securitygroup.Kind(), opts); err != nil {
-		return fmt.Errorf("set up SecurityGroup: %w", err)
-	}
-	if err := managed.Setup(ctx, mgr, routetable.Kind(), opts); err != nil {
-		return fmt.Errorf("set up RouteTable: %w", err)
-	}
-	if err := managed.Setup(ctx, mgr, loadbalancer.ALBKind(), opts); err != nil {
-		return fmt.Errorf("set up ALB: %w", err)
-	}
-	if err := managed.Setup(ctx, mgr, loadbalancer.NLBKind(), opts); err != nil {
-		return fmt.Errorf("set up NLB: %w", err)
-	}
-	return nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/networking/natgateway"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
@@ -189,7 +190,7 @@ func TestNATGatewayFailure(t *testing.T) {
 
 	second := h.newNAT(ns, "second", subnetID, func(g *v1alpha1.NATGateway) { g.Spec.AllocationID = first.Status.AllocationID })
 	kubetest.Create(t, h.c, second)
-	second = kubetest.WaitCondition(t, h.c, second, "Stalled", "True", natgateway.ReasonFailed)
+	second = kubetest.WaitCondition(t, h.c, second, "Stalled", "True", condition.ReasonNATGatewayFailed)
 	if msg := findCondition(second.Status.Conditions, "Stalled").Message; !strings.Contains(msg, "Resource.AlreadyAssociated") {
 		t.Errorf("the condition does not give AWS's reason: %q", msg)
 	}
@@ -288,7 +289,7 @@ func TestNATGatewayBadInput(t *testing.T) {
 		subnetID := h.natNetwork(t, ns, "no-igw", "10.9.1.0/24", "us-east-1a", false)
 		g := h.newNAT(ns, "no-igw", subnetID, nil)
 		kubetest.Create(t, h.c, g)
-		kubetest.WaitCondition(t, h.c, g, "Ready", "False", natgateway.ReasonNoInternetGateway)
+		kubetest.WaitCondition(t, h.c, g, "Ready", "False", condition.ReasonNoInternetGateway)
 		if n := kubetest.Calls(h.emu.Calls.Snapshot(), "EC2")["CreateNatGateway"]; n != 0 {
 			t.Errorf("CreateNatGateway called %d times before the VPC had an internet gateway", n)
 		}

@@ -7,8 +7,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
@@ -39,7 +39,7 @@ func TestSubnetPlacementRefusedBeforeCreate(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			kubetest.Create(t, h.c, tc.subnet)
-			got := kubetest.WaitCondition(t, h.c, tc.subnet, "Synced", "False", managed.ReasonInvalidSpec)
+			got := kubetest.WaitCondition(t, h.c, tc.subnet, "Synced", "False", condition.ReasonInvalidSpec)
 			if c := findCondition(got.Status.Conditions, "Synced"); !strings.Contains(c.Message, tc.want) {
 				t.Errorf("the condition says %q, want it to hold %q", c.Message, tc.want)
 			}

@@ -1,12 +1,9 @@
 package managed
 
 import (
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 )
-
-// ReasonAlreadyExists is the terminal reason for an AWS name that is taken by a resource this
-// object does not own.
-const ReasonAlreadyExists = "AlreadyExists"
 
 // Claim decides whether an AWS resource found under the name o's spec gives it (a bucket,
 // table or DB instance name) belongs to o, for kinds whose AWS identifier is chosen by the user.
@@ -25,6 +22,6 @@ func Claim(o v1alpha1.Managed, kind, id string, tags map[string]string) error {
 	if uid := tags[v1alpha1.TagOwnerUID]; uid != "" {
 		owner = "the " + tags[v1alpha1.TagOwnerKind] + " " + tags[v1alpha1.TagOwnerNamespace] + "/" + tags[v1alpha1.TagOwnerName]
 	}
-	return Terminal(ReasonAlreadyExists, "%s %s already exists in AWS and is owned by %s; choose another name, "+
+	return Terminal(condition.ReasonAlreadyExists, "%s %s already exists in AWS and is owned by %s; choose another name, "+
 		"or adopt it by setting the annotation %s=%s", kind, id, owner, v1alpha1.AnnotationExternalName, id)
 }

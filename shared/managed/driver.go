@@ -1,7 +1,8 @@
-// Package managed is the generic reconciler every infra-operator kind uses. A kind supplies a
-// small Driver that talks to AWS; this package owns everything else: the finalizer, the
-// AWSProvider lookup, ownership tags, the never-create-twice guard, deletion policies,
-// conditions and status, events, requeue and backoff, and metrics.
+// Package managed is the driver kit: what a kind writes to be managed by infra-operator's
+// reconcile engine (package engine). A kind declares itself with a Kind (its objects, its
+// references, its checks) and supplies a Driver that talks to AWS; the kit also holds the
+// helpers drivers share: plans of changes, tags, errors that become conditions, claims of
+// named resources, periodic listings. How to add a kind: docs/adding-a-kind.md.
 package managed
 
 import (
@@ -14,50 +15,66 @@ import (
 )
 
 // Driver manages one AWS kind through one provider Session. Every call is idempotent and
-// returns quickly; none blocks waiting for AWS to finish.
+// returns quickly; none blocks waiting for AWS to finish. The engine calls Observe on every
+// pass, then Create when nothing exists, the Observation's Changes when something differs,
+// Delete or ReleaseOwnership when the object is deleted.
 type Driver[O v1alpha1.Managed, S any] interface {
 	// Observe reads AWS and never writes to it. When o has no external name yet, Observe
 	// looks the resource up by its ownership tags or idempotency token and, when found,
-	// records its identifier with SetExternalName. Observe fills o's kind-specific status.
-	Observe(ctx context.Context, o O) (Observation[S], error)
-	// Create creates the AWS resource with the ownership tags of DesiredTags and, where the
-	// API has one, an idempotency token derived from o's UID. It records the identifier with
-	// SetExternalName as soon as AWS returns it, even when a later step of Create fails. A
-	// *WaitingError or *TerminalError from Create says that nothing was created.
-	Create(ctx context.Context, o O) error
-	// Update changes the AWS resource to match o's spec, calling only what differs from obs.
-	Update(ctx context.Context, o O, obs Observation[S]) error
+	// records its identifier with SetExternalName. Observe fills o's kind-specific status and,
+	// unless req.Deleting, plans the changes that bring the resource in line with the spec.
+	Observe(ctx context.Context, o O, req Request) (Observation[S], error)
+	// Create creates the AWS resource with req.Tags and, where the API has one, an
+	// idempotency token derived from o's UID. It records the identifier with SetExternalName
+	// as soon as AWS returns it, even when a later step of Create fails. A *WaitingError or
+	// *TerminalError from Create says that nothing was created.
+	Create(ctx context.Context, o O, req Request) error
 	// Delete starts deleting the AWS resource. A resource that is already gone is success.
 	Delete(ctx context.Context, o O, obs Observation[S]) error
+	// ReleaseOwnership removes the ownership tags from the resource, for deletionPolicy
+	// Orphan, so that another object or install may adopt it.
+	ReleaseOwnership(ctx context.Context, o O, obs Observation[S]) error
 }
 
-// OwnershipReleaser is implemented by drivers that can remove the ownership tags from their
-// resources; the Orphan deletion policy uses it.
-type OwnershipReleaser[O v1alpha1.Managed, S any] interface {
-	ReleaseOwnership(ctx context.Context, o O, obs Observation[S]) error
+// Request is what the engine tells a driver about one pass over an object.
+type Request struct {
+	// Tags are the tags the AWS resource should carry: the provider's default tags, the
+	// spec's tags and the ownership tags.
+	Tags map[string]string
+	// Deleting is true when the object is being deleted: Observe only finds the resource and
+	// compares nothing, because the spec no longer matters (its references are not resolved).
+	Deleting bool
+	// StalledBefore is the reason of the terminal condition reported for an older generation
+	// of the spec, "" when there is none: the user changed the spec after the failure was
+	// reported, which is how a kind learns that it may replace a failed resource.
+	StalledBefore string
 }
 
 // Observation is what Observe learned about the AWS resource.
 type Observation[S any] struct {
 	// Exists is true when the AWS resource exists (and is not being deleted).
 	Exists bool
-	// UpToDate is true when every managed field matches the spec.
-	UpToDate bool
 	// Ready is true when the resource is usable.
 	Ready bool
 	// Busy is true when AWS accepts no change to the resource now (it is being created or
-	// changed). The reconciler then waits instead of calling Update, and does not count the
-	// spec as applied unless UpToDate is true as well.
+	// changed). The engine then waits instead of carrying out Changes, and does not count the
+	// spec as applied unless Changes is empty.
 	Busy bool
-	// State is what AWS said, handed to Update and Delete so they need no second read.
+	// State is what AWS said, handed to Delete and ReleaseOwnership so they need no second
+	// read.
 	State *S
-	// Diff names the fields that differ from the spec, for events and logs, for example
-	// "tags, versioning.enabled".
-	Diff string
+	// Changes are the differences from the spec and the calls that remove them; empty when
+	// the resource matches the spec. The engine carries them out in order; their fields name
+	// the differences in events.
+	Changes Plan
+	// Uncompared names the fields Observe could not compare yet because AWS is busy with the
+	// resource (a VPC's attributes cannot be read while it is pending). It goes with Busy: the
+	// engine waits, and does not count the spec as applied until an observation compares them.
+	Uncompared []string
 	// Message explains why a resource that exists is not ready, for example
 	// "state is pending".
 	Message string
-	// Tags are the resource's tags as AWS reports them. When set, the reconciler checks its
+	// Tags are the resource's tags as AWS reports them. When set, the engine checks its
 	// ownership tags before it changes or deletes anything: a resource that names another
 	// object or another install as its owner is refused with OwnedByAnother (unless the object
 	// carries the takeover annotation), and is never deleted.
@@ -69,7 +86,12 @@ type Observation[S any] struct {
 	Conflict error
 }
 
-// Kind describes one managed kind to the generic reconciler.
+// UpToDate reports whether the resource is known to match the spec: everything was compared
+// and nothing differs.
+func (o Observation[S]) UpToDate() bool { return len(o.Changes) == 0 && len(o.Uncompared) == 0 }
+
+// Kind declares one managed kind to the engine: its objects, how to reach AWS, what its spec
+// refers to, and the checks made before any AWS call.
 type Kind[O v1alpha1.Managed, S any] struct {
 	// Name is the kind's name, for example "VPC".
 	Name string
@@ -82,20 +104,16 @@ type Kind[O v1alpha1.Managed, S any] struct {
 	// directly (Secrets are not cached).
 	Connect func(s *provider.Session, kube client.Reader) Driver[O, S]
 	// Secrets returns the names of the Secrets in o's namespace that o's spec refers to, for
-	// example a database password. The reconciler looks at o again whenever one of them is
+	// example a database password. The engine looks at o again whenever one of them is
 	// created or changes, so a resource waiting for a missing Secret recovers by itself.
 	// Optional.
 	Secrets func(o O) []string
-	// Validate checks the spec beyond what admission checks. An error is terminal and no AWS
+	// Validate checks the spec beyond what admission checks, before anything else. An error
+	// is terminal (InvalidSpec, unless it is a *TerminalError with its own reason) and no AWS
 	// call is made. Optional.
 	Validate func(o O) error
-	// ResolveReferences fills AWS identifiers from referenced objects in the cluster (see
-	// ReferenceTarget). It returns a *WaitingError while a reference is not ready. Optional.
-	ResolveReferences func(ctx context.Context, c client.Reader, o O) error
-	// References returns what o's spec refers to, so that o is looked at again as soon as a
-	// referenced object becomes Ready, changes its identifier or (for selectors) its labels.
-	// Optional; the kinds it names must be in Referenced.
-	References func(o O) []Ref
-	// Referenced are empty objects of the kinds References may name, for example &VPC{}.
-	Referenced []client.Object
+	// References declares every field of the spec that names another object. The engine
+	// resolves them before each pass (filling the identifiers in memory) and watches their
+	// targets, so that o is looked at again as soon as a target becomes Ready or changes.
+	References []Ref[O]
 }

@@ -46,13 +46,15 @@ func Waiting(reason, format string, args ...any) error {
 	return &WaitingError{Reason: reason, Message: fmt.Sprintf(format, args...)}
 }
 
-func asTerminal(err error) (*TerminalError, bool) {
+// AsTerminal returns the TerminalError in err's chain, if any.
+func AsTerminal(err error) (*TerminalError, bool) {
 	var t *TerminalError
 	ok := errors.As(err, &t)
 	return t, ok
 }
 
-func asWaiting(err error) (*WaitingError, bool) {
+// AsWaiting returns the WaitingError in err's chain, if any.
+func AsWaiting(err error) (*WaitingError, bool) {
 	var w *WaitingError
 	ok := errors.As(err, &w)
 	return w, ok

@@ -8,12 +8,12 @@ import (
 // eventSinkKey keys the event sink of the object being reconciled in a context.
 type eventSinkKey struct{}
 
-// eventSink emits an event on the object being reconciled.
-type eventSink func(typ, reason, action, message string)
+// EventSink emits an event on the object being reconciled.
+type EventSink func(typ, reason, action, message string)
 
-// withEventSink returns ctx carrying sink, so that drivers can report on the object being
-// reconciled without holding an event recorder.
-func withEventSink(ctx context.Context, sink eventSink) context.Context {
+// WithEventSink returns ctx carrying sink, so that drivers can report on the object being
+// reconciled without holding an event recorder; the engine calls it for every pass.
+func WithEventSink(ctx context.Context, sink EventSink) context.Context {
 	return context.WithValue(ctx, eventSinkKey{}, sink)
 }
 
@@ -22,7 +22,7 @@ func withEventSink(ctx context.Context, sink eventSink) context.Context {
 // object's ownership tags, for example). Outside a reconcile it does nothing. The message must
 // not hold secret values.
 func Warn(ctx context.Context, reason, format string, args ...any) {
-	if sink, ok := ctx.Value(eventSinkKey{}).(eventSink); ok {
+	if sink, ok := ctx.Value(eventSinkKey{}).(EventSink); ok {
 		sink("Warning", reason, "Observe", fmt.Sprintf(format, args...))
 	}
 }

@@ -1,190 +1,102 @@
 package managed
 
 import (
-	"context"
 	"fmt"
-	"slices"
-	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
+	"github.com/runner-codes/infra-operator/shared/api/targets"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 )
 
-// referenceRetry is how soon an object waiting for a reference is looked at again without a
-// change of the referenced object; such a change wakes it at once through the reference watch.
-const referenceRetry = time.Minute
+// Ref declares one reference field of kind O: the kind it names, and every place in a spec
+// where it occurs. The engine both resolves and watches references from this one declaration.
+// Build it with One, List or Each.
+type Ref[O any] struct {
+	// Target is the kind the field names and where that kind keeps the identifier.
+	Target targets.Target
+	// Created resolves a reference as soon as the target has created its AWS resource
+	// (recorded its external name), without waiting for it to be Ready, for references that
+	// may form cycles, such as security groups that allow each other's traffic.
+	Created bool
+	// Defer, when set and true for o, skips (does not wait for) a target that has not created
+	// its AWS resource yet, so that objects that refer to each other can all be created; the
+	// engine resolves the reference on a later pass.
+	Defer func(o O) bool
+	// Sites returns every occurrence of the field in o's spec.
+	Sites func(o O) []Site
+}
 
-// Reasons of the waiting condition of an object whose reference cannot be used yet.
-const (
-	// ReasonReferenceNotFound says a referenced object does not exist (yet).
-	ReasonReferenceNotFound = "ReferenceNotFound"
-	// ReasonReferenceNotReady says a referenced object exists and is not Ready yet.
-	ReasonReferenceNotReady = "ReferenceNotReady"
-)
-
-// Ref is one reference of an object's spec, for the watches that wake the object when what it
-// refers to changes.
-type Ref struct {
-	// Kind is the referenced kind, for example "VPC".
-	Kind string
-	// Name is the referenced object's name; empty for a label selector, which may match any
-	// object of the kind in the namespace.
+// Site is one occurrence of a reference field in a spec.
+type Site struct {
+	// Field is the field's path, for messages, for example "spec.routes[1].natGatewayRef".
+	Field string
+	// Name is the referenced object's name, in the referring object's namespace; empty for
+	// a selector.
 	Name string
+	// Selector selects the referenced objects by label when Name is empty.
+	Selector *v1alpha1.Selector
+	// Set receives the identifiers the site resolves to: one for a name, every selected
+	// object's (sorted) for a selector.
+	Set func(ids []string)
 }
 
-// ReferenceTarget is a kind that other kinds refer to: how to make an empty object of it, and
-// which AWS identifier of it a reference resolves to.
-type ReferenceTarget[T v1alpha1.Managed] struct {
-	// Kind is the kind's name, for example "VPC".
-	Kind string
-	// New returns an empty object of the kind.
-	New func() T
-	// NewList returns an empty list of the kind.
-	NewList func() client.ObjectList
-	// Value returns the identifier a reference resolves to (for example status.vpcID, or an
-	// ARN); "" while it is not known.
-	Value func(T) string
+// Slot is one optional reference and the field its identifier goes to, for Each.
+type Slot struct {
+	// Ref is the reference; nil when the field is not set.
+	Ref *v1alpha1.Reference
+	// ID receives the identifier.
+	ID *string
 }
 
-// Resolve returns the identifier that ref (the field named field of from's spec, for
-// messages) resolves to: the target's Value once it is Ready. It returns a *WaitingError that
-// names the reference while the object is missing or not Ready.
-func (t ReferenceTarget[T]) Resolve(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, ref v1alpha1.Reference) (string, error) {
-	o, err := t.get(ctx, c, from, field, ref)
-	if err != nil {
-		return "", err
-	}
-	return t.usable(o, field)
+// One declares a field that holds at most one reference (field is its path, for example
+// "spec.vpcRef"): at returns the reference, nil when it is not set, and the spec field its
+// identifier goes to.
+func One[O any](t targets.Target, field string, at func(O) (*v1alpha1.Reference, *string)) Ref[O] {
+	return Ref[O]{Target: t, Sites: func(o O) []Site {
+		ref, id := at(o)
+		return slotSites(field, []Slot{{Ref: ref, ID: id}})
+	}}
 }
 
-// ResolveCreated returns the identifier of the object ref names as soon as that object has
-// created its AWS resource (recorded its external name), without waiting for it to be Ready.
-// It serves references that may form cycles, such as security groups that allow each other's
-// traffic: each can be created before the other is Ready. It waits while the object is
-// missing or has created nothing yet.
-func (t ReferenceTarget[T]) ResolveCreated(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, ref v1alpha1.Reference) (string, error) {
-	o, err := t.get(ctx, c, from, field, ref)
-	if err != nil {
-		return "", err
-	}
-	id := ExternalName(o)
-	if id == "" {
-		return "", &WaitingError{Reason: ReasonReferenceNotReady, After: referenceRetry,
-			Message: fmt.Sprintf("%s: %s %s/%s does not exist in AWS yet", field, t.Kind, from.GetNamespace(), ref.Name)}
-	}
-	return id, nil
-}
-
-// get reads the object ref names, in from's namespace; it waits while the object is missing.
-func (t ReferenceTarget[T]) get(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, ref v1alpha1.Reference) (T, error) {
-	o := t.New()
-	err := c.Get(ctx, types.NamespacedName{Namespace: from.GetNamespace(), Name: ref.Name}, o)
-	if apierrors.IsNotFound(err) {
-		return o, &WaitingError{Reason: ReasonReferenceNotFound, After: referenceRetry,
-			Message: fmt.Sprintf("%s: %s %s/%s does not exist", field, t.Kind, from.GetNamespace(), ref.Name)}
-	}
-	if err != nil {
-		return o, fmt.Errorf("%s: read %s %s/%s: %w", field, t.Kind, from.GetNamespace(), ref.Name, err)
-	}
-	return o, nil
-}
-
-// ResolveInto sets *id to what ref (the field named field of from's spec) resolves to, when
-// ref is set; it leaves *id alone when ref is nil, for specs that take an id or a reference.
-func (t ReferenceTarget[T]) ResolveInto(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, ref *v1alpha1.Reference, id *string) error {
-	if ref == nil {
-		return nil
-	}
-	v, err := t.Resolve(ctx, c, from, field, *ref)
-	*id = v
-	return err
-}
-
-// Refs returns the watch reference that ref makes to the kind, none when ref is nil.
-func (t ReferenceTarget[T]) Refs(ref *v1alpha1.Reference) []Ref {
-	if ref == nil {
-		return nil
-	}
-	return []Ref{{Kind: t.Kind, Name: ref.Name}}
-}
-
-// ResolveAll appends to *ids the identifiers the references of a list field resolve to (the
-// field named field, indexed in messages); it waits while any of them is not Ready.
-func (t ReferenceTarget[T]) ResolveAll(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, refs []v1alpha1.Reference, ids *[]string) error {
-	for i, ref := range refs {
-		v, err := t.Resolve(ctx, c, from, fmt.Sprintf("%s[%d]", field, i), ref)
-		if err != nil {
-			return err
+// Each declares a reference inside every element of a list (field holds %d for the element's
+// index, for example "spec.routes[%d].natGatewayRef"): at returns one Slot per element.
+func Each[O any](t targets.Target, field string, at func(O) []Slot) Ref[O] {
+	return Ref[O]{Target: t, Sites: func(o O) []Site {
+		slots := at(o)
+		sites := make([]Site, 0, len(slots))
+		for i, s := range slots {
+			sites = append(sites, slotSites(fmt.Sprintf(field, i), []Slot{s})...)
 		}
-		*ids = append(*ids, v)
-	}
-	return nil
+		return sites
+	}}
 }
 
-// ResolveSelectorInto sets *ids to what sel selects (see ResolveSelector) when sel is set, and
-// leaves *ids alone when it is nil, for specs that take ids, references or a selector.
-func (t ReferenceTarget[T]) ResolveSelectorInto(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, sel *v1alpha1.Selector, ids *[]string) error {
-	if sel == nil {
-		return nil
-	}
-	v, err := t.ResolveSelector(ctx, c, from, field, *sel)
-	if err != nil {
-		return err
-	}
-	*ids = v
-	return nil
-}
-
-// ListRefs returns the watch references that a list of references and a selector (either may
-// be empty) make to the kind; a selector watches every object of the kind.
-func (t ReferenceTarget[T]) ListRefs(refs []v1alpha1.Reference, sel *v1alpha1.Selector) []Ref {
-	out := make([]Ref, 0, len(refs)+1)
-	for _, ref := range refs {
-		out = append(out, Ref{Kind: t.Kind, Name: ref.Name})
-	}
-	if sel != nil {
-		out = append(out, Ref{Kind: t.Kind})
-	}
-	return out
-}
-
-// ResolveSelector returns the identifiers of every object of the kind in from's namespace that
-// sel selects, sorted. It waits while none matches or any match is not Ready.
-func (t ReferenceTarget[T]) ResolveSelector(ctx context.Context, c client.Reader, from v1alpha1.Managed, field string, sel v1alpha1.Selector) ([]string, error) {
-	list := t.NewList()
-	if err := c.List(ctx, list, client.InNamespace(from.GetNamespace()), client.MatchingLabels(sel.MatchLabels)); err != nil {
-		return nil, fmt.Errorf("%s: list %s objects: %w", field, t.Kind, err)
-	}
-	items, err := meta.ExtractList(list)
-	if err != nil {
-		return nil, fmt.Errorf("%s: read the %s list: %w", field, t.Kind, err)
-	}
-	if len(items) == 0 {
-		return nil, &WaitingError{Reason: ReasonReferenceNotFound, After: referenceRetry,
-			Message: fmt.Sprintf("%s: no %s in namespace %s has the labels %v", field, t.Kind, from.GetNamespace(), sel.MatchLabels)}
-	}
-	values := make([]string, 0, len(items))
-	for _, item := range items {
-		v, err := t.usable(item.(T), field)
-		if err != nil {
-			return nil, err
+// List declares a list of references (refsField) and a label selector (selectorField), either
+// of which may be empty: at returns them and the spec list that their identifiers are
+// appended to.
+func List[O any](t targets.Target, refsField, selectorField string, at func(O) ([]v1alpha1.Reference, *v1alpha1.Selector, *[]string)) Ref[O] {
+	return Ref[O]{Target: t, Sites: func(o O) []Site {
+		refs, sel, ids := at(o)
+		add := func(v []string) { *ids = append(*ids, v...) }
+		sites := make([]Site, 0, len(refs)+1)
+		for i, ref := range refs {
+			sites = append(sites, Site{Field: fmt.Sprintf("%s[%d]", refsField, i), Name: ref.Name, Set: add})
 		}
-		values = append(values, v)
-	}
-	slices.Sort(values)
-	return values, nil
+		if sel != nil {
+			sites = append(sites, Site{Field: selectorField, Selector: sel, Set: add})
+		}
+		return sites
+	}}
 }
 
-// usable returns o's identifier once o is Ready, or a waiting error naming it.
-func (t ReferenceTarget[T]) usable(o T, field string) (string, error) {
-	v := t.Value(o)
-	if !isTrue(o.GetManagedStatus().Conditions, TypeReady) || v == "" {
-		return "", &WaitingError{Reason: ReasonReferenceNotReady, After: referenceRetry,
-			Message: fmt.Sprintf("%s: %s %s/%s is not Ready yet", field, t.Kind, o.GetNamespace(), o.GetName())}
+// slotSites returns the sites of the slots that are set, all under the field path field.
+func slotSites(field string, slots []Slot) []Site {
+	var sites []Site
+	for _, s := range slots {
+		if s.Ref == nil {
+			continue
+		}
+		id := s.ID
+		sites = append(sites, Site{Field: field, Name: s.Ref.Name, Set: func(v []string) { *id = v[0] }})
 	}
-	return v, nil
+	return sites
 }

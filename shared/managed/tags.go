@@ -22,21 +22,6 @@ func OwnerTags(o v1alpha1.Managed) map[string]string {
 	}
 }
 
-// DesiredTags returns the tags the AWS resource of o should carry: the provider's default
-// tags, then o's spec.tags (which win), then the ownership tags (which nothing overrides).
-// Empty ownership values (a kind not yet known) are left out.
-func DesiredTags(o v1alpha1.Managed, defaults map[string]string) map[string]string {
-	tags := make(map[string]string, len(defaults)+len(o.GetManagedSpec().Tags)+4)
-	maps.Copy(tags, defaults)
-	maps.Copy(tags, o.GetManagedSpec().Tags)
-	for k, v := range OwnerTags(o) {
-		if v != "" {
-			tags[k] = v
-		}
-	}
-	return tags
-}
-
 // IsOwnershipTag reports whether key is one of the operator's ownership tags.
 func IsOwnershipTag(key string) bool {
 	return strings.HasPrefix(key, v1alpha1.Group+"/")
@@ -47,26 +32,18 @@ func ExternalName(o v1alpha1.Managed) string {
 	return o.GetAnnotations()[v1alpha1.AnnotationExternalName]
 }
 
-// SetExternalName records the AWS identifier on o. The reconciler persists it immediately.
+// SetExternalName records the AWS identifier on o. The engine persists it immediately.
 func SetExternalName(o v1alpha1.Managed, id string) {
-	setAnnotation(o, v1alpha1.AnnotationExternalName, id)
+	SetAnnotation(o, v1alpha1.AnnotationExternalName, id)
 }
 
-func setAnnotation(o v1alpha1.Managed, key, value string) {
+// SetAnnotation sets one annotation of o.
+func SetAnnotation(o v1alpha1.Managed, key, value string) {
 	a := o.GetAnnotations()
 	if a == nil {
 		a = map[string]string{}
 	}
 	a[key] = value
-	o.SetAnnotations(a)
-}
-
-func removeAnnotation(o v1alpha1.Managed, key string) {
-	a := o.GetAnnotations()
-	if _, ok := a[key]; !ok {
-		return
-	}
-	delete(a, key)
 	o.SetAnnotations(a)
 }
 

@@ -3,13 +3,11 @@
 package operator
 
 import (
-	"context"
 	"io/fs"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	ctrl "sigs.k8s.io/controller-runtime"
 
-	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/engine"
 )
 
 // Family is one operator family: its name, its kinds' types and the registration of their
@@ -22,7 +20,7 @@ type Family struct {
 	// CRDs holds the CustomResourceDefinition manifests of the family's kinds; nil for a
 	// family with no kinds yet.
 	CRDs fs.FS
-	// Setup registers the family's controllers with the manager. Nil for a family with no
-	// kinds yet, which still runs the AWSProvider controller and serves its endpoints.
-	Setup func(ctx context.Context, mgr ctrl.Manager, opts managed.SetupOptions) error
+	// Kinds are the family's kinds, each declared with engine.For; a family with no kinds
+	// yet still runs the AWSProvider controller and serves its endpoints.
+	Kinds []engine.Controller
 }

@@ -23,7 +23,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/engine"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
@@ -95,19 +95,18 @@ func NewManager(ctx context.Context, cfg *rest.Config, families []Family, instan
 		return nil, fmt.Errorf("set up the AWSProvider controller: %w", err)
 	}
 	for _, f := range families {
-		if f.Setup == nil {
-			continue
-		}
-		setup := managed.SetupOptions{
+		setup := engine.SetupOptions{
 			Resolver:                resolver,
 			MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
 			Family:                  f.Name,
 			Users:                   users,
-			Reconciler: managed.Options{SyncPeriod: opts.SyncPeriod, WaitInterval: opts.WaitInterval, Timeout: opts.ReconcileTimeout,
+			Reconciler: engine.Options{SyncPeriod: opts.SyncPeriod, WaitInterval: opts.WaitInterval, Timeout: opts.ReconcileTimeout,
 				CreateGrace: opts.CreateGrace},
 		}
-		if err := f.Setup(ctx, mgr, setup); err != nil {
-			return nil, fmt.Errorf("set up the %s family: %w", f.Name, err)
+		for _, k := range f.Kinds {
+			if err := k.Setup(ctx, mgr, setup); err != nil {
+				return nil, fmt.Errorf("set up the %s family: %w", f.Name, err)
+			}
 		}
 	}
 	return mgr, nil

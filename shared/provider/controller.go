@@ -23,16 +23,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/awserr"
-)
-
-// Reasons of the AWSProvider's Ready condition, beyond the configuration reasons in errors.go.
-const (
-	ReasonCredentialsValid    = "CredentialsValid"
-	ReasonCredentialsRejected = "CredentialsRejected"
-	ReasonEndpointUnreachable = "EndpointUnreachable"
-	ReasonValidationFailed    = "ValidationFailed"
 )
 
 // secretIndex indexes AWSProviders by the names of the Secrets they read.
@@ -210,7 +203,7 @@ func (c *Controller) reconcile(ctx context.Context, name Key) (ctrl.Result, erro
 	}
 
 	st := p.ProviderStatus()
-	wasReady := meta.IsStatusConditionTrue(st.Conditions, "Ready")
+	wasReady := meta.IsStatusConditionTrue(st.Conditions, condition.TypeReady)
 	next := c.validate(ctx, p, sess, resolveErr)
 	st.ValidatedBy = c.Instance
 	st.ObservedGeneration = p.GetGeneration()
@@ -270,7 +263,7 @@ func (c *Controller) validate(ctx context.Context, p v1alpha1.ProviderObject, se
 			status = metav1.ConditionTrue
 		}
 		meta.SetStatusCondition(&st.Conditions, metav1.Condition{
-			Type: "Ready", Status: status, Reason: reason, Message: msg, ObservedGeneration: p.GetGeneration(),
+			Type: condition.TypeReady, Status: status, Reason: reason, Message: msg, ObservedGeneration: p.GetGeneration(),
 		})
 		st.Ready = ok
 		if !ok {
@@ -282,23 +275,23 @@ func (c *Controller) validate(ctx context.Context, p v1alpha1.ProviderObject, se
 		if pe, ok := AsError(resolveErr); ok {
 			setReady(false, pe.Reason, pe.Message)
 		} else {
-			setReady(false, ReasonConfigFailed, resolveErr.Error())
+			setReady(false, condition.ReasonConfigFailed, resolveErr.Error())
 		}
 		return c.retry()
 	}
 	out, err := sts.NewFromConfig(sess.Config).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
 	if err != nil {
-		reason := ReasonValidationFailed
+		reason := condition.ReasonValidationFailed
 		switch awserr.Classify(err) {
 		case awserr.ClassAccessDenied:
-			reason = ReasonCredentialsRejected
+			reason = condition.ReasonCredentialsRejected
 		case awserr.ClassUnavailable:
-			reason = ReasonEndpointUnreachable
+			reason = condition.ReasonEndpointUnreachable
 		}
 		setReady(false, reason, redact(awserr.Describe(err), c.secretValues(ctx, sess)...))
 		return c.retry()
 	}
-	setReady(true, ReasonCredentialsValid, "credentials validated with STS GetCallerIdentity")
+	setReady(true, condition.ReasonCredentialsValid, "credentials validated with STS GetCallerIdentity")
 	st.AccountID = aws.ToString(out.Account)
 	st.CallerIdentity = aws.ToString(out.Arn)
 	return c.interval()
@@ -329,7 +322,7 @@ func (c *Controller) announce(p v1alpha1.ProviderObject, wasReady bool) {
 	if c.Recorder == nil || wasReady == st.Ready {
 		return
 	}
-	cond := meta.FindStatusCondition(st.Conditions, "Ready")
+	cond := meta.FindStatusCondition(st.Conditions, condition.TypeReady)
 	if st.Ready {
 		c.Recorder.Eventf(p, nil, corev1.EventTypeNormal, cond.Reason, "Validate", "credentials valid for account %s", st.AccountID)
 		return

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/internal/ststest"
 	"github.com/runner-codes/infra-operator/shared/provider"
@@ -56,7 +57,7 @@ func getProvider(t *testing.T, env *testenv.Env, ns, name string) *v1alpha1.AWSP
 
 func readyReason(p *v1alpha1.AWSProvider) string {
 	for _, c := range p.Status.Conditions {
-		if c.Type == "Ready" && c.ObservedGeneration == p.Generation {
+		if c.Type == condition.TypeReady && c.ObservedGeneration == p.Generation {
 			return string(c.Status) + "/" + c.Reason
 		}
 	}

@@ -7,21 +7,9 @@ import (
 	"fmt"
 )
 
-// Reasons a provider cannot be used. They appear as condition reasons on the AWSProvider and on
-// every resource that uses it.
-const (
-	ReasonProviderNotFound   = "ProviderNotFound"
-	ReasonProviderNotAllowed = "ProviderNotAllowed"
-	ReasonSecretNotFound     = "SecretNotFound"
-	ReasonSecretKeyNotFound  = "SecretKeyNotFound"
-	ReasonSecretValueInvalid = "SecretValueInvalid"
-	ReasonInvalidRegion      = "InvalidRegion"
-	ReasonConfigFailed       = "ConfigFailed"
-)
-
 // Error says why a provider cannot be used. Its message never holds a secret value.
 type Error struct {
-	// Reason is a CamelCase condition reason, one of the Reason constants.
+	// Reason is a CamelCase condition reason, one of the reasons of package condition.
 	Reason string
 	// Message is a stable, human-readable explanation.
 	Message string

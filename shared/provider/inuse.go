@@ -15,12 +15,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 )
-
-// ReasonInUse is the reason of the event a provider being deleted gets while managed objects
-// still use it.
-const ReasonInUse = "InUse"
 
 // inUseRecheck is how often a provider being deleted is looked at again while objects use it.
 const inUseRecheck = 5 * time.Second
@@ -146,7 +143,7 @@ func (c *Controller) releaseInUse(ctx context.Context, p v1alpha1.ProviderObject
 		if len(shown) > 10 {
 			shown = append(slices.Clone(shown[:10]), fmt.Sprintf("and %d more", len(holding)-10))
 		}
-		c.Recorder.Eventf(p, nil, corev1.EventTypeNormal, ReasonInUse, "Delete",
+		c.Recorder.Eventf(p, nil, corev1.EventTypeNormal, condition.ReasonInUse, "Delete",
 			"kept until the %d objects that use it are gone: %s", len(holding), strings.Join(shown, ", "))
 	}
 	return ctrl.Result{RequeueAfter: inUseRecheck}, nil

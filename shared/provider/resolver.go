@@ -23,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/metrics"
 	"github.com/runner-codes/infra-operator/shared/sdkhttp"
@@ -64,12 +65,12 @@ func (r *Resolver) ForResource(ctx context.Context, o v1alpha1.Managed) (*Sessio
 	p := key.New()
 	if err := r.Client.Get(ctx, key.NamespacedName(), p); err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, nil, &Error{Reason: ReasonProviderNotFound, Message: key.Describe() + " not found"}
+			return nil, nil, &Error{Reason: condition.ReasonProviderNotFound, Message: key.Describe() + " not found"}
 		}
 		return nil, nil, fmt.Errorf("get %s: %w", key.Describe(), err)
 	}
 	if p.GetNamespace() != o.GetNamespace() && !p.Allows(o.GetNamespace()) {
-		return nil, nil, &Error{Reason: ReasonProviderNotAllowed, Message: fmt.Sprintf(
+		return nil, nil, &Error{Reason: condition.ReasonProviderNotAllowed, Message: fmt.Sprintf(
 			"%s does not allow namespace %q (see its spec.allowedNamespaces)", key.Describe(), o.GetNamespace())}
 	}
 	s, err := r.ForProvider(ctx, p)
@@ -84,7 +85,7 @@ func (r *Resolver) ForResource(ctx context.Context, o v1alpha1.Managed) (*Sessio
 func (r *Resolver) ForProvider(ctx context.Context, p v1alpha1.ProviderObject) (*Session, error) {
 	spec := p.ProviderSpec()
 	if !KnownRegion(spec.Region) {
-		return nil, &Error{Reason: ReasonInvalidRegion, Message: fmt.Sprintf("region %q is not in any AWS partition", spec.Region)}
+		return nil, &Error{Reason: condition.ReasonInvalidRegion, Message: fmt.Sprintf("region %q is not in any AWS partition", spec.Region)}
 	}
 	if err := r.Tenancy.check(p); err != nil {
 		return nil, err
@@ -95,7 +96,7 @@ func (r *Resolver) ForProvider(ctx context.Context, p v1alpha1.ProviderObject) (
 	r.mu.Unlock()
 	key, err := r.sessionKey(ctx, p)
 	if err != nil {
-		if pe, ok := AsError(err); ok && pe.Reason == ReasonSecretNotFound && cached != nil &&
+		if pe, ok := AsError(err); ok && pe.Reason == condition.ReasonSecretNotFound && cached != nil &&
 			!p.GetDeletionTimestamp().IsZero() && cached.Provider.GetUID() == p.GetUID() {
 			return cached, nil
 		}
@@ -135,7 +136,7 @@ func (r *Resolver) sessionKey(ctx context.Context, p v1alpha1.ProviderObject) (s
 		name := types.NamespacedName{Namespace: p.SecretNamespace(), Name: ref.Name}
 		if err := r.Client.Get(ctx, name, meta); err != nil {
 			if apierrors.IsNotFound(err) {
-				return "", &Error{Reason: ReasonSecretNotFound, Message: fmt.Sprintf("Secret %s not found", name)}
+				return "", &Error{Reason: condition.ReasonSecretNotFound, Message: fmt.Sprintf("Secret %s not found", name)}
 			}
 			return "", fmt.Errorf("get Secret %s metadata: %w", name, err)
 		}
@@ -207,7 +208,7 @@ func (r *Resolver) buildConfig(ctx context.Context, p v1alpha1.ProviderObject) (
 	opts = append(opts, r.LoadOptions...)
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return aws.Config{}, &Error{Reason: ReasonConfigFailed, Message: "cannot load the AWS configuration", Err: err}
+		return aws.Config{}, &Error{Reason: condition.ReasonConfigFailed, Message: "cannot load the AWS configuration", Err: err}
 	}
 	cfg.HTTPClient = sdkhttp.Wrap(cfg.HTTPClient)
 	// The STS client that exchanges credentials for a role: static keys are the namespace's
@@ -266,17 +267,17 @@ func (r *Resolver) secretValue(ctx context.Context, ns string, ref *v1alpha1.Sec
 	s := &corev1.Secret{}
 	if err := r.APIReader.Get(ctx, name, s); err != nil {
 		if apierrors.IsNotFound(err) {
-			return "", &Error{Reason: ReasonSecretNotFound, Message: fmt.Sprintf("Secret %s not found", name)}
+			return "", &Error{Reason: condition.ReasonSecretNotFound, Message: fmt.Sprintf("Secret %s not found", name)}
 		}
 		return "", fmt.Errorf("get Secret %s: %w", name, err)
 	}
 	v, ok := s.Data[ref.Key]
 	if !ok {
-		return "", &Error{Reason: ReasonSecretKeyNotFound, Message: fmt.Sprintf("Secret %s has no key %q", name, ref.Key)}
+		return "", &Error{Reason: condition.ReasonSecretKeyNotFound, Message: fmt.Sprintf("Secret %s has no key %q", name, ref.Key)}
 	}
 	value := string(v)
 	if value == "" || strings.ContainsAny(value, " \t\r\n") {
-		return "", &Error{Reason: ReasonSecretValueInvalid, Message: fmt.Sprintf(
+		return "", &Error{Reason: condition.ReasonSecretValueInvalid, Message: fmt.Sprintf(
 			"key %q of Secret %s is empty or contains whitespace", ref.Key, name)}
 	}
 	return value, nil

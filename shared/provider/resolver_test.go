@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/internal/testkind"
 )
@@ -56,7 +57,7 @@ func TestResolverForResource(t *testing.T) {
 		"OtherNamespaceRefused": {
 			reason: "A tenant cannot borrow another namespace's provider.",
 			args:   resolverArgs{objs: []client.Object{testProvider(), testSecret("AKID", "s")}, ns: "tenant", refNS: "infra"},
-			want:   ReasonProviderNotAllowed,
+			want:   condition.ReasonProviderNotAllowed,
 		},
 		"OtherNamespaceAllowed": {
 			reason: "A provider that lists the namespace may be used from it.",
@@ -66,27 +67,27 @@ func TestResolverForResource(t *testing.T) {
 		"ProviderMissing": {
 			reason: "A missing provider is named.",
 			args:   resolverArgs{ns: "infra"},
-			want:   ReasonProviderNotFound,
+			want:   condition.ReasonProviderNotFound,
 		},
 		"SecretMissing": {
 			reason: "A missing Secret is named.",
 			args:   resolverArgs{objs: []client.Object{testProvider()}, ns: "infra"},
-			want:   ReasonSecretNotFound,
+			want:   condition.ReasonSecretNotFound,
 		},
 		"KeyMissing": {
 			reason: "A Secret without the key is named with the key.",
 			args:   resolverArgs{objs: []client.Object{testProvider(func(p *v1alpha1.AWSProvider) { p.Spec.AccessKeyIDRef.Key = "nope" }), testSecret("AKID", "s")}, ns: "infra"},
-			want:   ReasonSecretKeyNotFound,
+			want:   condition.ReasonSecretKeyNotFound,
 		},
 		"MalformedValue": {
 			reason: "A value with whitespace (a pasted newline) is refused without echoing it.",
 			args:   resolverArgs{objs: []client.Object{testProvider(), testSecret("AKID\n", "s")}, ns: "infra"},
-			want:   ReasonSecretValueInvalid,
+			want:   condition.ReasonSecretValueInvalid,
 		},
 		"UnknownRegion": {
 			reason: "A region outside every AWS partition is refused.",
 			args:   resolverArgs{objs: []client.Object{testProvider(func(p *v1alpha1.AWSProvider) { p.Spec.Region = "xx-nowhere-1" }), testSecret("AKID", "s")}, ns: "infra"},
-			want:   ReasonInvalidRegion,
+			want:   condition.ReasonInvalidRegion,
 		},
 	}
 	for name, tc := range cases {

@@ -4,21 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
-)
-
-// Reasons a provider is refused by the cluster administrator's tenancy settings.
-const (
-	// ReasonOperatorIdentityNotAllowed says the provider has no static keys and its namespace
-	// may not use the operator's own identity.
-	ReasonOperatorIdentityNotAllowed = "OperatorIdentityNotAllowed"
-	// ReasonRoleNotAllowed says the provider's namespace may not assume its roleARN.
-	ReasonRoleNotAllowed = "RoleNotAllowed"
-	// ReasonEndpointNotAllowed says spec.endpoint is set and the operator does not honour it.
-	ReasonEndpointNotAllowed = "EndpointNotAllowed"
-	// ReasonEndpointNeedsStaticKeys says spec.endpoint is set on a provider that would use the
-	// operator's own identity, whose credentials never go to an endpoint a tenant chose.
-	ReasonEndpointNeedsStaticKeys = "EndpointNeedsStaticKeys"
 )
 
 // Tenancy is what the cluster administrator lets namespaced AWSProviders borrow from the
@@ -89,20 +76,20 @@ func (t *Tenancy) check(p v1alpha1.ProviderObject) error {
 	spec, ns := p.ProviderSpec(), p.GetNamespace()
 	static := spec.AccessKeyIDRef != nil
 	if spec.Endpoint != "" && !t.AllowEndpointOverride {
-		return &Error{Reason: ReasonEndpointNotAllowed, Message: "spec.endpoint is set, and this operator does not honour " +
+		return &Error{Reason: condition.ReasonEndpointNotAllowed, Message: "spec.endpoint is set, and this operator does not honour " +
 			"AWSProviders' endpoints (operator flag --allow-endpoint-override, chart value tenancy.allowEndpointOverride)"}
 	}
 	if spec.Endpoint != "" && !static {
-		return &Error{Reason: ReasonEndpointNeedsStaticKeys, Message: "spec.endpoint is set on a provider without static keys; " +
+		return &Error{Reason: condition.ReasonEndpointNeedsStaticKeys, Message: "spec.endpoint is set on a provider without static keys; " +
 			"the operator's own identity is never sent to an endpoint chosen in a namespace: give accessKeyIDRef and secretAccessKeyRef"}
 	}
 	if !static && !containsOrStar(t.OperatorIdentityNamespaces, ns) {
-		return &Error{Reason: ReasonOperatorIdentityNotAllowed, Message: fmt.Sprintf("namespace %q may not use the operator's own identity "+
+		return &Error{Reason: condition.ReasonOperatorIdentityNotAllowed, Message: fmt.Sprintf("namespace %q may not use the operator's own identity "+
 			"(operator flag --operator-identity-namespaces, chart value tenancy.operatorIdentityNamespaces); give static keys "+
 			"with accessKeyIDRef and secretAccessKeyRef, or use a ClusterAWSProvider the administrator allows", ns)}
 	}
 	if spec.RoleARN != "" && len(t.AssumeRoles) > 0 && !t.mayAssume(ns, spec.RoleARN) {
-		return &Error{Reason: ReasonRoleNotAllowed, Message: fmt.Sprintf("namespace %q may not assume role %s "+
+		return &Error{Reason: condition.ReasonRoleNotAllowed, Message: fmt.Sprintf("namespace %q may not assume role %s "+
 			"(operator flag --assume-role-policy, chart value tenancy.assumeRolePolicy)", ns, spec.RoleARN)}
 	}
 	return nil

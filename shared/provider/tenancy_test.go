@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/retry"
 
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/internal/ststest"
 	"github.com/runner-codes/infra-operator/shared/provider"
@@ -62,7 +63,7 @@ func TestTenancy(t *testing.T) {
 			mutate: func(p *v1alpha1.AWSProvider) {
 				p.Spec.AccessKeyIDRef, p.Spec.SecretAccessKeyRef, p.Spec.Endpoint = nil, nil, ""
 			},
-			want: "False/" + provider.ReasonOperatorIdentityNotAllowed,
+			want: "False/" + condition.ReasonOperatorIdentityNotAllowed,
 		},
 		"Role": {
 			reason: "A role that no --assume-role-policy rule of the namespace matches is refused.",
@@ -70,12 +71,12 @@ func TestTenancy(t *testing.T) {
 				p.Spec.RoleARN = "arn:aws:iam::123456789012:role/admin"
 				p.Spec.Endpoint = ""
 			},
-			want: "False/" + provider.ReasonRoleNotAllowed,
+			want: "False/" + condition.ReasonRoleNotAllowed,
 		},
 		"Endpoint": {
 			reason: "spec.endpoint is not honoured without --allow-endpoint-override; nothing is sent to it.",
 			mutate: func(p *v1alpha1.AWSProvider) { p.Spec.Endpoint = tenant.URL },
-			want:   "False/" + provider.ReasonEndpointNotAllowed,
+			want:   "False/" + condition.ReasonEndpointNotAllowed,
 		},
 	}
 	for name, tc := range cases {
@@ -124,7 +125,7 @@ func TestTenancy(t *testing.T) {
 				return err.Error()
 			}
 			for _, c := range got.Status.Conditions {
-				if c.Type == "Ready" && c.Status == metav1.ConditionTrue && got.Status.AccountID == account {
+				if c.Type == condition.TypeReady && c.Status == metav1.ConditionTrue && got.Status.AccountID == account {
 					return ""
 				}
 			}

@@ -22,17 +22,6 @@ func SortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// TagList returns tags as a list sorted by key, each element made by tag (which builds the
-// service's own SDK Tag type). The list is empty, not nil, when there are no tags, so that
-// responses carry an empty tag list as AWS's do.
-func TagList[T any](tags map[string]string, tag func(key, value string) T) []T {
-	out := make([]T, 0, len(tags))
-	for _, k := range SortedKeys(tags) {
-		out = append(out, tag(k, tags[k]))
-	}
-	return out
-}
-
 // Page returns the page of at most size items that starts at the position token holds ("" for
 // the first page), and the token of the next page ("" after the last). Items must come in a
 // stable order. ok is false when token is not one that Page returned for these items.

@@ -28,13 +28,15 @@ const TransitionTime = 2 * time.Second
 type Backend struct {
 	clock  *core.Clock
 	mu     sync.Mutex
-	tables map[core.Scope]map[string]*table
+	tables *core.Regions[map[string]*table] // by name
+	tags   *core.Tags                       // the tables', by ARN
 	seq    int
 }
 
 // New returns an empty DynamoDB backend on clock.
 func New(clock *core.Clock) *Backend {
-	return &Backend{clock: clock, tables: map[core.Scope]map[string]*table{}}
+	return &Backend{clock: clock, tags: core.NewTags(tagRules),
+		tables: core.NewRegions(func(core.Scope) map[string]*table { return map[string]*table{} })}
 }
 
 // Service describes DynamoDB to the router.
@@ -76,24 +78,15 @@ func notFound(name string) *core.APIError {
 
 var tableName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
 
-// region returns the tables of the caller's account and region. The caller holds b.mu.
-func (b *Backend) region(call *core.Call) map[string]*table {
-	r := b.tables[call.Scope()]
-	if r == nil {
-		r = map[string]*table{}
-		b.tables[call.Scope()] = r
-	}
-	return r
-}
-
 // lookup returns a live table by name or ARN, settling its state first. The caller holds b.mu.
 func (b *Backend) lookup(call *core.Call, nameOrARN string) (*table, error) {
-	r := b.region(call)
-	for name, t := range r {
+	tables := b.tables.Of(call)
+	for name, t := range tables {
 		if name == nameOrARN || t.arn == nameOrARN {
 			t.settle(call.Now)
 			if t.gone(call.Now) {
-				delete(r, name)
+				delete(tables, name)
+				b.tags.Delete(t.arn)
 				break
 			}
 			return t, nil
@@ -116,9 +109,12 @@ func (b *Backend) createTable(call *core.Call, in *dynamodb.CreateTableInput) (*
 	if _, err := b.lookup(call, name); err == nil {
 		return nil, core.Errorf("ResourceInUseException", "Table already exists: %s", name)
 	}
+	if err := b.tags.Merge(requestTags(in.Tags), t.arn); err != nil {
+		return nil, err
+	}
 	b.seq++
 	t.id = fmt.Sprintf("%08x-0000-4000-8000-%012x", b.seq, b.seq)
-	b.region(call)[name] = t
+	b.tables.Of(call)[name] = t
 	return &dynamodb.CreateTableOutput{TableDescription: t.describe(call.Now)}, nil
 }
 
@@ -153,7 +149,7 @@ func (b *Backend) listTables(call *core.Call, in *dynamodb.ListTablesInput) (*dy
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var names []string
-	for name := range b.region(call) {
+	for name := range b.tables.Of(call) {
 		if _, err := b.lookup(call, name); err == nil {
 			names = append(names, name)
 		}
@@ -183,7 +179,7 @@ func (b *Backend) dump() any {
 	defer b.mu.Unlock()
 	out := map[string]any{}
 	now := b.clock.Now()
-	for scope, tables := range b.tables {
+	for scope, tables := range b.tables.All() {
 		for name, t := range tables {
 			t.settle(now)
 			out[scope.Account+"/"+scope.Region+"/"+name] = t.describe(now)

@@ -33,7 +33,6 @@ type table struct {
 	ttl                types.TimeToLiveDescription
 	pitr               bool
 	pitrDays           int32
-	tags               map[string]string
 }
 
 // index is one global secondary index.
@@ -89,7 +88,6 @@ func newTable(call *core.Call, in *dynamodb.CreateTableInput) (*table, error) {
 		attributes: in.AttributeDefinitions,
 		billing:    in.BillingMode,
 		class:      in.TableClass,
-		tags:       map[string]string{},
 		ttl:        types.TimeToLiveDescription{TimeToLiveStatus: types.TimeToLiveStatusDisabled},
 	}
 	if t.billing == "" {
@@ -149,12 +147,6 @@ func newTable(call *core.Call, in *dynamodb.CreateTableInput) (*table, error) {
 		return nil, err
 	}
 	t.setSSE(call, in.SSESpecification)
-	if len(in.Tags) > 50 {
-		return nil, validation("One or more parameter values were invalid: Too many tags")
-	}
-	for _, tag := range in.Tags {
-		t.tags[aws.ToString(tag.Key)] = aws.ToString(tag.Value)
-	}
 	return t, nil
 }
 

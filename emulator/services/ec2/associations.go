@@ -49,7 +49,7 @@ func (b *Backend) associateRouteTable(call *core.Call, in *ec2.AssociateRouteTab
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	t, err := get(r.tables, rtbKind, aws.ToString(in.RouteTableId))
 	if err != nil {
 		return nil, err
@@ -79,7 +79,7 @@ func (b *Backend) disassociateRouteTable(call *core.Call, in *ec2.DisassociateRo
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	id := aws.ToString(in.AssociationId)
-	t, subnet, err := b.region(call).association(id)
+	t, subnet, err := b.regions.Of(call).association(id)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (b *Backend) disassociateRouteTable(call *core.Call, in *ec2.DisassociateRo
 func (b *Backend) replaceRouteTableAssociation(call *core.Call, in *ec2.ReplaceRouteTableAssociationInput) (*ec2.ReplaceRouteTableAssociationOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	old, subnet, err := r.association(aws.ToString(in.AssociationId))
 	if err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -32,7 +33,7 @@ const TransitionTime = time.Second
 type Backend struct {
 	clock   *core.Clock
 	mu      sync.Mutex
-	regions map[core.Scope]*region
+	regions *core.Regions[*region]
 }
 
 // region is the EC2 state of one account in one region.
@@ -48,12 +49,19 @@ type region struct {
 	rules     map[string]*sgRule
 	ruleSeq   int // rules created so far, to keep their order
 	tables    map[string]*routeTable
-	tags      map[string]map[string]string // resource id -> key -> value
+	tags      *core.Tags // by resource id
+}
+
+// newRegion returns the empty EC2 state of an account in a region.
+func newRegion(core.Scope) *region {
+	return &region{vpcs: map[string]*vpc{}, subnets: map[string]*subnet{}, igws: map[string]*igw{}, eips: map[string]*eip{},
+		nats: map[string]*natGateway{}, natTokens: map[string]string{}, rtbTokens: map[string]string{}, groups: map[string]*securityGroup{},
+		rules: map[string]*sgRule{}, tables: map[string]*routeTable{}, tags: core.NewTags(tagRules)}
 }
 
 // New returns an empty EC2 backend on clock.
 func New(clock *core.Clock) *Backend {
-	return &Backend{clock: clock, regions: map[core.Scope]*region{}}
+	return &Backend{clock: clock, regions: core.NewRegions(newRegion)}
 }
 
 // Service describes EC2 to the router.
@@ -120,41 +128,16 @@ func newID(prefix string) string {
 	return prefix + "-" + hex.EncodeToString(b)[:17]
 }
 
-// region returns the caller's EC2 state, creating it. The caller holds b.mu.
-func (b *Backend) region(call *core.Call) *region {
-	r := b.regions[call.Scope()]
-	if r == nil {
-		r = &region{vpcs: map[string]*vpc{}, subnets: map[string]*subnet{}, igws: map[string]*igw{}, eips: map[string]*eip{},
-			nats: map[string]*natGateway{}, natTokens: map[string]string{}, rtbTokens: map[string]string{}, groups: map[string]*securityGroup{},
-			rules: map[string]*sgRule{}, tables: map[string]*routeTable{}, tags: map[string]map[string]string{}}
-		b.regions[call.Scope()] = r
-	}
-	return r
-}
-
-// tagsOf returns the tag map of a resource, creating it.
-func (r *region) tagsOf(id string) map[string]string {
-	if r.tags[id] == nil {
-		r.tags[id] = map[string]string{}
-	}
-	return r.tags[id]
-}
-
-// setTags gives a new resource the tags of its TagSpecifications.
-func (r *region) setTags(id string, tags map[string]string) {
-	for k, v := range tags {
-		r.tagsOf(id)[k] = v
-	}
-}
-
 // tagList returns a resource's tags as the SDK lists them.
-func (r *region) tagList(id string) []types.Tag { return tagList(r.tags[id]) }
+func (r *region) tagList(id string) []types.Tag {
+	return core.TagList(r.tags, id, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
+}
 
 func (b *Backend) dump() any {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := map[string]any{}
-	for scope, r := range b.regions {
+	for scope, r := range b.regions.All() {
 		out[scope.Account+"/"+scope.Region] = map[string]any{
 			"vpcs": core.SortedKeys(r.vpcs), "subnets": core.SortedKeys(r.subnets), "internetGateways": core.SortedKeys(r.igws),
 			"addresses": core.SortedKeys(r.eips), "natGateways": core.SortedKeys(r.nats), "securityGroups": core.SortedKeys(r.groups),

@@ -72,14 +72,16 @@ func (b *Backend) allocateAddress(call *core.Call, in *ec2.AllocateAddressInput)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	ip, ok := r.freeAddress()
 	if !ok {
 		return nil, core.Errorf("AddressLimitExceeded", "The maximum number of addresses has been reached.")
 	}
 	e := &eip{id: newID("eipalloc"), ip: ip}
+	if err := r.tags.Merge(tags, e.id); err != nil {
+		return nil, err
+	}
 	r.eips[e.id] = e
-	r.setTags(e.id, tags)
 	return &ec2.AllocateAddressOutput{AllocationId: aws.String(e.id), PublicIp: aws.String(ip.String()), Domain: types.DomainTypeVpc,
 		PublicIpv4Pool: aws.String("amazon"), NetworkBorderGroup: aws.String(call.Region)}, nil
 }
@@ -87,7 +89,7 @@ func (b *Backend) allocateAddress(call *core.Call, in *ec2.AllocateAddressInput)
 func (b *Backend) describeAddresses(call *core.Call, in *ec2.DescribeAddressesInput) (*ec2.DescribeAddressesOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	addrs, _, err := describe(r.eips, eipKind, in.AllocationIds, in.Filters, paging{}, func(id string, e *eip) view[types.Address] {
 		d := r.describeAddress(e, call)
 		return view[types.Address]{d, d.Tags, fields{
@@ -118,7 +120,7 @@ func (b *Backend) describeAddresses(call *core.Call, in *ec2.DescribeAddressesIn
 func (b *Backend) releaseAddress(call *core.Call, in *ec2.ReleaseAddressInput) (*ec2.ReleaseAddressOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	if in.AllocationId == nil && in.PublicIp != nil {
 		return nil, core.Errorf("InvalidParameterValue", "You must specify an allocation id when releasing a VPC elastic IP address")
 	}
@@ -130,6 +132,6 @@ func (b *Backend) releaseAddress(call *core.Call, in *ec2.ReleaseAddressInput) (
 		return nil, core.Errorf("InvalidIPAddress.InUse", "Address %s is in use.", e.ip)
 	}
 	delete(r.eips, e.id)
-	delete(r.tags, e.id)
+	r.tags.Delete(e.id)
 	return &ec2.ReleaseAddressOutput{}, nil
 }

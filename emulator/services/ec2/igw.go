@@ -27,10 +27,12 @@ func (b *Backend) createInternetGateway(call *core.Call, in *ec2.CreateInternetG
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	g := &igw{id: newID("igw")}
+	if err := r.tags.Merge(tags, g.id); err != nil {
+		return nil, err
+	}
 	r.igws[g.id] = g
-	r.setTags(g.id, tags)
 	d := r.describeIgw(g, call.Account)
 	return &ec2.CreateInternetGatewayOutput{InternetGateway: &d}, nil
 }
@@ -38,7 +40,7 @@ func (b *Backend) createInternetGateway(call *core.Call, in *ec2.CreateInternetG
 func (b *Backend) describeInternetGateways(call *core.Call, in *ec2.DescribeInternetGatewaysInput) (*ec2.DescribeInternetGatewaysOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	igws, next, err := describe(r.igws, igwKind, in.InternetGatewayIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, g *igw) view[types.InternetGateway] {
 		d := r.describeIgw(g, call.Account)
 		f := fields{"internet-gateway-id": {id}, "owner-id": {call.Account}, "attachment.vpc-id": nil, "attachment.state": nil}
@@ -65,7 +67,7 @@ func (r *region) gatewayAndVpc(igwID, vpcID *string) (*igw, *vpc, error) {
 func (b *Backend) attachInternetGateway(call *core.Call, in *ec2.AttachInternetGatewayInput) (*ec2.AttachInternetGatewayOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	g, v, err := r.gatewayAndVpc(in.InternetGatewayId, in.VpcId)
 	if err != nil {
 		return nil, err
@@ -87,7 +89,7 @@ func (b *Backend) attachInternetGateway(call *core.Call, in *ec2.AttachInternetG
 func (b *Backend) detachInternetGateway(call *core.Call, in *ec2.DetachInternetGatewayInput) (*ec2.DetachInternetGatewayOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	g, v, err := r.gatewayAndVpc(in.InternetGatewayId, in.VpcId)
 	if err != nil {
 		return nil, err
@@ -108,7 +110,7 @@ func (b *Backend) detachInternetGateway(call *core.Call, in *ec2.DetachInternetG
 func (b *Backend) deleteInternetGateway(call *core.Call, in *ec2.DeleteInternetGatewayInput) (*ec2.DeleteInternetGatewayOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	g, err := get(r.igws, igwKind, aws.ToString(in.InternetGatewayId))
 	if err != nil {
 		return nil, err
@@ -117,6 +119,6 @@ func (b *Backend) deleteInternetGateway(call *core.Call, in *ec2.DeleteInternetG
 		return nil, dependencyViolation("internetGateway", g.id)
 	}
 	delete(r.igws, g.id)
-	delete(r.tags, g.id)
+	r.tags.Delete(g.id)
 	return &ec2.DeleteInternetGatewayOutput{}, nil
 }

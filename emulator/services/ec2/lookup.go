@@ -10,7 +10,7 @@ import "github.com/runner-codes/infra-operator/emulator/internal/core"
 func (b *Backend) scoped(scope core.Scope, f func(r *region)) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if r := b.regions[scope]; r != nil {
+	if r, ok := b.regions.Lookup(scope); ok {
 		f(r)
 	}
 }

@@ -64,7 +64,7 @@ func (r *region) purgeNats(now time.Time) {
 	for id, n := range r.nats {
 		if n.expired(now) {
 			delete(r.nats, id)
-			delete(r.tags, id)
+			r.tags.Delete(id)
 			if r.natTokens[n.token] == id {
 				delete(r.natTokens, n.token)
 			}
@@ -153,7 +153,7 @@ func (b *Backend) createNatGateway(call *core.Call, in *ec2.CreateNatGatewayInpu
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	r.purgeNats(call.Now)
 	token := aws.ToString(in.ClientToken)
 	if id, ok := r.natTokens[token]; ok && token != "" {
@@ -183,12 +183,14 @@ func (b *Backend) createNatGateway(call *core.Call, in *ec2.CreateNatGatewayInpu
 	if conn == types.ConnectivityTypePublic && n.failCode == "" && !r.hasInternetGateway(s.vpc) {
 		n.failCode, n.failMsg = "Gateway.NotAttached", "Network "+s.vpc+" has no Internet gateway attached"
 	}
+	if err := r.tags.Merge(tags, n.id); err != nil {
+		return nil, err
+	}
 	n.privateIP = r.natPrivateIP(s, call.Now)
 	r.nats[n.id] = n
 	if token != "" {
 		r.natTokens[token] = n.id
 	}
-	r.setTags(n.id, tags)
 	d := r.describeNat(n, call)
 	return &ec2.CreateNatGatewayOutput{ClientToken: in.ClientToken, NatGateway: &d}, nil
 }
@@ -206,7 +208,7 @@ func (r *region) hasInternetGateway(vpcID string) bool {
 func (b *Backend) describeNatGateways(call *core.Call, in *ec2.DescribeNatGatewaysInput) (*ec2.DescribeNatGatewaysOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	r.purgeNats(call.Now)
 	nats, next, err := describe(r.nats, natKind, in.NatGatewayIds, in.Filter, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, n *natGateway) view[types.NatGateway] {
 		d := r.describeNat(n, call)
@@ -220,7 +222,7 @@ func (b *Backend) describeNatGateways(call *core.Call, in *ec2.DescribeNatGatewa
 func (b *Backend) deleteNatGateway(call *core.Call, in *ec2.DeleteNatGatewayInput) (*ec2.DeleteNatGatewayOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	r.purgeNats(call.Now)
 	n, err := get(r.nats, natKind, aws.ToString(in.NatGatewayId))
 	if err != nil {

@@ -50,12 +50,13 @@ type routeSpec struct {
 
 // addMainTable gives a new VPC its main route table with the local routes.
 func (r *region) addMainTable(v *vpc) {
-	t := r.newTable(v)
+	t := r.newTable(newID("rtb"), v)
 	t.mainAssoc = newID("rtbassoc")
 }
 
-func (r *region) newTable(v *vpc) *routeTable {
-	t := &routeTable{id: newID("rtb"), vpc: v.id, assocs: map[string]string{}}
+// newTable adds a route table with id to a VPC, with its local routes.
+func (r *region) newTable(id string, v *vpc) *routeTable {
+	t := &routeTable{id: id, vpc: v.id, assocs: map[string]string{}}
 	t.routes = append(t.routes, &route{dest: v.cidr.String(), destParam: destCIDR, target: target{"gatewayId", "local"}, local: true})
 	if v.ipv6.IsValid() {
 		t.routes = append(t.routes, &route{dest: v.ipv6.String(), destParam: destIPv6, target: target{"gatewayId", "local"}, local: true})
@@ -126,7 +127,7 @@ func (b *Backend) createRouteTable(call *core.Call, in *ec2.CreateRouteTableInpu
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	token := aws.ToString(in.ClientToken)
 	if t, ok := r.tables[r.rtbTokens[token]]; ok && token != "" {
 		// A repeated ClientToken answers the table it created, as AWS does.
@@ -140,12 +141,15 @@ func (b *Backend) createRouteTable(call *core.Call, in *ec2.CreateRouteTableInpu
 	if err != nil {
 		return nil, err
 	}
-	t := r.newTable(v)
+	id := newID("rtb")
+	if err := r.tags.Merge(tags, id); err != nil {
+		return nil, err
+	}
+	t := r.newTable(id, v)
 	if token != "" {
 		t.token = token
 		r.rtbTokens[token] = t.id
 	}
-	r.setTags(t.id, tags)
 	d := r.describeTable(t, call)
 	return &ec2.CreateRouteTableOutput{ClientToken: in.ClientToken, RouteTable: &d}, nil
 }
@@ -153,7 +157,7 @@ func (b *Backend) createRouteTable(call *core.Call, in *ec2.CreateRouteTableInpu
 func (b *Backend) describeRouteTables(call *core.Call, in *ec2.DescribeRouteTablesInput) (*ec2.DescribeRouteTablesOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	tables, next, err := describe(r.tables, rtbKind, in.RouteTableIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 100}, func(id string, t *routeTable) view[types.RouteTable] {
 		d := r.describeTable(t, call)
 		f := fields{"route-table-id": {id}, "vpc-id": {t.vpc}, "owner-id": {call.Account}, "association.route-table-association-id": nil,
@@ -181,7 +185,7 @@ func (b *Backend) describeRouteTables(call *core.Call, in *ec2.DescribeRouteTabl
 func (b *Backend) deleteRouteTable(call *core.Call, in *ec2.DeleteRouteTableInput) (*ec2.DeleteRouteTableOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	t, err := get(r.tables, rtbKind, aws.ToString(in.RouteTableId))
 	if err != nil {
 		return nil, err
@@ -190,7 +194,7 @@ func (b *Backend) deleteRouteTable(call *core.Call, in *ec2.DeleteRouteTableInpu
 		return nil, dependencyViolation("routeTable", t.id)
 	}
 	delete(r.tables, t.id)
-	delete(r.tags, t.id)
+	r.tags.Delete(t.id)
 	delete(r.rtbTokens, t.token)
 	return &ec2.DeleteRouteTableOutput{}, nil
 }
@@ -304,7 +308,7 @@ func (t *routeTable) findRoute(dest string) int {
 func (b *Backend) setRoute(call *core.Call, s routeSpec) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	t, err := get(r.tables, rtbKind, s.table)
 	if err != nil {
 		return err
@@ -369,7 +373,7 @@ func (b *Backend) replaceRoute(call *core.Call, in *ec2.ReplaceRouteInput) (*ec2
 func (b *Backend) deleteRoute(call *core.Call, in *ec2.DeleteRouteInput) (*ec2.DeleteRouteOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	t, err := get(r.tables, rtbKind, aws.ToString(in.RouteTableId))
 	if err != nil {
 		return nil, err

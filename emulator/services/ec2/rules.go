@@ -38,10 +38,10 @@ func (s *sgRule) peer() string {
 	return s.cidr4 + s.cidr6 + s.prefixList + s.refGroup
 }
 
-// addRule stores a rule under a new sgr- id.
+// addRule stores a rule under its sgr- id, after the rules created before it.
 func (r *region) addRule(s *sgRule) {
 	r.ruleSeq++
-	s.id, s.seq = newID("sgr"), r.ruleSeq
+	s.seq = r.ruleSeq
 	r.rules[s.id] = s
 }
 
@@ -207,7 +207,7 @@ func (r *region) expand(group string, egress bool, perms []types.IpPermission) (
 			if err != nil {
 				return err
 			}
-			s := &sgRule{group: group, egress: egress, protocol: proto, from: from, to: to, description: d}
+			s := &sgRule{id: newID("sgr"), group: group, egress: egress, protocol: proto, from: from, to: to, description: d}
 			set(s)
 			out = append(out, s)
 			return nil
@@ -304,7 +304,7 @@ func (b *Backend) authorize(call *core.Call, q ruleRequest) (*bool, []types.Secu
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	g, err := r.group(q.groupID, q.groupName)
 	if err != nil {
 		return nil, nil, err
@@ -331,10 +331,16 @@ func (b *Backend) authorize(call *core.Call, q ruleRequest) (*bool, []types.Secu
 			return nil, nil, core.Errorf("RulesPerSecurityGroupLimitExceeded", "The maximum number of rules per security group has been reached.")
 		}
 	}
+	ids := make([]string, len(add))
+	for i, s := range add {
+		ids[i] = s.id
+	}
+	if err := r.tags.Merge(tags, ids...); err != nil {
+		return nil, nil, err
+	}
 	rules := []types.SecurityGroupRule{}
 	for _, s := range add {
 		r.addRule(s)
-		r.setTags(s.id, tags)
 		rules = append(rules, s.describe(r, call))
 	}
 	return aws.Bool(true), rules, nil
@@ -361,7 +367,7 @@ func (b *Backend) revoke(call *core.Call, q ruleRequest) (*bool, []types.Revoked
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	g, err := r.group(q.groupID, q.groupName)
 	if err != nil {
 		return nil, nil, err
@@ -396,7 +402,7 @@ func (b *Backend) revoke(call *core.Call, q ruleRequest) (*bool, []types.Revoked
 			continue
 		}
 		delete(r.rules, s.id)
-		delete(r.tags, s.id)
+		r.tags.Delete(s.id)
 		revoked = append(revoked, types.RevokedSecurityGroupRule{SecurityGroupRuleId: aws.String(s.id), GroupId: aws.String(s.group),
 			IsEgress: aws.Bool(s.egress), IpProtocol: aws.String(s.protocol), FromPort: aws.Int32(s.from), ToPort: aws.Int32(s.to),
 			CidrIpv4: optional(s.cidr4), CidrIpv6: optional(s.cidr6), PrefixListId: optional(s.prefixList),
@@ -420,7 +426,7 @@ func (b *Backend) revokeSecurityGroupEgress(call *core.Call, in *ec2.RevokeSecur
 func (b *Backend) describeSecurityGroupRules(call *core.Call, in *ec2.DescribeSecurityGroupRulesInput) (*ec2.DescribeSecurityGroupRulesOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	rules, next, err := describe(r.rules, ruleKind, in.SecurityGroupRuleIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, s *sgRule) view[types.SecurityGroupRule] {
 		d := s.describe(r, call)
 		return view[types.SecurityGroupRule]{d, d.Tags, fields{"group-id": {s.group}, "security-group-rule-id": {id}}}

@@ -25,8 +25,8 @@ var noDefaultVPC = core.Errorf("VPCIdNotSpecified", "No default VPC for this use
 func (r *region) addDefaultGroup(vpcID string) {
 	g := &securityGroup{id: newID("sg"), name: "default", description: "default VPC security group", vpc: vpcID, isDefault: true}
 	r.groups[g.id] = g
-	r.addRule(&sgRule{group: g.id, protocol: "-1", from: -1, to: -1, refGroup: g.id})
-	r.addRule(&sgRule{group: g.id, egress: true, protocol: "-1", from: -1, to: -1, cidr4: "0.0.0.0/0"})
+	r.addRule(&sgRule{id: newID("sgr"), group: g.id, protocol: "-1", from: -1, to: -1, refGroup: g.id})
+	r.addRule(&sgRule{id: newID("sgr"), group: g.id, egress: true, protocol: "-1", from: -1, to: -1, cidr4: "0.0.0.0/0"})
 }
 
 // dropGroup forgets a group, its rules and their tags.
@@ -34,11 +34,11 @@ func (r *region) dropGroup(id string) {
 	for rid, rule := range r.rules {
 		if rule.group == id {
 			delete(r.rules, rid)
-			delete(r.tags, rid)
+			r.tags.Delete(rid)
 		}
 	}
 	delete(r.groups, id)
-	delete(r.tags, id)
+	r.tags.Delete(id)
 }
 
 // group returns the group a request names by id; by name alone it needs a default VPC.
@@ -89,7 +89,7 @@ func (b *Backend) createSecurityGroup(call *core.Call, in *ec2.CreateSecurityGro
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	v, err := get(r.vpcs, vpcKind, aws.ToString(in.VpcId))
 	if err != nil {
 		return nil, err
@@ -100,9 +100,11 @@ func (b *Backend) createSecurityGroup(call *core.Call, in *ec2.CreateSecurityGro
 		}
 	}
 	g := &securityGroup{id: newID("sg"), name: name, description: aws.ToString(in.Description), vpc: v.id}
+	if err := r.tags.Merge(tags, g.id); err != nil {
+		return nil, err
+	}
 	r.groups[g.id] = g
-	r.addRule(&sgRule{group: g.id, egress: true, protocol: "-1", from: -1, to: -1, cidr4: "0.0.0.0/0"})
-	r.setTags(g.id, tags)
+	r.addRule(&sgRule{id: newID("sgr"), group: g.id, egress: true, protocol: "-1", from: -1, to: -1, cidr4: "0.0.0.0/0"})
 	return &ec2.CreateSecurityGroupOutput{GroupId: aws.String(g.id), SecurityGroupArn: aws.String(call.Scope().ARN("ec2", "security-group/"+g.id)),
 		Tags: r.tagList(g.id)}, nil
 }
@@ -113,7 +115,7 @@ func (b *Backend) describeSecurityGroups(call *core.Call, in *ec2.DescribeSecuri
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	groups, next, err := describe(r.groups, sgKind, in.GroupIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, g *securityGroup) view[types.SecurityGroup] {
 		d := r.describeGroup(g, call)
 		f := fields{"group-id": {id}, "group-name": {g.name}, "vpc-id": {g.vpc}, "description": {g.description}, "owner-id": {call.Account}}
@@ -130,7 +132,7 @@ func (b *Backend) describeSecurityGroups(call *core.Call, in *ec2.DescribeSecuri
 func (b *Backend) deleteSecurityGroup(call *core.Call, in *ec2.DeleteSecurityGroupInput) (*ec2.DeleteSecurityGroupOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	g, err := r.group(in.GroupId, in.GroupName)
 	if err != nil {
 		return nil, err

@@ -116,7 +116,7 @@ func (b *Backend) createSubnet(call *core.Call, in *ec2.CreateSubnetInput) (*ec2
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	v, err := get(r.vpcs, vpcKind, aws.ToString(in.VpcId))
 	if err != nil {
 		return nil, err
@@ -144,8 +144,10 @@ func (b *Backend) createSubnet(call *core.Call, in *ec2.CreateSubnetInput) (*ec2
 		}
 		s.ipv6Assoc = newID("subnet-cidr-assoc")
 	}
+	if err := r.tags.Merge(tags, s.id); err != nil {
+		return nil, err
+	}
 	r.subnets[s.id] = s
-	r.setTags(s.id, tags)
 	d := r.describeSubnet(s, call)
 	return &ec2.CreateSubnetOutput{Subnet: &d}, nil
 }
@@ -153,7 +155,7 @@ func (b *Backend) createSubnet(call *core.Call, in *ec2.CreateSubnetInput) (*ec2
 func (b *Backend) describeSubnets(call *core.Call, in *ec2.DescribeSubnetsInput) (*ec2.DescribeSubnetsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	subnets, next, err := describe(r.subnets, subnetKind, in.SubnetIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, s *subnet) view[types.Subnet] {
 		d := r.describeSubnet(s, call)
 		return view[types.Subnet]{d, d.Tags, fields{
@@ -173,7 +175,7 @@ func (b *Backend) describeSubnets(call *core.Call, in *ec2.DescribeSubnetsInput)
 func (b *Backend) deleteSubnet(call *core.Call, in *ec2.DeleteSubnetInput) (*ec2.DeleteSubnetOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	id := aws.ToString(in.SubnetId)
 	if _, err := get(r.subnets, subnetKind, id); err != nil {
 		return nil, err
@@ -191,7 +193,7 @@ func (b *Backend) deleteSubnet(call *core.Call, in *ec2.DeleteSubnetInput) (*ec2
 		}
 	}
 	delete(r.subnets, id)
-	delete(r.tags, id)
+	r.tags.Delete(id)
 	return &ec2.DeleteSubnetOutput{}, nil
 }
 
@@ -199,7 +201,7 @@ func (b *Backend) deleteSubnet(call *core.Call, in *ec2.DeleteSubnetInput) (*ec2
 func (b *Backend) modifySubnetAttribute(call *core.Call, in *ec2.ModifySubnetAttributeInput) (*ec2.ModifySubnetAttributeOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	s, err := get(b.region(call).subnets, subnetKind, aws.ToString(in.SubnetId))
+	s, err := get(b.regions.Of(call).subnets, subnetKind, aws.ToString(in.SubnetId))
 	if err != nil {
 		return nil, err
 	}

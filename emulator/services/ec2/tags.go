@@ -1,6 +1,7 @@
 package ec2
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -10,44 +11,31 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
-// maxTags is EC2's limit of tags per resource.
-const maxTags = 50
-
-// checkTag validates a tag as EC2 does.
-func checkTag(k, v string) error {
-	switch {
-	case k == "" || len(k) > 128:
-		return core.Errorf("InvalidParameterValue", "Tag keys must be between 1 and 128 characters")
-	case strings.HasPrefix(strings.ToLower(k), "aws:"):
-		return core.Errorf("InvalidParameterValue", "Tag keys starting with 'aws:' are reserved for internal use")
-	case len(v) > 256:
-		return core.Errorf("InvalidParameterValue", "Tag values must be at most 256 characters")
-	}
-	return nil
+// tagRules are EC2's limits on tags, with its errors: "TagLimitExceeded" for more than 50 tags
+// on a resource, "InvalidParameterValue" for a bad key or value (Amazon EC2 API reference, Error
+// codes; Tag your Amazon EC2 resources, Tag restrictions).
+var tagRules = core.TagRules{
+	MaxTags:  50,
+	Reserved: []string{"aws:"},
+	TooMany:  core.Errorf("TagLimitExceeded", "The maximum number of tags for a resource is 50"),
+	Invalid:  func(problem string) *core.APIError { return core.Errorf("InvalidParameterValue", "%s", problem) },
 }
 
-// specTags returns the tags TagSpecifications give a resource of type rt.
+// tagPair returns an SDK tag's key and value.
+func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
+
+// specTags returns the tags TagSpecifications give a resource of type rt; the region's tag
+// store checks them when the resource gets them.
 func specTags(specs []types.TagSpecification, rt types.ResourceType) (map[string]string, error) {
 	out := map[string]string{}
 	for _, s := range specs {
 		if s.ResourceType != rt {
 			return nil, core.Errorf("InvalidParameterValue", "'%s' is not a valid taggable resource type for this operation.", s.ResourceType)
 		}
-		for _, t := range s.Tags {
-			if err := checkTag(aws.ToString(t.Key), aws.ToString(t.Value)); err != nil {
-				return nil, err
-			}
-			out[aws.ToString(t.Key)] = aws.ToString(t.Value)
-		}
-	}
-	if len(out) > maxTags {
-		return nil, core.Errorf("TagLimitExceeded", "The maximum number of tags for a resource is %d", maxTags)
+		tags, _ := core.TagMap(s.Tags, tagPair)
+		maps.Copy(out, tags)
 	}
 	return out, nil
-}
-
-func tagList(tags map[string]string) []types.Tag {
-	return core.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
 }
 
 // exists reports whether the caller has a resource with id, of any type tags may be put on.
@@ -73,28 +61,20 @@ func (r *region) has(k kind, id string) bool {
 		natKind: r.nats[id] != nil, sgKind: r.groups[id] != nil, ruleKind: r.rules[id] != nil, rtbKind: r.tables[id] != nil}[k]
 }
 
+// createTags adds or replaces tags on every resource, or on none when one would break EC2's
+// rules.
 func (b *Backend) createTags(call *core.Call, in *ec2.CreateTagsInput) (*ec2.CreateTagsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	for _, id := range in.Resources {
 		if err := r.exists(id); err != nil {
 			return nil, err
 		}
 	}
-	for _, t := range in.Tags {
-		if err := checkTag(aws.ToString(t.Key), aws.ToString(t.Value)); err != nil {
-			return nil, err
-		}
-	}
-	for _, id := range in.Resources {
-		tags := r.tagsOf(id)
-		for _, t := range in.Tags {
-			tags[aws.ToString(t.Key)] = aws.ToString(t.Value)
-		}
-		if len(tags) > maxTags {
-			return nil, core.Errorf("TagLimitExceeded", "The maximum number of tags for a resource is %d", maxTags)
-		}
+	tags, _ := core.TagMap(in.Tags, tagPair)
+	if err := r.tags.Merge(tags, in.Resources...); err != nil {
+		return nil, err
 	}
 	return &ec2.CreateTagsOutput{}, nil
 }
@@ -104,16 +84,15 @@ func (b *Backend) createTags(call *core.Call, in *ec2.CreateTagsInput) (*ec2.Cre
 func (b *Backend) deleteTags(call *core.Call, in *ec2.DeleteTagsInput) (*ec2.DeleteTagsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	for _, id := range in.Resources {
 		if err := r.exists(id); err != nil {
 			return nil, err
 		}
-		tags := r.tagsOf(id)
+		have := r.tags.Map(id)
 		for _, t := range in.Tags {
-			k := aws.ToString(t.Key)
-			if t.Value == nil || tags[k] == aws.ToString(t.Value) {
-				delete(tags, k)
+			if k := aws.ToString(t.Key); t.Value == nil || have[k] == aws.ToString(t.Value) {
+				r.tags.Remove(id, k)
 			}
 		}
 	}

@@ -96,9 +96,11 @@ func (b *Backend) createVpc(call *core.Call, in *ec2.CreateVpcInput) (*ec2.Creat
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
+	if err := r.tags.Merge(tags, v.id); err != nil {
+		return nil, err
+	}
 	r.vpcs[v.id] = v
-	r.setTags(v.id, tags)
 	r.addDefaultGroup(v.id)
 	r.addMainTable(v)
 	d := v.describe(call.Account, call.Now, r.tagList(v.id))
@@ -108,7 +110,7 @@ func (b *Backend) createVpc(call *core.Call, in *ec2.CreateVpcInput) (*ec2.Creat
 func (b *Backend) describeVpcs(call *core.Call, in *ec2.DescribeVpcsInput) (*ec2.DescribeVpcsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	vpcs, next, err := describe(r.vpcs, vpcKind, in.VpcIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, v *vpc) view[types.Vpc] {
 		d := v.describe(call.Account, call.Now, r.tagList(id))
 		return view[types.Vpc]{d, d.Tags, fields{
@@ -134,7 +136,7 @@ func ipv6Text(p netip.Prefix) *string {
 func (b *Backend) deleteVpc(call *core.Call, in *ec2.DeleteVpcInput) (*ec2.DeleteVpcOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	id := aws.ToString(in.VpcId)
 	if _, err := get(r.vpcs, vpcKind, id); err != nil {
 		return nil, err
@@ -167,18 +169,18 @@ func (b *Backend) deleteVpc(call *core.Call, in *ec2.DeleteVpcInput) (*ec2.Delet
 	for tid, t := range r.tables {
 		if t.vpc == id {
 			delete(r.tables, tid)
-			delete(r.tags, tid)
+			r.tags.Delete(tid)
 		}
 	}
 	delete(r.vpcs, id)
-	delete(r.tags, id)
+	r.tags.Delete(id)
 	return &ec2.DeleteVpcOutput{}, nil
 }
 
 func (b *Backend) modifyVpcAttribute(call *core.Call, in *ec2.ModifyVpcAttributeInput) (*ec2.ModifyVpcAttributeOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	v, err := get(b.region(call).vpcs, vpcKind, aws.ToString(in.VpcId))
+	v, err := get(b.regions.Of(call).vpcs, vpcKind, aws.ToString(in.VpcId))
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +200,7 @@ func (b *Backend) modifyVpcAttribute(call *core.Call, in *ec2.ModifyVpcAttribute
 func (b *Backend) describeVpcAttribute(call *core.Call, in *ec2.DescribeVpcAttributeInput) (*ec2.DescribeVpcAttributeOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	v, err := get(b.region(call).vpcs, vpcKind, aws.ToString(in.VpcId))
+	v, err := get(b.regions.Of(call).vpcs, vpcKind, aws.ToString(in.VpcId))
 	if err != nil {
 		return nil, err
 	}

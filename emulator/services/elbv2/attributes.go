@@ -196,7 +196,7 @@ func attributes[T, A any](b *Backend, call *core.Call, t attributeTable[T], find
 	changes []A, kv func(A) (*string, *string), newAttr func(k, v *string) A) ([]A, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	owner, set, err := find(b.region(call))
+	owner, set, err := find(b.regions.Of(call))
 	if err != nil {
 		return nil, err
 	}

@@ -57,7 +57,7 @@ type Backend struct {
 	clock   *core.Clock
 	network Network
 	mu      sync.Mutex
-	regions map[core.Scope]*region
+	regions *core.Regions[*region]
 }
 
 // region is what one account has in one region, each resource by ARN.
@@ -66,12 +66,19 @@ type region struct {
 	lbs       map[string]*loadBalancer
 	groups    map[string]*targetGroup
 	listeners map[string]*listener
+	tags      *core.Tags
+}
+
+// newRegion returns the empty state of an account in a region.
+func newRegion(scope core.Scope) *region {
+	return &region{scope: scope, lbs: map[string]*loadBalancer{}, groups: map[string]*targetGroup{}, listeners: map[string]*listener{},
+		tags: core.NewTags(tagRules)}
 }
 
 // New returns an empty ELBv2 backend on clock that checks subnets and security groups against
 // network.
 func New(clock *core.Clock, network Network) *Backend {
-	return &Backend{clock: clock, network: network, regions: map[core.Scope]*region{}}
+	return &Backend{clock: clock, network: network, regions: core.NewRegions(newRegion)}
 }
 
 // Service describes ELBv2 to the router.
@@ -112,21 +119,11 @@ func (b *Backend) Service() *core.Service {
 	}
 }
 
-// region returns the caller's resources, creating them. The caller holds b.mu.
-func (b *Backend) region(call *core.Call) *region {
-	r := b.regions[call.Scope()]
-	if r == nil {
-		r = &region{scope: call.Scope(), lbs: map[string]*loadBalancer{}, groups: map[string]*targetGroup{}, listeners: map[string]*listener{}}
-		b.regions[call.Scope()] = r
-	}
-	return r
-}
-
 // locked runs f on the caller's resources holding b.mu.
 func locked[O any](b *Backend, call *core.Call, f func(r *region) (*O, error)) (*O, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return f(b.region(call))
+	return f(b.regions.Of(call))
 }
 
 // newID returns the 16 hex digits that end the ARN of a new resource.
@@ -173,7 +170,7 @@ func (b *Backend) dump() any {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := map[string]any{}
-	for scope, r := range b.regions {
+	for scope, r := range b.regions.All() {
 		out[scope.Account+"/"+scope.Region] = map[string]any{"loadBalancers": core.SortedKeys(r.lbs),
 			"targetGroups": core.SortedKeys(r.groups), "listeners": core.SortedKeys(r.listeners)}
 	}

@@ -21,7 +21,6 @@ type listener struct {
 	certs              []types.Certificate
 	alpn               []string
 	actions            []types.Action
-	tags               map[string]string
 }
 
 // listenerChange is what CreateListener and ModifyListener say of a listener.
@@ -193,7 +192,7 @@ func (b *Backend) createListener(call *core.Call, in *elb.CreateListenerInput) (
 		if err != nil {
 			return nil, err
 		}
-		tags, err := tagMap(in.Tags, nil)
+		tags, err := requestTags(in.Tags)
 		if err != nil {
 			return nil, err
 		}
@@ -207,11 +206,14 @@ func (b *Backend) createListener(call *core.Call, in *elb.CreateListenerInput) (
 				return nil, core.Errorf("DuplicateListener", "A listener already exists on port %d for this load balancer", *in.Port)
 			}
 		}
-		l, err := c.apply(r, lb, listener{lb: lb.arn, tags: tags})
+		l, err := c.apply(r, lb, listener{lb: lb.arn})
 		if err != nil {
 			return nil, err
 		}
 		l.arn = r.scope.ARN("elasticloadbalancing", "listener/"+strings.SplitN(lb.arn, ":loadbalancer/", 2)[1]+"/"+newID())
+		if err := r.tags.Merge(tags, l.arn); err != nil {
+			return nil, err
+		}
 		r.listeners[l.arn] = l
 		return &elb.CreateListenerOutput{Listeners: []types.Listener{l.describe()}}, nil
 	})
@@ -274,6 +276,7 @@ func (b *Backend) deleteListener(call *core.Call, in *elb.DeleteListenerInput) (
 			return nil, err
 		}
 		delete(r.listeners, l.arn)
+		r.tags.Delete(l.arn)
 		return &elb.DeleteListenerOutput{}, nil
 	})
 }

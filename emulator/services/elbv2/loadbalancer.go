@@ -25,7 +25,6 @@ type loadBalancer struct {
 	groups              []string
 	created, activeAt   time.Time
 	attrs               map[string]string // the attributes set by ModifyLoadBalancerAttributes
-	tags                map[string]string
 }
 
 // mapping is one subnet of a load balancer, with the addresses a subnet mapping gave it.
@@ -209,14 +208,15 @@ func (b *Backend) createLoadBalancer(call *core.Call, in *elb.CreateLoadBalancer
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	if lb.mappings, lb.vpc, err = b.subnets(r.scope, lb.typ, in.Subnets, in.SubnetMappings); err != nil {
 		return nil, err
 	}
 	if lb.groups, err = b.securityGroups(r.scope, lb.typ, lb.vpc, in.SecurityGroups); err != nil {
 		return nil, err
 	}
-	if lb.tags, err = tagMap(in.Tags, nil); err != nil {
+	tags, err := requestTags(in.Tags)
+	if err != nil {
 		return nil, err
 	}
 	for _, other := range r.lbs {
@@ -229,6 +229,9 @@ func (b *Backend) createLoadBalancer(call *core.Call, in *elb.CreateLoadBalancer
 	}
 	lb.arn = r.scope.ARN("elasticloadbalancing", "loadbalancer/"+lb.kind()+"/"+name+"/"+newID())
 	lb.dns = dnsName(lb, r.scope.Region)
+	if err := r.tags.Merge(tags, lb.arn); err != nil {
+		return nil, err
+	}
 	r.lbs[lb.arn] = lb
 	return &elb.CreateLoadBalancerOutput{LoadBalancers: []types.LoadBalancer{lb.describe(call.Now)}}, nil
 }
@@ -293,9 +296,11 @@ func (b *Backend) deleteLoadBalancer(call *core.Call, in *elb.DeleteLoadBalancer
 		for id, l := range r.listeners {
 			if l.lb == arn {
 				delete(r.listeners, id)
+				r.tags.Delete(id)
 			}
 		}
 		delete(r.lbs, arn)
+		r.tags.Delete(arn)
 		return &elb.DeleteLoadBalancerOutput{}, nil
 	})
 }

@@ -1,7 +1,6 @@
 package elbv2
 
 import (
-	"maps"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -11,85 +10,84 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
-// tagsOf returns the tags of the load balancer, target group or listener an ARN names, with
-// the not-found error of its kind.
-func (r *region) tagsOf(arn string) (map[string]string, error) {
-	resource, _ := strings.CutPrefix(arn, r.scope.ARN("elasticloadbalancing", ""))
-	switch {
-	case strings.HasPrefix(resource, "loadbalancer/"):
-		lb, err := r.lb(&arn)
-		if err != nil {
-			return nil, err
-		}
-		return lb.tags, nil
-	case strings.HasPrefix(resource, "targetgroup/"):
-		tg, err := r.targetGroup(&arn)
-		if err != nil {
-			return nil, err
-		}
-		return tg.tags, nil
-	case strings.HasPrefix(resource, "listener/"):
-		l, err := r.listener(&arn)
-		if err != nil {
-			return nil, err
-		}
-		return l.tags, nil
-	}
-	return nil, validation("'%s' is not a valid load balancer, target group or listener ARN", arn)
+// tagRules are ELBv2's limits on tags, with its errors: "TooManyTags" for more than 50 tags on a
+// resource (AddTags, CreateLoadBalancer, CreateTargetGroup and CreateListener in the Elastic
+// Load Balancing API reference), "ValidationError" for a bad key or value.
+var tagRules = core.TagRules{
+	MaxTags: 50,
+	TooMany: core.Errorf("TooManyTags", "You've reached the limit on the number of tags for this resource (50)"),
+	Invalid: func(problem string) *core.APIError { return validation("%s", problem) },
 }
 
-// resourceTags returns the tags of every resource ARN of a request, at most 20 of them.
-func (r *region) resourceTags(arns []string) ([]map[string]string, error) {
-	if len(arns) == 0 {
-		return nil, validation("At least one resource ARN must be specified")
-	}
-	if len(arns) > maxBatch {
-		return nil, validation("1 validation error detected: Value at 'resourceArns' failed to satisfy constraint: Member must have length less than or equal to %d", maxBatch)
-	}
-	out := make([]map[string]string, len(arns))
-	for i, arn := range arns {
-		tags, err := r.tagsOf(arn)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = tags
+// requestTags returns the tags of a request, refusing a key given twice (DuplicateTagKeys).
+func requestTags(tags []types.Tag) (map[string]string, error) {
+	out, repeated := core.TagMap(tags, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
+	if repeated != "" {
+		return nil, core.Errorf("DuplicateTagKeys", "Tag key '%s' is duplicated", repeated)
 	}
 	return out, nil
 }
 
-// addTags adds or replaces tags on every resource, or on none when one would exceed its limit.
+// checkTaggable returns nil when an ARN names a load balancer, target group or listener of the
+// region, and otherwise the not-found error of its kind, or a ValidationError when it names no
+// kind that ELBv2 tags.
+func (r *region) checkTaggable(arn string) error {
+	resource, _ := strings.CutPrefix(arn, r.scope.ARN("elasticloadbalancing", ""))
+	var err error
+	switch {
+	case strings.HasPrefix(resource, "loadbalancer/"):
+		_, err = r.lb(&arn)
+	case strings.HasPrefix(resource, "targetgroup/"):
+		_, err = r.targetGroup(&arn)
+	case strings.HasPrefix(resource, "listener/"):
+		_, err = r.listener(&arn)
+	default:
+		err = validation("'%s' is not a valid load balancer, target group or listener ARN", arn)
+	}
+	return err
+}
+
+// checkResources checks the resource ARNs of a tag request: 1 to 20 of them, each naming a
+// resource of the region.
+func (r *region) checkResources(arns []string) error {
+	if len(arns) == 0 {
+		return validation("At least one resource ARN must be specified")
+	}
+	if len(arns) > maxBatch {
+		return validation("1 validation error detected: Value at 'resourceArns' failed to satisfy constraint: Member must have length less than or equal to %d", maxBatch)
+	}
+	for _, arn := range arns {
+		if err := r.checkTaggable(arn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addTags adds or replaces tags on every resource, or on none when one would break the rules.
 func (b *Backend) addTags(call *core.Call, in *elb.AddTagsInput) (*elb.AddTagsOutput, error) {
 	return locked(b, call, func(r *region) (*elb.AddTagsOutput, error) {
-		all, err := r.resourceTags(in.ResourceArns)
-		if err != nil {
+		if err := r.checkResources(in.ResourceArns); err != nil {
 			return nil, err
 		}
 		if len(in.Tags) == 0 {
 			return nil, validation("At least one tag must be specified")
 		}
-		changes := make([]map[string]string, len(all))
-		for i, tags := range all {
-			if changes[i], err = tagMap(in.Tags, tags); err != nil {
-				return nil, err
-			}
+		tags, err := requestTags(in.Tags)
+		if err != nil {
+			return nil, err
 		}
-		for i, tags := range all {
-			maps.Copy(tags, changes[i])
-		}
-		return &elb.AddTagsOutput{}, nil
+		return &elb.AddTagsOutput{}, r.tags.Merge(tags, in.ResourceArns...)
 	})
 }
 
 func (b *Backend) removeTags(call *core.Call, in *elb.RemoveTagsInput) (*elb.RemoveTagsOutput, error) {
 	return locked(b, call, func(r *region) (*elb.RemoveTagsOutput, error) {
-		all, err := r.resourceTags(in.ResourceArns)
-		if err != nil {
+		if err := r.checkResources(in.ResourceArns); err != nil {
 			return nil, err
 		}
-		for _, tags := range all {
-			for _, k := range in.TagKeys {
-				delete(tags, k)
-			}
+		for _, arn := range in.ResourceArns {
+			r.tags.Remove(arn, in.TagKeys...)
 		}
 		return &elb.RemoveTagsOutput{}, nil
 	})
@@ -97,13 +95,14 @@ func (b *Backend) removeTags(call *core.Call, in *elb.RemoveTagsInput) (*elb.Rem
 
 func (b *Backend) describeTags(call *core.Call, in *elb.DescribeTagsInput) (*elb.DescribeTagsOutput, error) {
 	return locked(b, call, func(r *region) (*elb.DescribeTagsOutput, error) {
-		all, err := r.resourceTags(in.ResourceArns)
-		if err != nil {
+		if err := r.checkResources(in.ResourceArns); err != nil {
 			return nil, err
 		}
-		out := &elb.DescribeTagsOutput{TagDescriptions: make([]types.TagDescription, len(all))}
-		for i, tags := range all {
-			out.TagDescriptions[i] = types.TagDescription{ResourceArn: aws.String(in.ResourceArns[i]), Tags: tagList(tags)}
+		out := &elb.DescribeTagsOutput{TagDescriptions: make([]types.TagDescription, len(in.ResourceArns))}
+		for i, arn := range in.ResourceArns {
+			out.TagDescriptions[i] = types.TagDescription{ResourceArn: aws.String(arn), Tags: core.TagList(r.tags, arn, func(k, v string) types.Tag {
+				return types.Tag{Key: aws.String(k), Value: aws.String(v)}
+			})}
 		}
 		return out, nil
 	})

@@ -21,7 +21,7 @@ type targetGroup struct {
 	targetType                      types.TargetTypeEnum
 	ipType                          types.TargetGroupIpAddressTypeEnum
 	hc                              healthCheck
-	attrs, tags                     map[string]string
+	attrs                           map[string]string
 }
 
 // healthCheck is a target group's health check settings.
@@ -250,7 +250,8 @@ func (b *Backend) createTargetGroup(call *core.Call, in *elb.CreateTargetGroupIn
 		in.HealthCheckIntervalSeconds, in.HealthCheckTimeoutSeconds, in.HealthyThresholdCount, in.UnhealthyThresholdCount, in.Matcher}).apply(tg); err != nil {
 		return nil, err
 	}
-	if tg.tags, err = tagMap(in.Tags, nil); err != nil {
+	tags, err := requestTags(in.Tags)
+	if err != nil {
 		return nil, err
 	}
 	return locked(b, call, func(r *region) (*elb.CreateTargetGroupOutput, error) {
@@ -264,6 +265,9 @@ func (b *Backend) createTargetGroup(call *core.Call, in *elb.CreateTargetGroupIn
 		}
 		if tg.arn == "" {
 			tg.arn = r.scope.ARN("elasticloadbalancing", "targetgroup/"+tg.name+"/"+newID())
+			if err := r.tags.Merge(tags, tg.arn); err != nil {
+				return nil, err
+			}
 			r.groups[tg.arn] = tg
 		}
 		return &elb.CreateTargetGroupOutput{TargetGroups: []types.TargetGroup{tg.describe(r)}}, nil
@@ -333,6 +337,7 @@ func (b *Backend) deleteTargetGroup(call *core.Call, in *elb.DeleteTargetGroupIn
 			return nil, core.Errorf("ResourceInUse", "Target group '%s' is currently in use by a listener or a rule", arn)
 		}
 		delete(r.groups, arn)
+		r.tags.Delete(arn)
 		return &elb.DeleteTargetGroupOutput{}, nil
 	})
 }

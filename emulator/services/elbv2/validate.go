@@ -6,9 +6,6 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
-
-	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
 // resourceName matches load balancer and target group names: 1 to 32 alphanumerics and
@@ -67,37 +64,4 @@ func sameSet(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(slices.Compact(a), slices.Compact(b))
-}
-
-// maxTags is how many tags a load balancer, target group or listener may have.
-const maxTags = 50
-
-// tagMap returns the tags of a request, refusing a key given twice (DuplicateTagKeys) and more
-// than maxTags with existing (TooManyTags).
-func tagMap(tags []types.Tag, existing map[string]string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, t := range tags {
-		k := aws.ToString(t.Key)
-		if k == "" {
-			return nil, validation("A tag key must be specified")
-		}
-		if _, dup := out[k]; dup {
-			return nil, core.Errorf("DuplicateTagKeys", "Tag key '%s' is duplicated", k)
-		}
-		out[k] = aws.ToString(t.Value)
-	}
-	n := len(existing)
-	for k := range out {
-		if _, ok := existing[k]; !ok {
-			n++
-		}
-	}
-	if n > maxTags {
-		return nil, core.Errorf("TooManyTags", "You've reached the limit on the number of tags for this resource (%d)", maxTags)
-	}
-	return out, nil
-}
-
-func tagList(tags map[string]string) []types.Tag {
-	return core.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
 }

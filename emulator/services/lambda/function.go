@@ -20,8 +20,7 @@ type function struct {
 	cfg     types.FunctionConfiguration
 	code    types.FunctionCode
 	until   time.Time // when the current transition ends
-	tags    map[string]string
-	created bool // the transition in progress is the creation
+	created bool      // the transition in progress is the creation
 }
 
 // settle finishes a transition whose time has come.
@@ -131,13 +130,18 @@ func (b *Backend) createFunction(call *core.Call, in *lambda.CreateFunctionInput
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if _, exists := b.region(call)[name]; exists {
+	functions := b.functions.Of(call)
+	if _, exists := functions[name]; exists {
 		return nil, &core.APIError{Code: "ResourceConflictException", Status: 409, Message: "Function already exist: " + name}
 	}
+	arn := call.Scope().ARN("lambda", "function:"+name)
+	if err := b.tags.Merge(in.Tags, arn); err != nil {
+		return nil, err
+	}
 	b.seq++
-	f := &function{code: *in.Code, until: call.Now.Add(call.Transition), tags: map[string]string{}, created: true}
+	f := &function{code: *in.Code, until: call.Now.Add(call.Transition), created: true}
 	f.cfg = types.FunctionConfiguration{
-		FunctionName: aws.String(name), FunctionArn: aws.String(call.Scope().ARN("lambda", "function:"+name)),
+		FunctionName: aws.String(name), FunctionArn: aws.String(arn),
 		Runtime: in.Runtime, Role: in.Role, Handler: in.Handler, Description: in.Description, PackageType: packageType,
 		MemorySize: orDefault(in.MemorySize, 128), Timeout: orDefault(in.Timeout, 3), CodeSha256: aws.String(sha), CodeSize: size,
 		Version: aws.String("$LATEST"), Architectures: in.Architectures, LastModified: aws.String(lastModified(call.Now)),
@@ -148,10 +152,7 @@ func (b *Backend) createFunction(call *core.Call, in *lambda.CreateFunctionInput
 		f.cfg.Architectures = []types.Architecture{types.ArchitectureX8664}
 	}
 	f.configure(in.Environment, in.VpcConfig)
-	for k, v := range in.Tags {
-		f.tags[k] = v
-	}
-	b.region(call)[name] = f
+	functions[name] = f
 	out := &lambda.CreateFunctionOutput{}
 	copyFields(out, f.cfg)
 	return out, nil

@@ -33,13 +33,15 @@ type Backend struct {
 	clock     *core.Clock
 	code      Code
 	mu        sync.Mutex
-	functions map[core.Scope]map[string]*function
+	functions *core.Regions[map[string]*function] // by name
+	tags      *core.Tags                          // the functions', by ARN
 	seq       int
 }
 
 // New returns an empty Lambda backend that checks deployment packages in code.
 func New(clock *core.Clock, code Code) *Backend {
-	return &Backend{clock: clock, code: code, functions: map[core.Scope]map[string]*function{}}
+	return &Backend{clock: clock, code: code, tags: core.NewTags(tagRules),
+		functions: core.NewRegions(func(core.Scope) map[string]*function { return map[string]*function{} })}
 }
 
 // Service describes Lambda to the router.
@@ -71,20 +73,10 @@ func notFound(name string) *core.APIError {
 	return core.NotFoundf("ResourceNotFoundException", "Function not found: %s", name)
 }
 
-// region returns the functions of the caller's account and region. The caller holds b.mu.
-func (b *Backend) region(call *core.Call) map[string]*function {
-	r := b.functions[call.Scope()]
-	if r == nil {
-		r = map[string]*function{}
-		b.functions[call.Scope()] = r
-	}
-	return r
-}
-
 // lookup finds a function by name or ARN. The caller holds b.mu.
 func (b *Backend) lookup(call *core.Call, nameOrARN *string) (*function, error) {
 	n := aws.ToString(nameOrARN)
-	for name, f := range b.region(call) {
+	for name, f := range b.functions.Of(call) {
 		if name == n || f.cfg.FunctionArn != nil && *f.cfg.FunctionArn == n {
 			f.settle(call.Now)
 			return f, nil
@@ -96,11 +88,8 @@ func (b *Backend) lookup(call *core.Call, nameOrARN *string) (*function, error) 
 func (b *Backend) listFunctions(call *core.Call, in *lambda.ListFunctionsInput) (*lambda.ListFunctionsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	names := make([]string, 0, len(b.region(call)))
-	for name := range b.region(call) {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	functions := b.functions.Of(call)
+	names := core.SortedKeys(functions)
 	limit := 50
 	if in.MaxItems != nil {
 		if *in.MaxItems < 1 || *in.MaxItems > 10000 {
@@ -112,7 +101,7 @@ func (b *Backend) listFunctions(call *core.Call, in *lambda.ListFunctionsInput) 
 	end := min(start+limit, len(names))
 	out := &lambda.ListFunctionsOutput{Functions: []types.FunctionConfiguration{}}
 	for _, name := range names[start:end] {
-		f := b.region(call)[name]
+		f := functions[name]
 		f.settle(call.Now)
 		out.Functions = append(out.Functions, f.cfg)
 	}
@@ -126,9 +115,9 @@ func (b *Backend) dump() any {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := map[string]any{}
-	for scope, fns := range b.functions {
-		for name, f := range fns {
-			out[scope.Account+"/"+scope.Region+"/"+name] = map[string]any{"state": f.cfg.State, "runtime": f.cfg.Runtime, "tags": f.tags}
+	for scope, functions := range b.functions.All() {
+		for name, f := range functions {
+			out[scope.Account+"/"+scope.Region+"/"+name] = map[string]any{"state": f.cfg.State, "runtime": f.cfg.Runtime, "tags": b.tags.Map(*f.cfg.FunctionArn)}
 		}
 	}
 	return out

@@ -16,10 +16,7 @@ func (b *Backend) getFunction(call *core.Call, in *lambda.GetFunctionInput) (*la
 		return nil, err
 	}
 	cfg := f.cfg
-	out := &lambda.GetFunctionOutput{Configuration: &cfg, Tags: map[string]string{}}
-	for k, v := range f.tags {
-		out.Tags[k] = v
-	}
+	out := &lambda.GetFunctionOutput{Configuration: &cfg, Tags: b.tags.Map(aws.ToString(cfg.FunctionArn))}
 	out.Code = &types.FunctionCodeLocation{RepositoryType: aws.String("S3"),
 		Location: aws.String("https://awslambda-" + call.Region + "-tasks.s3." + call.Region + ".amazonaws.com/snapshots/" + call.Account + "/" + aws.ToString(cfg.FunctionName))}
 	if f.code.ImageUri != nil {
@@ -124,49 +121,7 @@ func (b *Backend) deleteFunction(call *core.Call, in *lambda.DeleteFunctionInput
 	if err != nil {
 		return nil, err
 	}
-	delete(b.region(call), aws.ToString(f.cfg.FunctionName))
+	delete(b.functions.Of(call), aws.ToString(f.cfg.FunctionName))
+	b.tags.Delete(aws.ToString(f.cfg.FunctionArn))
 	return &lambda.DeleteFunctionOutput{}, nil
-}
-
-func (b *Backend) tagResource(call *core.Call, in *lambda.TagResourceInput) (*lambda.TagResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.lookup(call, in.Resource)
-	if err != nil {
-		return nil, err
-	}
-	for k, v := range in.Tags {
-		f.tags[k] = v
-	}
-	if len(f.tags) > 50 {
-		return nil, invalidParameter("A function can have at most 50 tags")
-	}
-	return &lambda.TagResourceOutput{}, nil
-}
-
-func (b *Backend) untagResource(call *core.Call, in *lambda.UntagResourceInput) (*lambda.UntagResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.lookup(call, in.Resource)
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range in.TagKeys {
-		delete(f.tags, k)
-	}
-	return &lambda.UntagResourceOutput{}, nil
-}
-
-func (b *Backend) listTags(call *core.Call, in *lambda.ListTagsInput) (*lambda.ListTagsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.lookup(call, in.Resource)
-	if err != nil {
-		return nil, err
-	}
-	out := &lambda.ListTagsOutput{Tags: map[string]string{}}
-	for k, v := range f.tags {
-		out.Tags[k] = v
-	}
-	return out, nil
 }

@@ -17,20 +17,17 @@ import (
 type subnetGroup struct {
 	name, arn, description string
 	subnets                []string
-	tags                   map[string]string
 }
 
 // paramGroup is one DB parameter group: a custom one, or a default one (default.<family>),
 // which exists as soon as something names it, as AWS creates default groups on first use.
 type paramGroup struct {
 	name, arn, family, description string
-	tags                           map[string]string
 }
 
 // optionGroup is one option group, custom or default (default:<engine>-<major>).
 type optionGroup struct {
 	name, arn, engine, major, description string
-	tags                                  map[string]string
 }
 
 // zoneOf returns the availability zone the emulator gives the n-th subnet of a subnet group.
@@ -70,7 +67,7 @@ func (r *region) paramGroup(name string) (*paramGroup, bool) {
 		return nil, false
 	}
 	g := &paramGroup{name: name, arn: r.scope.ARN("rds", "pg:"+name), family: family,
-		description: "Default parameter group for " + family, tags: map[string]string{}}
+		description: "Default parameter group for " + family}
 	r.paramGroups[name] = g
 	return g, true
 }
@@ -85,7 +82,7 @@ func (r *region) optionGroup(name string) (*optionGroup, bool) {
 		for major, version := range e.majors {
 			if name == e.defaultOptionGroup(version) {
 				g := &optionGroup{name: name, arn: r.scope.ARN("rds", "og:"+name), engine: e.name, major: major,
-					description: "Default option group for " + e.name + " " + major, tags: map[string]string{}}
+					description: "Default option group for " + e.name + " " + major}
 				r.optionGroups[name] = g
 				return g, true
 			}
@@ -163,12 +160,15 @@ func (b *Backend) createDBSubnetGroup(call *core.Call, in *rds.CreateDBSubnetGro
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	if _, ok := r.subnetGroups[name]; ok {
 		return nil, core.Errorf("DBSubnetGroupAlreadyExists", "The DB subnet group '%s' already exists.", name)
 	}
 	g := &subnetGroup{name: name, arn: r.scope.ARN("rds", "subgrp:"+name), description: aws.ToString(in.DBSubnetGroupDescription),
-		subnets: subnets, tags: tagMap(in.Tags)}
+		subnets: subnets}
+	if err := r.tags.Merge(requestTags(in.Tags), g.arn); err != nil {
+		return nil, err
+	}
 	r.subnetGroups[name] = g
 	return &rds.CreateDBSubnetGroupOutput{DBSubnetGroup: g.describe(call.Region)}, nil
 }
@@ -177,7 +177,7 @@ func (b *Backend) createDBSubnetGroup(call *core.Call, in *rds.CreateDBSubnetGro
 func (b *Backend) describeDBSubnetGroups(call *core.Call, in *rds.DescribeDBSubnetGroupsInput) (*rds.DescribeDBSubnetGroupsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	names := core.SortedKeys(r.subnetGroups)
 	if in.DBSubnetGroupName != nil {
 		name := strings.ToLower(*in.DBSubnetGroupName)
@@ -198,7 +198,7 @@ func (b *Backend) describeDBSubnetGroups(call *core.Call, in *rds.DescribeDBSubn
 func (b *Backend) deleteDBSubnetGroup(call *core.Call, in *rds.DeleteDBSubnetGroupInput) (*rds.DeleteDBSubnetGroupOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	name := strings.ToLower(aws.ToString(in.DBSubnetGroupName))
 	if _, ok := r.subnetGroups[name]; !ok {
 		return nil, subnetGroupNotFound(aws.ToString(in.DBSubnetGroupName))
@@ -206,6 +206,7 @@ func (b *Backend) deleteDBSubnetGroup(call *core.Call, in *rds.DeleteDBSubnetGro
 	if id := r.user(call.Now, func(i *instance) bool { return i.subnetGroup == name || aws.ToString(i.pending.subnetGroup) == name }); id != "" {
 		return nil, core.Errorf("InvalidDBSubnetGroupStateFault", "Cannot delete the subnet group '%s' because at least one database instance: %s is still using it.", name, id)
 	}
+	r.tags.Delete(r.subnetGroups[name].arn)
 	delete(r.subnetGroups, name)
 	return &rds.DeleteDBSubnetGroupOutput{}, nil
 }
@@ -226,11 +227,14 @@ func (b *Backend) createDBParameterGroup(call *core.Call, in *rds.CreateDBParame
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	if _, ok := r.paramGroups[name]; ok {
 		return nil, core.Errorf("DBParameterGroupAlreadyExists", "Parameter group %s already exists", name)
 	}
-	g := &paramGroup{name: name, arn: r.scope.ARN("rds", "pg:"+name), family: family, description: aws.ToString(in.Description), tags: tagMap(in.Tags)}
+	g := &paramGroup{name: name, arn: r.scope.ARN("rds", "pg:"+name), family: family, description: aws.ToString(in.Description)}
+	if err := r.tags.Merge(requestTags(in.Tags), g.arn); err != nil {
+		return nil, err
+	}
 	r.paramGroups[name] = g
 	out := g.describe()
 	return &rds.CreateDBParameterGroupOutput{DBParameterGroup: &out}, nil
@@ -240,7 +244,7 @@ func (b *Backend) createDBParameterGroup(call *core.Call, in *rds.CreateDBParame
 func (b *Backend) describeDBParameterGroups(call *core.Call, in *rds.DescribeDBParameterGroupsInput) (*rds.DescribeDBParameterGroupsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	names := core.SortedKeys(r.paramGroups)
 	if in.DBParameterGroupName != nil {
 		g, ok := r.paramGroup(*in.DBParameterGroupName)
@@ -261,7 +265,7 @@ func (b *Backend) describeDBParameterGroups(call *core.Call, in *rds.DescribeDBP
 func (b *Backend) deleteDBParameterGroup(call *core.Call, in *rds.DeleteDBParameterGroupInput) (*rds.DeleteDBParameterGroupOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	name := strings.ToLower(aws.ToString(in.DBParameterGroupName))
 	if strings.HasPrefix(name, "default.") {
 		return nil, core.Errorf("InvalidDBParameterGroupState", "Default DBParameterGroup cannot be deleted: %s", name)
@@ -273,6 +277,7 @@ func (b *Backend) deleteDBParameterGroup(call *core.Call, in *rds.DeleteDBParame
 		return nil, core.Errorf("InvalidDBParameterGroupState",
 			"One or more database instances are still members of this parameter group %s, so the group cannot be deleted", name)
 	}
+	r.tags.Delete(r.paramGroups[name].arn)
 	delete(r.paramGroups, name)
 	return &rds.DeleteDBParameterGroupOutput{}, nil
 }
@@ -298,12 +303,15 @@ func (b *Backend) createOptionGroup(call *core.Call, in *rds.CreateOptionGroupIn
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	if _, ok := r.optionGroups[name]; ok {
 		return nil, core.Errorf("OptionGroupAlreadyExistsFault", "Option Group %s already exists.", name)
 	}
 	g := &optionGroup{name: name, arn: r.scope.ARN("rds", "og:"+name), engine: e.name, major: major,
-		description: aws.ToString(in.OptionGroupDescription), tags: tagMap(in.Tags)}
+		description: aws.ToString(in.OptionGroupDescription)}
+	if err := r.tags.Merge(requestTags(in.Tags), g.arn); err != nil {
+		return nil, err
+	}
 	r.optionGroups[name] = g
 	out := g.describe()
 	return &rds.CreateOptionGroupOutput{OptionGroup: &out}, nil
@@ -320,7 +328,7 @@ func (b *Backend) describeOptionGroups(call *core.Call, in *rds.DescribeOptionGr
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	names := core.SortedKeys(r.optionGroups)
 	if in.OptionGroupName != nil {
 		g, ok := r.optionGroup(*in.OptionGroupName)
@@ -344,7 +352,7 @@ func (b *Backend) describeOptionGroups(call *core.Call, in *rds.DescribeOptionGr
 func (b *Backend) deleteOptionGroup(call *core.Call, in *rds.DeleteOptionGroupInput) (*rds.DeleteOptionGroupOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	name := strings.ToLower(aws.ToString(in.OptionGroupName))
 	if strings.HasPrefix(name, "default:") {
 		return nil, core.Errorf("InvalidOptionGroupStateFault", "Default option group %s cannot be deleted.", name)
@@ -355,6 +363,7 @@ func (b *Backend) deleteOptionGroup(call *core.Call, in *rds.DeleteOptionGroupIn
 	if r.user(call.Now, func(i *instance) bool { return i.optionGroup == name || aws.ToString(i.pending.optionGroup) == name }) != "" {
 		return nil, core.Errorf("InvalidOptionGroupStateFault", "The option group '%s' cannot be deleted because it is in use.", name)
 	}
+	r.tags.Delete(r.optionGroups[name].arn)
 	delete(r.optionGroups, name)
 	return &rds.DeleteOptionGroupOutput{}, nil
 }

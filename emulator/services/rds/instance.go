@@ -68,7 +68,6 @@ type instance struct {
 	secret                                 string // ARN of the managed master password secret
 	port                                   int32
 	caCert                                 string
-	tags                                   map[string]string
 
 	// pending are the changes waiting for the maintenance window that opens at maintenanceAt, or
 	// for the applying modifying step to end.
@@ -132,6 +131,7 @@ func (r *region) instance(ref string, now time.Time) *instance {
 	i.settle(now)
 	if i.gone {
 		delete(r.instances, id)
+		r.tags.Delete(i.arn)
 		return nil
 	}
 	return i
@@ -157,12 +157,15 @@ func (b *Backend) createDBInstance(call *core.Call, in *rds.CreateDBInstanceInpu
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	if r.instance(id, call.Now) != nil {
 		return nil, core.Errorf("DBInstanceAlreadyExists", "DB instance already exists")
 	}
 	i, err := r.newInstance(call, id, in)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.tags.Merge(requestTags(in.Tags), i.arn); err != nil {
 		return nil, err
 	}
 	r.instances[id] = i
@@ -202,7 +205,7 @@ func (r *region) newInstance(call *core.Call, id string, in *rds.CreateDBInstanc
 		copyTags: aws.ToBool(in.CopyTagsToSnapshot), iamAuth: aws.ToBool(in.EnableIAMDatabaseAuthentication),
 		paramStatus: "in-sync", securityGroups: in.VpcSecurityGroupIds, dbName: aws.ToString(in.DBName),
 		masterUsername: aws.ToString(in.MasterUsername), masterPassword: aws.ToString(in.MasterUserPassword),
-		port: e.port, caCert: defaultCACertificate, tags: tagMap(in.Tags),
+		port: e.port, caCert: defaultCACertificate,
 	}
 	if in.AllocatedStorage == nil {
 		return nil, invalidValue("The parameter AllocatedStorage must be provided and must not be null.")
@@ -383,7 +386,7 @@ func (r *region) placeInstance(i *instance, subnetGroup, zone *string) error {
 func (b *Backend) describeDBInstances(call *core.Call, in *rds.DescribeDBInstancesInput) (*rds.DescribeDBInstancesOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	ids := core.SortedKeys(r.instances)
 	if in.DBInstanceIdentifier != nil {
 		ids = []string{*in.DBInstanceIdentifier}
@@ -413,7 +416,7 @@ func (b *Backend) describeDBInstances(call *core.Call, in *rds.DescribeDBInstanc
 func (b *Backend) deleteDBInstance(call *core.Call, in *rds.DeleteDBInstanceInput) (*rds.DeleteDBInstanceOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	i := r.instance(aws.ToString(in.DBInstanceIdentifier), call.Now)
 	switch {
 	case i == nil:
@@ -463,7 +466,7 @@ func (r *region) describe(i *instance, now time.Time) types.DBInstance {
 		OptionGroupMemberships:           i.optionMemberships(),
 		PendingModifiedValues:            i.pendingValues(),
 		ReadReplicaDBInstanceIdentifiers: []string{},
-		TagList:                          tagList(i.tags),
+		TagList:                          r.tagList(i.arn),
 	}
 	if i.eng.name == "postgres" || i.eng.name == "mysql" {
 		d.EngineLifecycleSupport = aws.String("open-source-rds-extended-support")

@@ -76,7 +76,7 @@ func target[T any](pending *T, cur T) T {
 func (b *Backend) modifyDBInstance(call *core.Call, in *rds.ModifyDBInstanceInput) (*rds.ModifyDBInstanceOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	i := r.instance(aws.ToString(in.DBInstanceIdentifier), call.Now)
 	if i == nil {
 		return nil, instanceNotFound(aws.ToString(in.DBInstanceIdentifier))

@@ -42,7 +42,8 @@
 // an instance without a subnet group has none, and a KMS key given by alias is reported as the
 // alias ARN (AWS resolves it to the key ARN). Storage is never optimised after a change
 // (no storage-optimization status), automated backups make no snapshots, renaming
-// (NewDBInstanceIdentifier) is refused, and tag keys and values are not validated.
+// (NewDBInstanceIdentifier) is refused, and tags are checked for their number, their length and
+// the reserved prefixes, not for the characters AWS allows.
 package rds
 
 import (
@@ -67,7 +68,7 @@ const TransitionTime = 2 * time.Second
 type Backend struct {
 	clock   *core.Clock
 	mu      sync.Mutex
-	regions map[core.Scope]*region
+	regions *core.Regions[*region]
 }
 
 // region is what one account has in one region.
@@ -78,11 +79,19 @@ type region struct {
 	subnetGroups map[string]*subnetGroup
 	paramGroups  map[string]*paramGroup
 	optionGroups map[string]*optionGroup
+	tags         *core.Tags // by ARN
+}
+
+// newRegion returns the empty state of an account in a region.
+func newRegion(scope core.Scope) *region {
+	return &region{scope: scope, instances: map[string]*instance{}, snapshots: map[string]*snapshot{},
+		subnetGroups: map[string]*subnetGroup{}, paramGroups: map[string]*paramGroup{}, optionGroups: map[string]*optionGroup{},
+		tags: core.NewTags(tagRules)}
 }
 
 // New returns an empty RDS backend on clock.
 func New(clock *core.Clock) *Backend {
-	return &Backend{clock: clock, regions: map[core.Scope]*region{}}
+	return &Backend{clock: clock, regions: core.NewRegions(newRegion)}
 }
 
 // Service describes RDS to the router.
@@ -118,17 +127,6 @@ func (b *Backend) Service() *core.Service {
 		},
 		Dump: b.dump,
 	}
-}
-
-// region returns the caller's resources. The caller holds b.mu.
-func (b *Backend) region(call *core.Call) *region {
-	r := b.regions[call.Scope()]
-	if r == nil {
-		r = &region{scope: call.Scope(), instances: map[string]*instance{}, snapshots: map[string]*snapshot{},
-			subnetGroups: map[string]*subnetGroup{}, paramGroups: map[string]*paramGroup{}, optionGroups: map[string]*optionGroup{}}
-		b.regions[call.Scope()] = r
-	}
-	return r
 }
 
 func invalidValue(format string, args ...any) *core.APIError {
@@ -205,7 +203,7 @@ func (b *Backend) dump() any {
 	defer b.mu.Unlock()
 	now := b.clock.Now()
 	out := map[string]any{}
-	for scope, r := range b.regions {
+	for scope, r := range b.regions.All() {
 		prefix := scope.Account + "/" + scope.Region + "/"
 		for _, id := range core.SortedKeys(r.instances) {
 			if i := r.instance(id, now); i != nil {
@@ -213,7 +211,7 @@ func (b *Backend) dump() any {
 			}
 		}
 		for id, s := range r.snapshots {
-			out[prefix+"snapshot:"+id] = s.describe(now)
+			out[prefix+"snapshot:"+id] = r.describeSnapshot(s, now)
 		}
 		out[prefix+"subgrp"] = core.SortedKeys(r.subnetGroups)
 		out[prefix+"pg"] = core.SortedKeys(r.paramGroups)

@@ -1,7 +1,6 @@
 package rds
 
 import (
-	"maps"
 	"strings"
 	"time"
 
@@ -16,18 +15,17 @@ import (
 type snapshot struct {
 	view    types.DBSnapshot // without status, progress and tags
 	readyAt time.Time
-	tags    map[string]string
 }
 
-// describe returns the snapshot as DescribeDBSnapshots reports it: creating for a transition,
-// then available.
-func (s *snapshot) describe(now time.Time) types.DBSnapshot {
+// describeSnapshot returns a snapshot as DescribeDBSnapshots reports it: creating for a
+// transition, then available.
+func (r *region) describeSnapshot(s *snapshot, now time.Time) types.DBSnapshot {
 	d := s.view
 	d.Status, d.PercentProgress = aws.String("available"), aws.Int32(100)
 	if now.Before(s.readyAt) {
 		d.Status, d.PercentProgress = aws.String("creating"), aws.Int32(0)
 	}
-	d.TagList = tagList(s.tags)
+	d.TagList = r.tagList(aws.ToString(s.view.DBSnapshotArn))
 	return d
 }
 
@@ -48,10 +46,7 @@ func (r *region) takeFinalSnapshot(call *core.Call, i *instance, name string) er
 	if _, ok := r.snapshots[id]; ok {
 		return core.Errorf("DBSnapshotAlreadyExists", "Cannot create the snapshot because a snapshot with the identifier %s already exists.", id)
 	}
-	s := &snapshot{readyAt: call.Now.Add(call.Transition), tags: map[string]string{}}
-	if i.copyTags {
-		s.tags = maps.Clone(i.tags)
-	}
+	s := &snapshot{readyAt: call.Now.Add(call.Transition)}
 	iops, throughput := i.performance()
 	s.view = types.DBSnapshot{
 		DBSnapshotIdentifier: aws.String(id), DBSnapshotArn: aws.String(r.scope.ARN("rds", "snapshot:"+id)),
@@ -66,6 +61,9 @@ func (r *region) takeFinalSnapshot(call *core.Call, i *instance, name string) er
 	if i.encrypted {
 		s.view.KmsKeyId = aws.String(i.kmsKey)
 	}
+	if i.copyTags {
+		r.tags.Copy(i.arn, *s.view.DBSnapshotArn)
+	}
 	r.snapshots[id] = s
 	return nil
 }
@@ -73,7 +71,7 @@ func (r *region) takeFinalSnapshot(call *core.Call, i *instance, name string) er
 func (b *Backend) describeDBSnapshots(call *core.Call, in *rds.DescribeDBSnapshotsInput) (*rds.DescribeDBSnapshotsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	ids := core.SortedKeys(r.snapshots)
 	if in.DBSnapshotIdentifier != nil {
 		id := strings.ToLower(r.nameFromARN(*in.DBSnapshotIdentifier, "snapshot"))
@@ -95,7 +93,7 @@ func (b *Backend) describeDBSnapshots(call *core.Call, in *rds.DescribeDBSnapsho
 	}
 	var found []types.DBSnapshot
 	for _, id := range ids {
-		s := r.snapshots[id].describe(call.Now)
+		s := r.describeSnapshot(r.snapshots[id], call.Now)
 		instanceID := aws.ToString(s.DBInstanceIdentifier)
 		ok, err := matchFilters(filters, map[string][]string{"db-instance-id": {instanceID, r.scope.ARN("rds", "db:"+instanceID)},
 			"db-snapshot-id": {id}, "dbi-resource-id": {aws.ToString(s.DbiResourceId)}, "snapshot-type": {aws.ToString(s.SnapshotType)},
@@ -115,17 +113,18 @@ func (b *Backend) describeDBSnapshots(call *core.Call, in *rds.DescribeDBSnapsho
 func (b *Backend) deleteDBSnapshot(call *core.Call, in *rds.DeleteDBSnapshotInput) (*rds.DeleteDBSnapshotOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call)
+	r := b.regions.Of(call)
 	id := strings.ToLower(aws.ToString(in.DBSnapshotIdentifier))
 	s, ok := r.snapshots[id]
 	if !ok {
 		return nil, snapshotNotFound(aws.ToString(in.DBSnapshotIdentifier))
 	}
-	out := s.describe(call.Now)
+	out := r.describeSnapshot(s, call.Now)
 	if aws.ToString(out.Status) != "available" {
 		return nil, core.Errorf("InvalidDBSnapshotState", "Cannot delete the snapshot %s because it is in state %s.", id, aws.ToString(out.Status))
 	}
 	delete(r.snapshots, id)
+	r.tags.Delete(*s.view.DBSnapshotArn)
 	out.Status = aws.String("deleted")
 	return &rds.DeleteDBSnapshotOutput{DBSnapshot: &out}, nil
 }

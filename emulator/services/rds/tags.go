@@ -1,7 +1,6 @@
 package rds
 
 import (
-	"maps"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -11,16 +10,27 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
-func tagMap(tags []types.Tag) map[string]string {
-	out := map[string]string{}
-	for _, t := range tags {
-		out[aws.ToString(t.Key)] = aws.ToString(t.Value)
-	}
+// tagRules are RDS's limits on tags: 50 a resource, keys of 1 to 128 characters and values of
+// at most 256, and no key beginning with "aws:" or "rds:" (Amazon RDS API reference, Tag; Amazon
+// RDS User Guide, Tagging Amazon RDS resources). The RDS API models no error of its own for
+// breaking them, so the emulator answers with RDS's common InvalidParameterValue (Amazon RDS API
+// reference, Common errors), the code RDS gives a tag with characters it does not allow.
+var tagRules = core.TagRules{
+	MaxTags:  50,
+	Reserved: []string{"aws:", "rds:"},
+	TooMany:  invalidValue("Cannot add more tags: a resource can have at most 50 tags."),
+	Invalid:  func(problem string) *core.APIError { return invalidValue("%s", problem) },
+}
+
+// requestTags returns the tags of a request as a map; a key given twice keeps its last value.
+func requestTags(tags []types.Tag) map[string]string {
+	out, _ := core.TagMap(tags, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
 	return out
 }
 
-func tagList(tags map[string]string) []types.Tag {
-	return core.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
+// tagList returns the tags of the resource an ARN names as the SDK lists them.
+func (r *region) tagList(arn string) []types.Tag {
+	return core.TagList(r.tags, arn, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
 }
 
 // nameFromARN returns the name in ref when ref is the ARN of a resource of kind (db, snapshot,
@@ -32,13 +42,13 @@ func (r *region) nameFromARN(ref, kind string) string {
 	return ref
 }
 
-// tagsOf returns the tags of the resource an ARN names, with the not-found error of its kind.
-// The caller holds b.mu.
-func (b *Backend) tagsOf(call *core.Call, arn string) (map[string]string, error) {
-	r := b.region(call)
+// taggedARN returns the ARN under which the resource a request's ARN names keeps its tags (the
+// name in it lowercased, as RDS stores names), with the not-found error of its kind. The caller
+// holds b.mu.
+func (r *region) taggedARN(call *core.Call, arn string) (string, error) {
 	fields := strings.SplitN(arn, ":", 7)
 	if len(fields) != 7 || fields[0] != "arn" || fields[2] != "rds" {
-		return nil, invalidValue("The specified resource name does not match an RDS resource in this region: %s", arn)
+		return "", invalidValue("The specified resource name does not match an RDS resource in this region: %s", arn)
 	}
 	kind := fields[5]
 	name, inRegion := strings.CutPrefix(arn, r.scope.ARN("rds", kind+":"))
@@ -46,58 +56,65 @@ func (b *Backend) tagsOf(call *core.Call, arn string) (map[string]string, error)
 	switch kind {
 	case "db":
 		if i := r.instance(name, call.Now); inRegion && i != nil {
-			return i.tags, nil
+			return i.arn, nil
 		}
-		return nil, instanceNotFound(fields[6])
+		return "", instanceNotFound(fields[6])
 	case "snapshot":
 		if s, ok := r.snapshots[name]; inRegion && ok {
-			return s.tags, nil
+			return aws.ToString(s.view.DBSnapshotArn), nil
 		}
-		return nil, snapshotNotFound(fields[6])
+		return "", snapshotNotFound(fields[6])
 	case "subgrp":
 		if g, ok := r.subnetGroups[name]; inRegion && ok {
-			return g.tags, nil
+			return g.arn, nil
 		}
-		return nil, subnetGroupNotFound(fields[6])
+		return "", subnetGroupNotFound(fields[6])
 	case "pg":
 		if g, ok := r.paramGroup(name); inRegion && ok {
-			return g.tags, nil
+			return g.arn, nil
 		}
-		return nil, paramGroupNotFound(fields[6])
+		return "", paramGroupNotFound(fields[6])
 	case "og":
 		if g, ok := r.optionGroup(name); inRegion && ok {
-			return g.tags, nil
+			return g.arn, nil
 		}
-		return nil, optionGroupNotFound(fields[6])
+		return "", optionGroupNotFound(fields[6])
 	}
-	return nil, invalidValue("The specified resource name does not match an RDS resource in this region: %s", arn)
+	return "", invalidValue("The specified resource name does not match an RDS resource in this region: %s", arn)
 }
 
-// withTags runs f on the tags of the resource an ARN names, holding b.mu.
-func (b *Backend) withTags(call *core.Call, arn *string, f func(tags map[string]string)) error {
+// withTags runs f on the region and the ARN under which the resource a request names keeps its
+// tags, holding b.mu.
+func (b *Backend) withTags(call *core.Call, arn *string, f func(r *region, arn string) error) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	tags, err := b.tagsOf(call, aws.ToString(arn))
-	if err == nil {
-		f(tags)
+	r := b.regions.Of(call)
+	key, err := r.taggedARN(call, aws.ToString(arn))
+	if err != nil {
+		return err
 	}
-	return err
+	return f(r, key)
 }
 
+// addTagsToResource adds or replaces tags, within RDS's limit of 50 a resource.
 func (b *Backend) addTagsToResource(call *core.Call, in *rds.AddTagsToResourceInput) (*rds.AddTagsToResourceOutput, error) {
-	return &rds.AddTagsToResourceOutput{}, b.withTags(call, in.ResourceName, func(tags map[string]string) { maps.Copy(tags, tagMap(in.Tags)) })
+	return &rds.AddTagsToResourceOutput{}, b.withTags(call, in.ResourceName, func(r *region, arn string) error {
+		return r.tags.Merge(requestTags(in.Tags), arn)
+	})
 }
 
 func (b *Backend) removeTagsFromResource(call *core.Call, in *rds.RemoveTagsFromResourceInput) (*rds.RemoveTagsFromResourceOutput, error) {
-	return &rds.RemoveTagsFromResourceOutput{}, b.withTags(call, in.ResourceName, func(tags map[string]string) {
-		for _, k := range in.TagKeys {
-			delete(tags, k)
-		}
+	return &rds.RemoveTagsFromResourceOutput{}, b.withTags(call, in.ResourceName, func(r *region, arn string) error {
+		r.tags.Remove(arn, in.TagKeys...)
+		return nil
 	})
 }
 
 // listTagsForResource ignores Filters, which AWS documents as not supported.
 func (b *Backend) listTagsForResource(call *core.Call, in *rds.ListTagsForResourceInput) (*rds.ListTagsForResourceOutput, error) {
 	out := &rds.ListTagsForResourceOutput{}
-	return out, b.withTags(call, in.ResourceName, func(tags map[string]string) { out.TagList = tagList(tags) })
+	return out, b.withTags(call, in.ResourceName, func(r *region, arn string) error {
+		out.TagList = r.tagList(arn)
+		return nil
+	})
 }

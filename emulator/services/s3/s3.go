@@ -26,11 +26,14 @@ type Backend struct {
 	clock   *core.Clock
 	mu      sync.Mutex
 	buckets map[string]*bucket
+	tags    *core.Tags // the buckets', by name
 	seq     int
 }
 
 // New returns an empty S3 backend on clock.
-func New(clock *core.Clock) *Backend { return &Backend{clock: clock, buckets: map[string]*bucket{}} }
+func New(clock *core.Clock) *Backend {
+	return &Backend{clock: clock, buckets: map[string]*bucket{}, tags: core.NewTags(tagRules)}
+}
 
 // Service describes S3 to the router.
 func (b *Backend) Service() *core.Service {
@@ -99,7 +102,6 @@ type bucket struct {
 	publicAccess        *types.PublicAccessBlockConfiguration
 	ownership           *types.OwnershipControls
 	policy              string
-	tags                []types.Tag
 	objects             map[string][]*object // versions of each key, oldest first
 }
 
@@ -208,6 +210,7 @@ func (b *Backend) deleteBucket(call *core.Call, in *s3.DeleteBucketInput) (*s3.D
 		return nil, &core.APIError{Code: "BucketNotEmpty", Status: http.StatusConflict, Message: "The bucket you tried to delete is not empty"}
 	}
 	delete(b.buckets, bk.name)
+	b.tags.Delete(bk.name)
 	return &s3.DeleteBucketOutput{}, nil
 }
 

@@ -31,6 +31,7 @@ type Backend struct {
 	queues Queues
 	mu     sync.Mutex
 	topics map[string]*topic // by ARN
+	tags   *core.Tags        // the topics', by ARN
 	subs   map[string]*subscription
 	seq    int
 	// failed counts deliveries that failed, by subscription and reason.
@@ -39,7 +40,8 @@ type Backend struct {
 
 // New returns an empty SNS backend that delivers to queues.
 func New(clock *core.Clock, queues Queues) *Backend {
-	return &Backend{clock: clock, queues: queues, topics: map[string]*topic{}, subs: map[string]*subscription{}, failed: map[string]int{}}
+	return &Backend{clock: clock, queues: queues, topics: map[string]*topic{}, tags: core.NewTags(tagRules), subs: map[string]*subscription{},
+		failed: map[string]int{}}
 }
 
 // Service describes SNS to the router.
@@ -129,6 +131,7 @@ func (b *Backend) createTopic(call *core.Call, in *sns.CreateTopicInput) (*sns.C
 			return nil, errInvalid("Attributes Reason: %s: %v", k, err)
 		}
 	}
+	tags := requestTags(in.Tags)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	arn := b.arn(call, name)
@@ -138,21 +141,22 @@ func (b *Backend) createTopic(call *core.Call, in *sns.CreateTopicInput) (*sns.C
 				return nil, errInvalid("Attributes Reason: Topic already exists with different attributes")
 			}
 		}
-		for _, tag := range in.Tags {
-			if v, ok := t.tags[aws.ToString(tag.Key)]; ok && v != aws.ToString(tag.Value) {
+		have := b.tags.Map(arn)
+		for k, v := range tags {
+			if old, ok := have[k]; ok && old != v {
 				return nil, errInvalid("Tags Reason: Topic already exists with different tags")
 			}
 		}
 		return &sns.CreateTopicOutput{TopicArn: aws.String(arn)}, nil
 	}
-	t := &topic{arn: arn, owner: call.Account, fifo: fifo, attrs: map[string]string{}, tags: map[string]string{}}
+	if err := b.tags.Merge(tags, arn); err != nil {
+		return nil, err
+	}
+	t := &topic{arn: arn, owner: call.Account, fifo: fifo, attrs: map[string]string{}}
 	for k, v := range in.Attributes {
 		if k != "FifoTopic" {
 			t.attrs[k] = v
 		}
-	}
-	if err := t.tag(in.Tags); err != nil {
-		return nil, err
 	}
 	b.topics[arn] = t
 	return &sns.CreateTopicOutput{TopicArn: aws.String(arn)}, nil
@@ -202,6 +206,7 @@ func (b *Backend) deleteTopic(call *core.Call, in *sns.DeleteTopicInput) (*sns.D
 	arn := aws.ToString(in.TopicArn)
 	if t, ok := b.topics[arn]; ok && t.owner == call.Account {
 		delete(b.topics, arn)
+		b.tags.Delete(arn)
 		for id, s := range b.subs {
 			if s.topicARN == arn {
 				delete(b.subs, id)
@@ -243,44 +248,6 @@ func paginate(items []string, token string, size int) ([]string, *string, error)
 		return page, nil, nil
 	}
 	return page, aws.String(next), nil
-}
-
-func (b *Backend) tagResource(call *core.Call, in *sns.TagResourceInput) (*sns.TagResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.topicFor(call, in.ResourceArn)
-	if err != nil {
-		return nil, core.NotFoundf("ResourceNotFound", "Resource does not exist")
-	}
-	if err := t.tag(in.Tags); err != nil {
-		return nil, err
-	}
-	return &sns.TagResourceOutput{}, nil
-}
-
-func (b *Backend) untagResource(call *core.Call, in *sns.UntagResourceInput) (*sns.UntagResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.topicFor(call, in.ResourceArn)
-	if err != nil {
-		return nil, core.NotFoundf("ResourceNotFound", "Resource does not exist")
-	}
-	for _, k := range in.TagKeys {
-		delete(t.tags, k)
-	}
-	return &sns.UntagResourceOutput{}, nil
-}
-
-func (b *Backend) listTagsForResource(call *core.Call, in *sns.ListTagsForResourceInput) (*sns.ListTagsForResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.topicFor(call, in.ResourceArn)
-	if err != nil {
-		return nil, core.NotFoundf("ResourceNotFound", "Resource does not exist")
-	}
-	return &sns.ListTagsForResourceOutput{Tags: core.TagList(t.tags, func(k, v string) types.Tag {
-		return types.Tag{Key: aws.String(k), Value: aws.String(v)}
-	})}, nil
 }
 
 func (b *Backend) dump() any {

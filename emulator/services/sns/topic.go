@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 )
 
 // topic is one SNS topic.
@@ -14,7 +11,6 @@ type topic struct {
 	arn, owner string
 	fifo       bool
 	attrs      map[string]string
-	tags       map[string]string
 	dedup      map[string]bool
 }
 
@@ -23,17 +19,6 @@ func (t *topic) value(name string) string {
 		return strconv.FormatBool(t.fifo)
 	}
 	return t.attrs[name]
-}
-
-// tag merges tags into the topic, within AWS's limit of 50.
-func (t *topic) tag(tags []types.Tag) error {
-	for _, tag := range tags {
-		t.tags[aws.ToString(tag.Key)] = aws.ToString(tag.Value)
-	}
-	if len(t.tags) > 50 {
-		return errInvalid("Tags Reason: a topic can have at most 50 tags")
-	}
-	return nil
 }
 
 // topicAttributes returns what GetTopicAttributes reports. The caller holds b.mu.

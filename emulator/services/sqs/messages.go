@@ -40,7 +40,7 @@ func (b *Backend) DeliverFromService(queueARN, service, sourceARN, body, groupID
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	q, ok := b.region(core.Scope{Account: parts[4], Region: parts[3]}).queues[parts[5]]
+	q, ok := b.regions.For(core.Scope{Account: parts[4], Region: parts[3]}).queues[parts[5]]
 	if !ok {
 		return ErrNoSuchQueue
 	}
@@ -166,7 +166,7 @@ func (b *Backend) receiveMessage(call *core.Call, in *sqs.ReceiveMessageInput) (
 // moveToDeadLetter moves m to the dead-letter queue with arn, if it exists in the caller's
 // region. The caller holds b.mu.
 func (b *Backend) moveToDeadLetter(call *core.Call, arn string, m *message) bool {
-	for _, dlq := range b.region(call.Scope()).queues {
+	for _, dlq := range b.regions.Of(call).queues {
 		if dlq.arn == arn {
 			m.invisibleUntil, m.receipt = time.Time{}, ""
 			dlq.messages = append(dlq.messages, m)

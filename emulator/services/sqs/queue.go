@@ -13,7 +13,6 @@ type queue struct {
 	name, url, arn string
 	fifo           bool
 	attrs          map[string]string // attributes set by the caller
-	tags           map[string]string
 	created        time.Time
 	modified       time.Time
 	readableAt     time.Time // before this, the queue is invisible to reads (eventual consistency)
@@ -27,14 +26,13 @@ var knownReadOnly = map[string]bool{
 	"ApproximateNumberOfMessagesDelayed": true, "CreatedTimestamp": true, "LastModifiedTimestamp": true,
 }
 
-func newQueue(call *core.Call, name string, fifo bool, attrs, tags map[string]string) *queue {
+func newQueue(call *core.Call, name string, fifo bool, attrs map[string]string) *queue {
 	q := &queue{
 		name:       name,
 		url:        fmt.Sprintf("%s://%s/%s/%s", call.Scheme, call.Host, call.Account, name),
 		arn:        call.Scope().ARN("sqs", name),
 		fifo:       fifo,
 		attrs:      map[string]string{},
-		tags:       map[string]string{},
 		created:    call.Now,
 		modified:   call.Now,
 		readableAt: call.Now.Add(time.Duration(call.Fault.ReadAfterCreateDelay)),
@@ -44,9 +42,6 @@ func newQueue(call *core.Call, name string, fifo bool, attrs, tags map[string]st
 		if k != "FifoQueue" {
 			q.attrs[k] = v
 		}
-	}
-	for k, v := range tags {
-		q.tags[k] = v
 	}
 	return q
 }

@@ -24,21 +24,28 @@ import (
 
 // Backend holds the queues of every account and region.
 type Backend struct {
-	clock *core.Clock
-	mu    sync.Mutex
-	// regions holds the queues of each account and region by name.
-	regions map[core.Scope]*region
+	clock   *core.Clock
+	mu      sync.Mutex
+	regions *core.Regions[*region]
 	seq     int
 }
 
+// region is what one account has in one region: its queues, when each name was last deleted,
+// and the queues' tags, all by queue name.
 type region struct {
 	queues  map[string]*queue
 	deleted map[string]time.Time
+	tags    *core.Tags
+}
+
+// newRegion returns the empty state of an account in a region.
+func newRegion(core.Scope) *region {
+	return &region{queues: map[string]*queue{}, deleted: map[string]time.Time{}, tags: core.NewTags(tagRules)}
 }
 
 // New returns an empty SQS backend on clock.
 func New(clock *core.Clock) *Backend {
-	return &Backend{clock: clock, regions: map[core.Scope]*region{}}
+	return &Backend{clock: clock, regions: core.NewRegions(newRegion)}
 }
 
 // Service describes SQS to the router.
@@ -78,21 +85,12 @@ func errNoQueue() *core.APIError {
 		Message: "The specified queue does not exist."}
 }
 
-func (b *Backend) region(s core.Scope) *region {
-	r := b.regions[s]
-	if r == nil {
-		r = &region{queues: map[string]*queue{}, deleted: map[string]time.Time{}}
-		b.regions[s] = r
-	}
-	return r
-}
-
 // lookup finds the queue a QueueUrl names in the caller's account and region. The caller holds
 // b.mu.
 func (b *Backend) lookup(call *core.Call, url *string) (*queue, error) {
 	u := aws.ToString(url)
 	name := u[strings.LastIndex(u, "/")+1:]
-	q, ok := b.region(call.Scope()).queues[name]
+	q, ok := b.regions.Of(call).queues[name]
 	if !ok || q.url != u && !strings.HasSuffix(u, "/"+call.Account+"/"+name) {
 		return nil, errNoQueue()
 	}
@@ -114,12 +112,9 @@ func (b *Backend) createQueue(call *core.Call, in *sqs.CreateQueueInput) (*sqs.C
 	if err := checkAttributes(in.Attributes, fifo, false); err != nil {
 		return nil, err
 	}
-	if len(in.Tags) > 50 {
-		return nil, core.Errorf("InvalidParameterValue", "Too many tags: a queue can have at most 50.")
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.region(call.Scope())
+	r := b.regions.Of(call)
 	if q, ok := r.queues[name]; ok {
 		if !q.sameAttributes(in.Attributes) {
 			return nil, &core.APIError{Code: "QueueNameExists",
@@ -131,7 +126,10 @@ func (b *Backend) createQueue(call *core.Call, in *sqs.CreateQueueInput) (*sqs.C
 		return nil, &core.APIError{Code: "QueueDeletedRecently",
 			Message: "You must wait 60 seconds after deleting a queue before you can create another queue with the same name."}
 	}
-	q := newQueue(call, name, fifo, in.Attributes, in.Tags)
+	if err := r.tags.Merge(in.Tags, name); err != nil {
+		return nil, err
+	}
+	q := newQueue(call, name, fifo, in.Attributes)
 	r.queues[name] = q
 	return &sqs.CreateQueueOutput{QueueUrl: aws.String(q.url)}, nil
 }
@@ -139,7 +137,7 @@ func (b *Backend) createQueue(call *core.Call, in *sqs.CreateQueueInput) (*sqs.C
 func (b *Backend) getQueueURL(call *core.Call, in *sqs.GetQueueUrlInput) (*sqs.GetQueueUrlOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	q, ok := b.region(call.Scope()).queues[aws.ToString(in.QueueName)]
+	q, ok := b.regions.Of(call).queues[aws.ToString(in.QueueName)]
 	if !ok || !q.visible(call) {
 		return nil, errNoQueue()
 	}
@@ -207,8 +205,9 @@ func (b *Backend) deleteQueue(call *core.Call, in *sqs.DeleteQueueInput) (*sqs.D
 	if err != nil {
 		return nil, err
 	}
-	r := b.region(call.Scope())
+	r := b.regions.Of(call)
 	delete(r.queues, q.name)
+	r.tags.Delete(q.name)
 	r.deleted[q.name] = call.Now
 	return &sqs.DeleteQueueOutput{}, nil
 }
@@ -217,7 +216,7 @@ func (b *Backend) listQueues(call *core.Call, in *sqs.ListQueuesInput) (*sqs.Lis
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var urls []string
-	for name, q := range b.region(call.Scope()).queues {
+	for name, q := range b.regions.Of(call).queues {
 		if strings.HasPrefix(name, aws.ToString(in.QueueNamePrefix)) && q.visible(call) {
 			urls = append(urls, q.url)
 		}
@@ -247,55 +246,6 @@ func (b *Backend) listQueues(call *core.Call, in *sqs.ListQueuesInput) (*sqs.Lis
 	return out, nil
 }
 
-func (b *Backend) tagQueue(call *core.Call, in *sqs.TagQueueInput) (*sqs.TagQueueOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	merged := len(q.tags)
-	for k := range in.Tags {
-		if _, ok := q.tags[k]; !ok {
-			merged++
-		}
-	}
-	if merged > 50 {
-		return nil, core.Errorf("InvalidParameterValue", "Too many tags: a queue can have at most 50.")
-	}
-	for k, v := range in.Tags {
-		q.tags[k] = v
-	}
-	return &sqs.TagQueueOutput{}, nil
-}
-
-func (b *Backend) untagQueue(call *core.Call, in *sqs.UntagQueueInput) (*sqs.UntagQueueOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range in.TagKeys {
-		delete(q.tags, k)
-	}
-	return &sqs.UntagQueueOutput{}, nil
-}
-
-func (b *Backend) listQueueTags(call *core.Call, in *sqs.ListQueueTagsInput) (*sqs.ListQueueTagsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	tags := make(map[string]string, len(q.tags))
-	for k, v := range q.tags {
-		tags[k] = v
-	}
-	return &sqs.ListQueueTagsOutput{Tags: tags}, nil
-}
-
 func md5Hex(s string) string {
 	sum := md5.Sum([]byte(s))
 	return hex.EncodeToString(sum[:])
@@ -310,7 +260,7 @@ func (b *Backend) dump() any {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := map[string]any{}
-	for scope, r := range b.regions {
+	for scope, r := range b.regions.All() {
 		for name, q := range r.queues {
 			out[scope.Account+"/"+scope.Region+"/"+name] = q.attributes(b.clock.Now())
 		}

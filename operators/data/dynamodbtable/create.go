@@ -13,9 +13,9 @@ import (
 )
 
 // Create creates the table with its indexes, stream, encryption, class, deletion protection
-// and tags in one call. Time to live and point-in-time recovery can only be set on an active
-// table; the next reconcile applies them.
-func (d *driver) Create(ctx context.Context, t *v1alpha1.DynamoDBTable) error {
+// and req.Tags in one call. Time to live and point-in-time recovery can only be set on an
+// active table; the next reconcile applies them.
+func (d *driver) Create(ctx context.Context, t *v1alpha1.DynamoDBTable, req managed.Request) error {
 	s := &t.Spec
 	in := &dynamodb.CreateTableInput{
 		TableName:                 aws.String(s.TableName),
@@ -26,7 +26,7 @@ func (d *driver) Create(ctx context.Context, t *v1alpha1.DynamoDBTable) error {
 		StreamSpecification:       streamSpecification(s.Stream),
 		SSESpecification:          sseSpecification(s.ServerSideEncryption),
 		DeletionProtectionEnabled: aws.Bool(aws.ToBool(s.DeletionProtection)),
-		Tags:                      awsTags(managed.DesiredTags(t, d.defaultTags)),
+		Tags:                      awsTags(req.Tags),
 	}
 	if s.Stream != nil && !s.Stream.Enabled {
 		in.StreamSpecification = nil // A new table has no stream; saying so is an error.

@@ -9,12 +9,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
-
-// ReasonDeletionProtected is the terminal reason for deleting a protected table.
-const ReasonDeletionProtected = "DeletionProtected"
 
 // Delete deletes the table. A table the spec protects is not deleted: the object waits with a
 // terminal condition until deletionProtection is turned off (or the policy changes). Protection
@@ -27,7 +25,7 @@ func (d *driver) Delete(ctx context.Context, t *v1alpha1.DynamoDBTable, obs mana
 		return nil
 	}
 	if protected := aws.ToBool(table.DeletionProtectionEnabled); aws.ToBool(t.Spec.DeletionProtection) || protected && t.Spec.DeletionProtection == nil {
-		return managed.Terminal(ReasonDeletionProtected, "table %s has deletion protection: set spec.deletionProtection to false to delete the table, "+
+		return managed.Terminal(condition.ReasonDeletionProtected, "table %s has deletion protection: set spec.deletionProtection to false to delete the table, "+
 			"or set deletionPolicy to Retain or Orphan to keep it", name)
 	}
 	if aws.ToBool(table.DeletionProtectionEnabled) {
@@ -44,8 +42,6 @@ func (d *driver) Delete(ctx context.Context, t *v1alpha1.DynamoDBTable, obs mana
 // ReleaseOwnership removes the ownership tags, for deletionPolicy Orphan.
 func (d *driver) ReleaseOwnership(ctx context.Context, _ *v1alpha1.DynamoDBTable, obs managed.Observation[State]) error {
 	arn := aws.ToString(obs.State.Table.TableArn)
-	if _, err := d.api.UntagResource(ctx, &dynamodb.UntagResourceInput{ResourceArn: aws.String(arn), TagKeys: managed.OwnershipTagKeys()}); err != nil {
-		return fmt.Errorf("remove ownership tags of table %s: %w", arn, err)
-	}
-	return nil
+	_, err := d.api.UntagResource(ctx, &dynamodb.UntagResourceInput{ResourceArn: aws.String(arn), TagKeys: managed.OwnershipTagKeys()})
+	return managed.Wrap(err, "remove ownership tags of table %s", arn)
 }

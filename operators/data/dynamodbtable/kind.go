@@ -13,7 +13,7 @@ import (
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// Kind returns the DynamoDBTable kind for the generic reconciler.
+// Kind declares the DynamoDBTable kind to the engine.
 func Kind() managed.Kind[*v1alpha1.DynamoDBTable, State] {
 	return managed.Kind[*v1alpha1.DynamoDBTable, State]{
 		Name:     "DynamoDBTable",
@@ -21,8 +21,7 @@ func Kind() managed.Kind[*v1alpha1.DynamoDBTable, State] {
 		NewList:  func() client.ObjectList { return &v1alpha1.DynamoDBTableList{} },
 		Validate: validate,
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.DynamoDBTable, State] {
-			return &driver{api: provider.Client(s, "dynamodb", func(c aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(c) }),
-				defaultTags: s.DefaultTags()}
+			return &driver{api: provider.Client(s, "dynamodb", func(c aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(c) })}
 		},
 	}
 }
@@ -63,6 +62,5 @@ func keyAttributes(s *v1alpha1.DynamoDBTableSpec) []v1alpha1.DynamoDBAttribute {
 
 // driver manages one provider's DynamoDB tables.
 type driver struct {
-	api         tableAPI
-	defaultTags map[string]string
+	api tableAPI
 }

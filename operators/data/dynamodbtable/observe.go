@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
@@ -28,10 +29,11 @@ type State struct {
 }
 
 // Observe reads the table (DescribeTable and ListTagsOfResource; DescribeTimeToLive and
-// DescribeContinuousBackups only when the spec manages them), fills the status and compares
-// it with the spec. While the table or an index is not ACTIVE it reports the table busy, and
-// compares nothing: DynamoDB accepts no change until then.
-func (d *driver) Observe(ctx context.Context, t *v1alpha1.DynamoDBTable) (managed.Observation[State], error) {
+// DescribeContinuousBackups only when the spec manages them and the table is not being
+// deleted), fills the status and plans the changes that make it match the spec. While the
+// table or an index is not ACTIVE it reports the table busy, and compares nothing (the spec
+// does not count as applied): DynamoDB accepts no change until then.
+func (d *driver) Observe(ctx context.Context, t *v1alpha1.DynamoDBTable, req managed.Request) (managed.Observation[State], error) {
 	name := managed.ExternalName(t)
 	if name == "" {
 		name = t.Spec.TableName
@@ -66,15 +68,17 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.DynamoDBTable) (manage
 			obs.Busy, obs.Message = true, fmt.Sprintf("global secondary index %s is %s", aws.ToString(g.IndexName), g.IndexStatus)
 		}
 	}
-	if obs.Busy {
-		return obs, nil
+	switch {
+	case req.Deleting:
+	case obs.Busy:
+		obs.Uncompared = []string{"billingMode", "provisionedThroughput", "globalSecondaryIndexes", "stream", "serverSideEncryption", "tableClass",
+			"deletionProtection", "tags", "timeToLive", "pointInTimeRecovery"}
+	default:
+		if err := d.readSettings(ctx, t, st); err != nil {
+			return managed.Observation[State]{}, err
+		}
+		d.plan(&obs.Changes, t, st, req.Tags)
 	}
-	if err := d.readSettings(ctx, t, st); err != nil {
-		return managed.Observation[State]{}, err
-	}
-	diff := compare(t, st, managed.DesiredTags(t, d.defaultTags))
-	obs.UpToDate = len(diff) == 0
-	obs.Diff = diff.String()
 	return obs, nil
 }
 
@@ -123,13 +127,13 @@ func sameKeys(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription) erro
 	if !slices.EqualFunc(want, table.KeySchema, func(a, b types.KeySchemaElement) bool {
 		return aws.ToString(a.AttributeName) == aws.ToString(b.AttributeName) && a.KeyType == b.KeyType
 	}) {
-		return managed.Terminal(managed.ReasonInvalidSpec, "table %s has another key schema than the spec's hashKey and rangeKey; the key schema cannot change",
+		return managed.Terminal(condition.ReasonInvalidSpec, "table %s has another key schema than the spec's hashKey and rangeKey; the key schema cannot change",
 			aws.ToString(table.TableName))
 	}
 	for _, def := range table.AttributeDefinitions {
 		for _, a := range keyAttributes(s) {
 			if a.Name == aws.ToString(def.AttributeName) && string(a.Type) != string(def.AttributeType) {
-				return managed.Terminal(managed.ReasonInvalidSpec, "attribute %s of table %s has type %s in AWS, not %s; a key attribute's type cannot change",
+				return managed.Terminal(condition.ReasonInvalidSpec, "attribute %s of table %s has type %s in AWS, not %s; a key attribute's type cannot change",
 					a.Name, aws.ToString(table.TableName), def.AttributeType, a.Type)
 			}
 		}

@@ -7,21 +7,11 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/rds"
-	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
-)
-
-// Waiting reasons of Create.
-const (
-	// ReasonGroupNotFound says that a DB subnet, parameter or option group the spec names does
-	// not exist in AWS.
-	ReasonGroupNotFound = "GroupNotFound"
-	// ReasonIdentifierTaken says that an instance with the spec's identifier appeared between
-	// Observe and Create; the next Observe decides whether it is this object's.
-	ReasonIdentifierTaken = "IdentifierTaken"
 )
 
 // groupRetry is how soon a spec naming a missing group is tried again.
@@ -30,7 +20,7 @@ const groupRetry = time.Minute
 // Create creates the instance with every setting of the spec, the password from its Secret
 // and the desired tags (ownership included, so the instance is never untagged), and records
 // its identifier and the version of the password applied.
-func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance) error {
+func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance, req managed.Request) error {
 	pw, err := d.password(ctx, i)
 	if err != nil {
 		return err
@@ -55,7 +45,7 @@ func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance) error {
 		AutoMinorVersionUpgrade: s.AutoMinorVersionUpgrade,
 		CopyTagsToSnapshot:      aws.Bool(s.CopyTagsToSnapshot),
 		DeletionProtection:      aws.Bool(aws.ToBool(s.DeletionProtection)),
-		Tags:                    rdsTags(managed.DesiredTags(i, d.defaultTags)),
+		Tags:                    rdsTags(req.Tags),
 	}
 	optional := []struct {
 		dst **string
@@ -71,15 +61,7 @@ func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance) error {
 			*o.dst = aws.String(o.v)
 		}
 	}
-	if pi := s.PerformanceInsights; pi != nil {
-		in.EnablePerformanceInsights = aws.Bool(pi.Enabled)
-		if pi.Enabled {
-			in.PerformanceInsightsRetentionPeriod = pi.RetentionPeriod
-			if pi.KMSKeyID != "" {
-				in.PerformanceInsightsKMSKeyId = aws.String(pi.KMSKeyID)
-			}
-		}
-	}
+	in.EnablePerformanceInsights, in.PerformanceInsightsRetentionPeriod, in.PerformanceInsightsKMSKeyId = performanceInsights(s.PerformanceInsights)
 	if _, err := d.api.CreateDBInstance(ctx, in); err != nil {
 		return createError(i, id, err)
 	}
@@ -96,7 +78,7 @@ func createError(i *v1alpha1.RDSInstance, id string, err error) error {
 		return w
 	}
 	if awserr.Code(err) == "DBInstanceAlreadyExists" {
-		return &managed.WaitingError{Reason: ReasonIdentifierTaken,
+		return &managed.WaitingError{Reason: condition.ReasonIdentifierTaken,
 			Message: fmt.Sprintf("a DB instance named %s appeared in AWS while this one was being created; checking whether it belongs to this object", id)}
 	}
 	return fmt.Errorf("create DB instance %s: %w", id, err)
@@ -116,11 +98,6 @@ func groupError(s *v1alpha1.RDSInstanceSpec, err error) error {
 	default:
 		return nil
 	}
-	return &managed.WaitingError{Reason: ReasonGroupNotFound, After: groupRetry,
+	return &managed.WaitingError{Reason: condition.ReasonGroupNotFound, After: groupRetry,
 		Message: fmt.Sprintf("%s %q does not exist in AWS; create it or change spec.%s (%s)", field, name, field, awserr.Describe(err))}
-}
-
-// rdsTags returns tags in RDS's form, sorted by key for stable requests.
-func rdsTags(tags map[string]string) []types.Tag {
-	return managed.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
 }

@@ -8,16 +8,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/rds"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
-)
-
-// Terminal reasons of Delete.
-const (
-	// ReasonDeletionProtected says the spec protects the instance from deletion.
-	ReasonDeletionProtected = "DeletionProtected"
-	// ReasonFinalSnapshotExists says a DB snapshot already has the final snapshot's name.
-	ReasonFinalSnapshotExists = "FinalSnapshotExists"
 )
 
 // Delete deletes the instance, after a final snapshot unless spec.finalSnapshot.skip. A
@@ -32,7 +25,7 @@ func (d *driver) Delete(ctx context.Context, i *v1alpha1.RDSInstance, obs manage
 		return nil
 	}
 	if protected := aws.ToBool(inst.DeletionProtection); aws.ToBool(i.Spec.DeletionProtection) || protected && i.Spec.DeletionProtection == nil {
-		return managed.Terminal(ReasonDeletionProtected, "DB instance %s has deletion protection: set spec.deletionProtection to false to delete the instance, "+
+		return managed.Terminal(condition.ReasonDeletionProtected, "DB instance %s has deletion protection: set spec.deletionProtection to false to delete the instance, "+
 			"or set deletionPolicy to Retain or Orphan to keep it", id)
 	}
 	if aws.ToBool(inst.DeletionProtection) {
@@ -52,7 +45,7 @@ func (d *driver) Delete(ctx context.Context, i *v1alpha1.RDSInstance, obs manage
 	case err == nil, awserr.IsNotFound(err):
 		return nil
 	case awserr.Code(err) == "DBSnapshotAlreadyExists":
-		return managed.Terminal(ReasonFinalSnapshotExists, "a DB snapshot named %s already exists, so DB instance %s cannot take its final snapshot under that name; "+
+		return managed.Terminal(condition.ReasonFinalSnapshotExists, "a DB snapshot named %s already exists, so DB instance %s cannot take its final snapshot under that name; "+
 			"set spec.finalSnapshot.identifier to another name, or spec.finalSnapshot.skip to true", aws.ToString(in.FinalDBSnapshotIdentifier), id)
 	}
 	return fmt.Errorf("delete DB instance %s: %w", id, err)

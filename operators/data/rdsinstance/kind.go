@@ -14,7 +14,7 @@ import (
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// Kind returns the RDSInstance kind for the generic reconciler.
+// Kind declares the RDSInstance kind to the engine.
 func Kind() managed.Kind[*v1alpha1.RDSInstance, State] {
 	return managed.Kind[*v1alpha1.RDSInstance, State]{
 		Name:     "RDSInstance",
@@ -22,8 +22,7 @@ func Kind() managed.Kind[*v1alpha1.RDSInstance, State] {
 		NewList:  func() client.ObjectList { return &v1alpha1.RDSInstanceList{} },
 		Validate: validate,
 		Connect: func(s *provider.Session, kube client.Reader) managed.Driver[*v1alpha1.RDSInstance, State] {
-			return &driver{api: provider.Client(s, "rds", func(c aws.Config) *rds.Client { return rds.NewFromConfig(c) }),
-				kube: kube, defaultTags: s.DefaultTags()}
+			return &driver{api: provider.Client(s, "rds", func(c aws.Config) *rds.Client { return rds.NewFromConfig(c) }), kube: kube}
 		},
 		Secrets: func(i *v1alpha1.RDSInstance) []string { return []string{i.Spec.MasterUserPasswordSecretRef.Name} },
 	}
@@ -55,6 +54,5 @@ func identifier(i *v1alpha1.RDSInstance) string {
 type driver struct {
 	api instanceAPI
 	// kube reads the Secret that holds the master password.
-	kube        client.Reader
-	defaultTags map[string]string
+	kube client.Reader
 }

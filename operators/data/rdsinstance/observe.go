@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
@@ -22,17 +23,16 @@ const (
 
 // State is what AWS said about a DB instance.
 type State struct {
-	// Instance is DescribeDBInstances' answer.
+	// Instance is DescribeDBInstances' answer, its tags included.
 	Instance *types.DBInstance
-	// Tags are the instance's tags.
-	Tags map[string]string
 }
 
 // Observe reads the instance with one DescribeDBInstances call (its tags come along) and the
-// password Secret from the cache, fills the status and compares the instance with the spec.
-// An instance that is not available (creating, backing-up, modifying, upgrading, ...) is
-// reported busy and not ready: RDS refuses most changes until it is available again.
-func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance) (managed.Observation[State], error) {
+// password Secret, fills the status and plans what differs from the spec: the tags with their
+// own calls, then one ModifyDBInstance (see planModify). An instance that is not available
+// (creating, backing-up, modifying, upgrading, ...) is reported busy and not ready: RDS
+// refuses most changes until it is available again.
+func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance, req managed.Request) (managed.Observation[State], error) {
 	id := identifier(i)
 	out, err := d.api.DescribeDBInstances(ctx, &rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String(id)})
 	if awserr.IsNotFound(err) {
@@ -45,30 +45,24 @@ func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance) (managed.
 		return managed.Observation[State]{}, nil
 	}
 	inst := &out.DBInstances[0]
-	st := &State{Instance: inst, Tags: managed.TagMap(inst.TagList, func(t types.Tag) (string, string) {
-		return aws.ToString(t.Key), aws.ToString(t.Value)
-	})}
+	tags := tagMap(inst.TagList)
 	if managed.ExternalName(i) == "" {
-		if err := managed.Claim(i, "RDS DB instance", id, st.Tags); err != nil {
+		if err := managed.Claim(i, "RDS DB instance", id, tags); err != nil {
 			return managed.Observation[State]{}, err
 		}
 	}
 	fillStatus(i, inst)
 	status := aws.ToString(inst.DBInstanceStatus)
-	obs := managed.Observation[State]{Exists: true, State: st, Tags: st.Tags, Ready: status == statusAvailable, Busy: status != statusAvailable}
+	obs := managed.Observation[State]{Exists: true, State: &State{Instance: inst}, Tags: tags, Ready: status == statusAvailable, Busy: status != statusAvailable}
 	if !obs.Ready {
 		obs.Message = "DB instance is " + status
 	}
-	if status == statusDeleting || !i.DeletionTimestamp.IsZero() {
+	if status == statusDeleting || req.Deleting {
 		// Nothing is compared for an instance on its way out, and a missing password Secret
 		// must not hold up its deletion.
-		obs.UpToDate = true
 		return obs, nil
 	}
 	obs.Conflict = createdAsSpecified(&i.Spec, inst)
-	_, diff := plan(&i.Spec, inst)
-	set, remove := managed.TagChanges(managed.DesiredTags(i, d.defaultTags), st.Tags)
-	diff.Check("tags", len(set)+len(remove) > 0)
 	pw, err := d.password(ctx, i)
 	if err != nil {
 		return managed.Observation[State]{}, err
@@ -78,9 +72,8 @@ func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance) (managed.
 		// written) keeps its password: only a later change of the Secret is applied.
 		i.Status.MasterUserPasswordVersion = pw.version
 	}
-	diff.Check("masterUserPassword", pw.version != i.Status.MasterUserPasswordVersion)
-	obs.UpToDate = len(diff) == 0
-	obs.Diff = diff.String()
+	d.planTags(&obs.Changes, aws.ToString(inst.DBInstanceArn), req.Tags, tags)
+	d.planModify(&obs.Changes, i, inst, pw)
 	return obs, nil
 }
 
@@ -90,7 +83,7 @@ func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance) (managed.
 func createdAsSpecified(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) error {
 	id := aws.ToString(inst.DBInstanceIdentifier)
 	differs := func(field, aws, spec string) error {
-		return managed.Terminal(managed.ReasonInvalidSpec, "DB instance %s has %s %q in AWS, not the spec's %q; %s is set only when an instance is created",
+		return managed.Terminal(condition.ReasonInvalidSpec, "DB instance %s has %s %q in AWS, not the spec's %q; %s is set only when an instance is created",
 			id, field, aws, spec, field)
 	}
 	switch {
@@ -128,18 +121,12 @@ func pendingModifications(inst *types.DBInstance) []string {
 			name string
 			set  bool
 		}{
-			{"dbInstanceClass", p.DBInstanceClass != nil},
-			{"engineVersion", p.EngineVersion != nil},
-			{"allocatedStorage", p.AllocatedStorage != nil},
-			{"storageType", p.StorageType != nil},
-			{"iops", p.Iops != nil},
-			{"storageThroughput", p.StorageThroughput != nil},
-			{"multiAZ", p.MultiAZ != nil},
-			{"backupRetentionPeriod", p.BackupRetentionPeriod != nil},
-			{"port", p.Port != nil},
-			{"dbSubnetGroupName", p.DBSubnetGroupName != nil},
-			{"caCertificateIdentifier", p.CACertificateIdentifier != nil},
-			{"masterUserPassword", p.MasterUserPassword != nil},
+			{"dbInstanceClass", p.DBInstanceClass != nil}, {"engineVersion", p.EngineVersion != nil},
+			{"allocatedStorage", p.AllocatedStorage != nil}, {"storageType", p.StorageType != nil},
+			{"iops", p.Iops != nil}, {"storageThroughput", p.StorageThroughput != nil},
+			{"multiAZ", p.MultiAZ != nil}, {"backupRetentionPeriod", p.BackupRetentionPeriod != nil},
+			{"port", p.Port != nil}, {"dbSubnetGroupName", p.DBSubnetGroupName != nil},
+			{"caCertificateIdentifier", p.CACertificateIdentifier != nil}, {"masterUserPassword", p.MasterUserPassword != nil},
 		} {
 			if f.set {
 				names = append(names, f.name)

@@ -11,15 +11,9 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
-
-// ReasonSecretNotFound is the waiting reason for a password Secret or key that does not exist.
-const ReasonSecretNotFound = "SecretNotFound"
-
-// ReasonSecretValueInvalid is the terminal reason for a password RDS would refuse. Changing the
-// Secret clears it: the Secret is watched.
-const ReasonSecretValueInvalid = "SecretValueInvalid"
 
 // secretRetry is how soon a missing password Secret is looked for again; its creation wakes the
 // object sooner through the Secret watch.
@@ -41,7 +35,7 @@ func (d *driver) password(ctx context.Context, i *v1alpha1.RDSInstance) (passwor
 	var s corev1.Secret
 	err := d.kube.Get(ctx, types.NamespacedName{Namespace: i.Namespace, Name: ref.Name}, &s)
 	if apierrors.IsNotFound(err) {
-		return password{}, &managed.WaitingError{Reason: ReasonSecretNotFound, After: secretRetry,
+		return password{}, &managed.WaitingError{Reason: condition.ReasonSecretNotFound, After: secretRetry,
 			Message: fmt.Sprintf("Secret %s/%s, which spec.masterUserPasswordSecretRef names, does not exist", i.Namespace, ref.Name)}
 	}
 	if err != nil {
@@ -49,11 +43,11 @@ func (d *driver) password(ctx context.Context, i *v1alpha1.RDSInstance) (passwor
 	}
 	v := s.Data[ref.Key]
 	if len(v) == 0 {
-		return password{}, &managed.WaitingError{Reason: ReasonSecretNotFound, After: secretRetry,
+		return password{}, &managed.WaitingError{Reason: condition.ReasonSecretNotFound, After: secretRetry,
 			Message: fmt.Sprintf("Secret %s/%s has no key %q (or it is empty), which spec.masterUserPasswordSecretRef names", i.Namespace, ref.Name, ref.Key)}
 	}
 	if problem := passwordProblem(i.Spec.Engine, string(v)); problem != "" {
-		return password{}, managed.Terminal(ReasonSecretValueInvalid, "the password in Secret %s/%s, key %q, %s; change the Secret's value",
+		return password{}, managed.Terminal(condition.ReasonSecretValueInvalid, "the password in Secret %s/%s, key %q, %s; change the Secret's value",
 			i.Namespace, ref.Name, ref.Key, problem)
 	}
 	return password{value: string(v), version: ref.Name + "/" + s.ResourceVersion}, nil

@@ -1,6 +1,8 @@
 package rdsinstance
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -12,14 +14,39 @@ import (
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
+// planModify plans one ModifyDBInstance with only the differing settings (see plan) and the
+// password when its Secret changed, applied now or in the maintenance window as
+// spec.applyImmediately says. RDS applies the password, backups and deletion protection at once
+// either way. The password's version is recorded once RDS has taken the password.
+func (d *driver) planModify(changes *managed.Plan, i *v1alpha1.RDSInstance, inst *types.DBInstance, pw password) {
+	in, fields := plan(&i.Spec, inst)
+	if pw.version != i.Status.MasterUserPasswordVersion {
+		in.MasterUserPassword, fields = aws.String(pw.value), append(fields, "masterUserPassword")
+	}
+	id := aws.ToString(inst.DBInstanceIdentifier)
+	in.DBInstanceIdentifier, in.ApplyImmediately = aws.String(id), aws.Bool(i.Spec.ApplyImmediately)
+	changes.AddFields(fields, func(ctx context.Context) error {
+		if _, err := d.api.ModifyDBInstance(ctx, in); err != nil {
+			if w := groupError(&i.Spec, err); w != nil {
+				return w
+			}
+			return fmt.Errorf("modify DB instance %s (%s): %w", id, strings.Join(fields, ", "), err)
+		}
+		if in.MasterUserPassword != nil {
+			i.Status.MasterUserPasswordVersion = pw.version
+		}
+		return nil
+	})
+}
+
 // plan compares the instance's modifiable settings with the spec. It returns the
 // ModifyDBInstance request that brings the instance in line (only the differing fields are
-// set; the caller adds the identifier and ApplyImmediately) and the names of the fields that
-// differ. A setting the spec leaves unset is not managed. When applyImmediately is false, a
-// setting whose spec value is already pending (RDS keeps it for the maintenance window) does
-// not differ, so it is not sent again on every reconcile. Tags and the password are compared
-// by Observe.
-func plan(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) (*rds.ModifyDBInstanceInput, managed.Diff) {
+// set; planModify adds the identifier, ApplyImmediately and the password) and the names of the
+// fields that differ. A setting the spec leaves unset is not managed. When applyImmediately is
+// false, a setting whose spec value is already pending (RDS keeps it for the maintenance
+// window) does not differ, so it is not sent again on every reconcile. Tags and the password
+// are compared by Observe.
+func plan(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) (*rds.ModifyDBInstanceInput, []string) {
 	p := inst.PendingModifiedValues
 	if p == nil || s.ApplyImmediately {
 		// With applyImmediately, a change still pending on an available instance (left by an
@@ -27,80 +54,51 @@ func plan(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) (*rds.ModifyDBIns
 		p = &types.PendingModifiedValues{}
 	}
 	in := &rds.ModifyDBInstanceInput{}
-	var d managed.Diff
-	if d.Check("dbInstanceClass", target(inst.DBInstanceClass, p.DBInstanceClass) != s.DBInstanceClass) {
-		in.DBInstanceClass = aws.String(s.DBInstanceClass)
-	}
-	if s.EngineVersion != "" && d.Check("engineVersion", !sameVersion(s.EngineVersion, target(inst.EngineVersion, p.EngineVersion))) {
-		// The spec's version is the user's explicit choice, so a major upgrade is allowed.
-		in.EngineVersion, in.AllowMajorVersionUpgrade = aws.String(s.EngineVersion), aws.Bool(true)
-	}
-	if d.Check("allocatedStorage", target(inst.AllocatedStorage, p.AllocatedStorage) < s.AllocatedStorage) {
-		// Storage autoscaling may have grown the volume beyond the spec; it never shrinks.
-		in.AllocatedStorage = aws.Int32(s.AllocatedStorage)
-	}
-	if s.MaxAllocatedStorage != nil && d.Check("maxAllocatedStorage", aws.ToInt32(inst.MaxAllocatedStorage) != *s.MaxAllocatedStorage) {
-		in.MaxAllocatedStorage = s.MaxAllocatedStorage
-	}
-	storageTypeChanges := s.StorageType != "" && d.Check("storageType", target(inst.StorageType, p.StorageType) != s.StorageType)
-	if storageTypeChanges {
-		in.StorageType = aws.String(s.StorageType)
-	}
-	if s.Iops != nil && (d.Check("iops", target(inst.Iops, p.Iops) != *s.Iops) || storageTypeChanges) {
-		in.Iops = s.Iops // A change of storage type takes the new type's IOPS along.
-	}
-	if s.StorageThroughput != nil && (d.Check("storageThroughput", target(inst.StorageThroughput, p.StorageThroughput) != *s.StorageThroughput) || storageTypeChanges) {
-		in.StorageThroughput = s.StorageThroughput
-	}
-	if d.Check("multiAZ", target(inst.MultiAZ, p.MultiAZ) != s.MultiAZ) {
-		in.MultiAZ = aws.Bool(s.MultiAZ)
-	}
-	if s.BackupRetentionPeriod != nil && d.Check("backupRetentionPeriod", target(inst.BackupRetentionPeriod, p.BackupRetentionPeriod) != *s.BackupRetentionPeriod) {
-		in.BackupRetentionPeriod = s.BackupRetentionPeriod
-	}
-	if s.PreferredBackupWindow != "" && d.Check("preferredBackupWindow", !strings.EqualFold(aws.ToString(inst.PreferredBackupWindow), s.PreferredBackupWindow)) {
-		in.PreferredBackupWindow = aws.String(s.PreferredBackupWindow)
-	}
-	if s.PreferredMaintenanceWindow != "" && d.Check("preferredMaintenanceWindow", !strings.EqualFold(aws.ToString(inst.PreferredMaintenanceWindow), s.PreferredMaintenanceWindow)) {
-		in.PreferredMaintenanceWindow = aws.String(s.PreferredMaintenanceWindow)
-	}
-	if s.Port != nil && inst.Endpoint != nil && d.Check("port", target(inst.Endpoint.Port, p.Port) != *s.Port) {
-		in.DBPortNumber = s.Port
-	}
-	if len(s.VPCSecurityGroupIDs) > 0 && d.Check("vpcSecurityGroupIDs", !managed.SameSet(s.VPCSecurityGroupIDs, securityGroups(inst))) {
-		in.VpcSecurityGroupIds = s.VPCSecurityGroupIDs
-	}
-	if s.DBSubnetGroupName != "" && d.Check("dbSubnetGroupName", !strings.EqualFold(target(subnetGroup(inst), p.DBSubnetGroupName), s.DBSubnetGroupName)) {
-		in.DBSubnetGroupName = aws.String(s.DBSubnetGroupName)
-	}
-	if s.DBParameterGroupName != "" && d.Check("dbParameterGroupName", !hasParameterGroup(inst, s.DBParameterGroupName)) {
-		in.DBParameterGroupName = aws.String(s.DBParameterGroupName)
-	}
-	if s.OptionGroupName != "" && d.Check("optionGroupName", !hasOptionGroup(inst, s.OptionGroupName, !s.ApplyImmediately)) {
-		in.OptionGroupName = aws.String(s.OptionGroupName)
-	}
-	if d.Check("publiclyAccessible", aws.ToBool(inst.PubliclyAccessible) != s.PubliclyAccessible) {
-		in.PubliclyAccessible = aws.Bool(s.PubliclyAccessible)
-	}
-	if s.AutoMinorVersionUpgrade != nil && d.Check("autoMinorVersionUpgrade", aws.ToBool(inst.AutoMinorVersionUpgrade) != *s.AutoMinorVersionUpgrade) {
-		in.AutoMinorVersionUpgrade = s.AutoMinorVersionUpgrade
-	}
-	if d.Check("copyTagsToSnapshot", aws.ToBool(inst.CopyTagsToSnapshot) != s.CopyTagsToSnapshot) {
-		in.CopyTagsToSnapshot = aws.Bool(s.CopyTagsToSnapshot)
-	}
-	if pi := s.PerformanceInsights; pi != nil && d.Check("performanceInsights", !samePerformanceInsights(pi, inst)) {
-		in.EnablePerformanceInsights = aws.Bool(pi.Enabled)
-		if pi.Enabled {
-			in.PerformanceInsightsRetentionPeriod = pi.RetentionPeriod
-			if pi.KMSKeyID != "" {
-				in.PerformanceInsightsKMSKeyId = aws.String(pi.KMSKeyID)
-			}
+	var fields []string
+	// change records field and sets it in the request when it differs, and reports whether it does.
+	change := func(field string, differs bool, set func()) bool {
+		if differs {
+			fields = append(fields, field)
+			set()
 		}
+		return differs
 	}
-	if s.DeletionProtection != nil && d.Check("deletionProtection", aws.ToBool(inst.DeletionProtection) != *s.DeletionProtection) {
-		in.DeletionProtection = s.DeletionProtection
+	change("dbInstanceClass", target(inst.DBInstanceClass, p.DBInstanceClass) != s.DBInstanceClass, func() { in.DBInstanceClass = aws.String(s.DBInstanceClass) })
+	// The spec's version is the user's explicit choice, so a major upgrade is allowed.
+	change("engineVersion", s.EngineVersion != "" && !sameVersion(s.EngineVersion, target(inst.EngineVersion, p.EngineVersion)), func() {
+		in.EngineVersion, in.AllowMajorVersionUpgrade = aws.String(s.EngineVersion), aws.Bool(true)
+	})
+	// Storage autoscaling may have grown the volume beyond the spec; it never shrinks.
+	change("allocatedStorage", target(inst.AllocatedStorage, p.AllocatedStorage) < s.AllocatedStorage, func() { in.AllocatedStorage = aws.Int32(s.AllocatedStorage) })
+	change("maxAllocatedStorage", s.MaxAllocatedStorage != nil && aws.ToInt32(inst.MaxAllocatedStorage) != *s.MaxAllocatedStorage, func() { in.MaxAllocatedStorage = s.MaxAllocatedStorage })
+	if change("storageType", s.StorageType != "" && target(inst.StorageType, p.StorageType) != s.StorageType, func() { in.StorageType = aws.String(s.StorageType) }) {
+		// A change of storage type takes the new type's IOPS and throughput along.
+		in.Iops, in.StorageThroughput = s.Iops, s.StorageThroughput
 	}
-	return in, d
+	change("iops", s.Iops != nil && target(inst.Iops, p.Iops) != *s.Iops, func() { in.Iops = s.Iops })
+	change("storageThroughput", s.StorageThroughput != nil && target(inst.StorageThroughput, p.StorageThroughput) != *s.StorageThroughput, func() { in.StorageThroughput = s.StorageThroughput })
+	change("multiAZ", target(inst.MultiAZ, p.MultiAZ) != s.MultiAZ, func() { in.MultiAZ = aws.Bool(s.MultiAZ) })
+	change("backupRetentionPeriod", s.BackupRetentionPeriod != nil && target(inst.BackupRetentionPeriod, p.BackupRetentionPeriod) != *s.BackupRetentionPeriod,
+		func() { in.BackupRetentionPeriod = s.BackupRetentionPeriod })
+	change("preferredBackupWindow", s.PreferredBackupWindow != "" && !strings.EqualFold(aws.ToString(inst.PreferredBackupWindow), s.PreferredBackupWindow),
+		func() { in.PreferredBackupWindow = aws.String(s.PreferredBackupWindow) })
+	change("preferredMaintenanceWindow", s.PreferredMaintenanceWindow != "" && !strings.EqualFold(aws.ToString(inst.PreferredMaintenanceWindow), s.PreferredMaintenanceWindow),
+		func() { in.PreferredMaintenanceWindow = aws.String(s.PreferredMaintenanceWindow) })
+	change("port", s.Port != nil && inst.Endpoint != nil && target(inst.Endpoint.Port, p.Port) != *s.Port, func() { in.DBPortNumber = s.Port })
+	change("vpcSecurityGroupIDs", len(s.VPCSecurityGroupIDs) > 0 && !managed.SameSet(s.VPCSecurityGroupIDs, securityGroups(inst)), func() { in.VpcSecurityGroupIds = s.VPCSecurityGroupIDs })
+	change("dbSubnetGroupName", s.DBSubnetGroupName != "" && !strings.EqualFold(target(subnetGroup(inst), p.DBSubnetGroupName), s.DBSubnetGroupName),
+		func() { in.DBSubnetGroupName = aws.String(s.DBSubnetGroupName) })
+	change("dbParameterGroupName", s.DBParameterGroupName != "" && !hasParameterGroup(inst, s.DBParameterGroupName), func() { in.DBParameterGroupName = aws.String(s.DBParameterGroupName) })
+	change("optionGroupName", s.OptionGroupName != "" && !hasOptionGroup(inst, s.OptionGroupName, !s.ApplyImmediately), func() { in.OptionGroupName = aws.String(s.OptionGroupName) })
+	change("publiclyAccessible", aws.ToBool(inst.PubliclyAccessible) != s.PubliclyAccessible, func() { in.PubliclyAccessible = aws.Bool(s.PubliclyAccessible) })
+	change("autoMinorVersionUpgrade", s.AutoMinorVersionUpgrade != nil && aws.ToBool(inst.AutoMinorVersionUpgrade) != *s.AutoMinorVersionUpgrade,
+		func() { in.AutoMinorVersionUpgrade = s.AutoMinorVersionUpgrade })
+	change("copyTagsToSnapshot", aws.ToBool(inst.CopyTagsToSnapshot) != s.CopyTagsToSnapshot, func() { in.CopyTagsToSnapshot = aws.Bool(s.CopyTagsToSnapshot) })
+	change("performanceInsights", s.PerformanceInsights != nil && !samePerformanceInsights(s.PerformanceInsights, inst), func() {
+		in.EnablePerformanceInsights, in.PerformanceInsightsRetentionPeriod, in.PerformanceInsightsKMSKeyId = performanceInsights(s.PerformanceInsights)
+	})
+	change("deletionProtection", s.DeletionProtection != nil && aws.ToBool(inst.DeletionProtection) != *s.DeletionProtection, func() { in.DeletionProtection = s.DeletionProtection })
+	return in, fields
 }
 
 // target returns the value a setting will have: its pending value, else its current one.
@@ -175,6 +173,20 @@ func samePerformanceInsights(want *v1alpha1.RDSPerformanceInsights, inst *types.
 		return false
 	}
 	return want.KMSKeyID == "" || sameKey(want.KMSKeyID, aws.ToString(inst.PerformanceInsightsKMSKeyId))
+}
+
+// performanceInsights returns the Performance Insights settings of a request for want, none
+// when want is nil: the retention period and key go only with insights enabled.
+func performanceInsights(want *v1alpha1.RDSPerformanceInsights) (enabled *bool, retention *int32, key *string) {
+	switch {
+	case want == nil:
+		return nil, nil, nil
+	case !want.Enabled:
+		return aws.Bool(false), nil, nil
+	case want.KMSKeyID != "":
+		key = aws.String(want.KMSKeyID)
+	}
+	return aws.Bool(true), want.RetentionPeriod, key
 }
 
 // sameKey reports whether the KMS key ARN got is the key want names by ARN, key ID or alias.

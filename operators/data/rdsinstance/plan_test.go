@@ -93,7 +93,7 @@ func TestPlan(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			_, got := plan(tc.args.spec, tc.args.inst)
-			if diff := cmp.Diff(tc.want, []string(got)); diff != "" {
+			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\nplan(...): -want +got:\n%s", tc.reason, diff)
 			}
 		})

@@ -1,10 +1,12 @@
 package s3bucket
 
 import (
+	"context"
 	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"k8s.io/apimachinery/pkg/api/equality"
 
@@ -13,23 +15,84 @@ import (
 	"github.com/runner-codes/infra-operator/shared/policy"
 )
 
-// compare names every field of the spec that the bucket in st does not match, by the spec's
-// JSON names.
-func compare(b *v1alpha1.S3Bucket, st *State, desiredTags map[string]string) managed.Diff {
-	s := &b.Spec
-	var d managed.Diff
-	set, remove := managed.TagChanges(desiredTags, st.Tags)
-	d.Check("tags", len(set)+len(remove) > 0)
-	d.Check("versioning", s.Versioning != nil && s.Versioning.Enabled != (st.Versioning == types.BucketVersioningStatusEnabled))
-	d.Check("encryption", s.Encryption != nil && !sameEncryption(s.Encryption, st.Encryption))
-	d.Check("publicAccessBlock", s.PublicAccessBlock != nil && !samePublicAccessBlock(s.PublicAccessBlock, st.PublicAccessBlock))
-	d.Check("lifecycleRules", !sameLifecycle(s.LifecycleRules, st.Lifecycle))
-	d.Check("corsRules", !sameCORS(s.CORSRules, st.CORS))
-	d.Check("objectOwnership", s.ObjectOwnership != "" && st.ObjectOwnership != types.ObjectOwnership(s.ObjectOwnership))
-	d.Check("policy", !samePolicy(s.Policy, st.Policy))
-	return d
+// compare plans a change for every field of the spec that the bucket in st does not match,
+// named by the spec's JSON names: one call per differing sub-configuration, in the order they
+// are made. The public access block goes before the policy, so that a spec that relaxes the
+// block and adds a public policy is applied in one pass; lifecycle rules, CORS rules and the
+// policy are deleted when the spec has none.
+func (d *driver) compare(b *v1alpha1.S3Bucket, st *State, desiredTags map[string]string) managed.Plan {
+	s, name, bucket := &b.Spec, st.Name, aws.String(st.Name)
+	var p managed.Plan
+	p.AddTags(desiredTags, st.Tags, func(ctx context.Context, _ map[string]string, _ []string) error {
+		return d.putTags(ctx, name, desiredTags)
+	})
+	if s.Versioning != nil && s.Versioning.Enabled != (st.Versioning == types.BucketVersioningStatusEnabled) {
+		p.Add("versioning", func(ctx context.Context) error {
+			status := types.BucketVersioningStatusSuspended
+			if s.Versioning.Enabled {
+				status = types.BucketVersioningStatusEnabled
+			}
+			_, err := d.api.PutBucketVersioning(ctx, &s3.PutBucketVersioningInput{Bucket: bucket,
+				VersioningConfiguration: &types.VersioningConfiguration{Status: status}})
+			return managed.Wrap(err, "put versioning of bucket %s", name)
+		})
+	}
+	if s.Encryption != nil && !sameEncryption(s.Encryption, st.Encryption) {
+		p.Add("encryption", func(ctx context.Context) error {
+			_, err := d.api.PutBucketEncryption(ctx, &s3.PutBucketEncryptionInput{Bucket: bucket,
+				ServerSideEncryptionConfiguration: &types.ServerSideEncryptionConfiguration{Rules: []types.ServerSideEncryptionRule{encryptionRule(s.Encryption)}}})
+			return managed.Wrap(err, "put encryption of bucket %s", name)
+		})
+	}
+	if s.PublicAccessBlock != nil && !samePublicAccessBlock(s.PublicAccessBlock, st.PublicAccessBlock) {
+		p.Add("publicAccessBlock", func(ctx context.Context) error {
+			_, err := d.api.PutPublicAccessBlock(ctx, &s3.PutPublicAccessBlockInput{Bucket: bucket, PublicAccessBlockConfiguration: publicAccessBlock(s.PublicAccessBlock)})
+			return managed.Wrap(err, "put public access block of bucket %s", name)
+		})
+	}
+	if s.ObjectOwnership != "" && st.ObjectOwnership != types.ObjectOwnership(s.ObjectOwnership) {
+		p.Add("objectOwnership", func(ctx context.Context) error {
+			_, err := d.api.PutBucketOwnershipControls(ctx, &s3.PutBucketOwnershipControlsInput{Bucket: bucket,
+				OwnershipControls: &types.OwnershipControls{Rules: []types.OwnershipControlsRule{{ObjectOwnership: types.ObjectOwnership(s.ObjectOwnership)}}}})
+			return managed.Wrap(err, "put ownership controls of bucket %s", name)
+		})
+	}
+	if !sameLifecycle(s.LifecycleRules, st.Lifecycle) {
+		p.Add("lifecycleRules", func(ctx context.Context) error {
+			if len(s.LifecycleRules) == 0 {
+				_, err := d.api.DeleteBucketLifecycle(ctx, &s3.DeleteBucketLifecycleInput{Bucket: bucket})
+				return managed.Wrap(err, "delete lifecycle configuration of bucket %s", name)
+			}
+			_, err := d.api.PutBucketLifecycleConfiguration(ctx, &s3.PutBucketLifecycleConfigurationInput{Bucket: bucket,
+				LifecycleConfiguration: &types.BucketLifecycleConfiguration{Rules: lifecycleRules(s.LifecycleRules)}})
+			return managed.Wrap(err, "put lifecycle configuration of bucket %s", name)
+		})
+	}
+	if !sameCORS(s.CORSRules, st.CORS) {
+		p.Add("corsRules", func(ctx context.Context) error {
+			if len(s.CORSRules) == 0 {
+				_, err := d.api.DeleteBucketCors(ctx, &s3.DeleteBucketCorsInput{Bucket: bucket})
+				return managed.Wrap(err, "delete CORS configuration of bucket %s", name)
+			}
+			_, err := d.api.PutBucketCors(ctx, &s3.PutBucketCorsInput{Bucket: bucket, CORSConfiguration: &types.CORSConfiguration{CORSRules: corsRules(s.CORSRules)}})
+			return managed.Wrap(err, "put CORS configuration of bucket %s", name)
+		})
+	}
+	if !samePolicy(s.Policy, st.Policy) {
+		p.Add("policy", func(ctx context.Context) error {
+			if s.Policy == "" {
+				_, err := d.api.DeleteBucketPolicy(ctx, &s3.DeleteBucketPolicyInput{Bucket: bucket})
+				return managed.Wrap(err, "delete policy of bucket %s", name)
+			}
+			_, err := d.api.PutBucketPolicy(ctx, &s3.PutBucketPolicyInput{Bucket: bucket, Policy: aws.String(s.Policy)})
+			return managed.Wrap(err, "put policy of bucket %s", name)
+		})
+	}
+	return p
 }
 
+// sameEncryption reports whether the default encryption is the spec's: its algorithm and,
+// with KMS, its key (by id or ARN) and bucket key setting.
 func sameEncryption(want *v1alpha1.S3Encryption, got *types.ServerSideEncryptionRule) bool {
 	if got == nil || got.ApplyServerSideEncryptionByDefault == nil {
 		return false
@@ -46,6 +109,8 @@ func sameEncryption(want *v1alpha1.S3Encryption, got *types.ServerSideEncryption
 	return sameKey && aws.ToBool(got.BucketKeyEnabled) == want.BucketKeyEnabled
 }
 
+// samePublicAccessBlock reports whether the public access block is the spec's; a bucket
+// without one blocks nothing.
 func samePublicAccessBlock(want *v1alpha1.S3PublicAccessBlock, got *types.PublicAccessBlockConfiguration) bool {
 	if got == nil {
 		got = &types.PublicAccessBlockConfiguration{}

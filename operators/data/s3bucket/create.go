@@ -9,13 +9,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
 // Create creates the bucket in the provider's region with its object ownership, records its
-// name, and tags it. The rest of the configuration is applied by Update on the next pass.
-func (d *driver) Create(ctx context.Context, b *v1alpha1.S3Bucket) error {
+// name, and tags it with req.Tags. The rest of the configuration is planned by Observe and
+// applied on the next pass.
+func (d *driver) Create(ctx context.Context, b *v1alpha1.S3Bucket, req managed.Request) error {
 	name := b.Spec.BucketName
 	in := &s3.CreateBucketInput{Bucket: aws.String(name), ObjectOwnership: types.ObjectOwnership(b.Spec.ObjectOwnership)}
 	if d.region != "us-east-1" {
@@ -29,25 +31,21 @@ func (d *driver) Create(ctx context.Context, b *v1alpha1.S3Bucket) error {
 		// object's, from its ownership tags.
 		return nil
 	case "BucketAlreadyExists":
-		return managed.Terminal(managed.ReasonAlreadyExists, "S3 bucket name %s is taken by another AWS account; bucket names are global "+
+		return managed.Terminal(condition.ReasonAlreadyExists, "S3 bucket name %s is taken by another AWS account; bucket names are global "+
 			"across every account, so choose another bucketName", name)
 	default:
 		return fmt.Errorf("create bucket %s: %w", name, err)
 	}
 	managed.SetExternalName(b, name)
-	return d.putTags(ctx, name, managed.DesiredTags(b, d.defaultTags))
+	return d.putTags(ctx, name, req.Tags)
 }
 
 // putTags replaces the bucket's tag set with tags; S3 has no call that changes one tag.
 func (d *driver) putTags(ctx context.Context, name string, tags map[string]string) error {
 	if len(tags) == 0 {
-		if _, err := d.api.DeleteBucketTagging(ctx, &s3.DeleteBucketTaggingInput{Bucket: aws.String(name)}); err != nil {
-			return fmt.Errorf("delete tagging of bucket %s: %w", name, err)
-		}
-		return nil
+		_, err := d.api.DeleteBucketTagging(ctx, &s3.DeleteBucketTaggingInput{Bucket: aws.String(name)})
+		return managed.Wrap(err, "delete tagging of bucket %s", name)
 	}
-	if _, err := d.api.PutBucketTagging(ctx, &s3.PutBucketTaggingInput{Bucket: aws.String(name), Tagging: &types.Tagging{TagSet: awsTags(tags)}}); err != nil {
-		return fmt.Errorf("put tagging of bucket %s: %w", name, err)
-	}
-	return nil
+	_, err := d.api.PutBucketTagging(ctx, &s3.PutBucketTaggingInput{Bucket: aws.String(name), Tagging: &types.Tagging{TagSet: awsTags(tags)}})
+	return managed.Wrap(err, "put tagging of bucket %s", name)
 }

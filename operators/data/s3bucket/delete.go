@@ -9,13 +9,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
-
-// ReasonBucketNotEmpty is the terminal reason for deleting a bucket that still holds objects
-// without spec.forceDestroy.
-const ReasonBucketNotEmpty = "BucketNotEmpty"
 
 // maxBatchesPerPass bounds how many pages of object versions one Delete removes, so that a
 // pass returns quickly; the reconciler calls Delete again until the bucket is empty.
@@ -38,7 +35,7 @@ func (d *driver) Delete(ctx context.Context, b *v1alpha1.S3Bucket, obs managed.O
 	case err == nil, awserr.IsNotFound(err):
 		return nil
 	case awserr.Code(err) == "BucketNotEmpty" && !b.Spec.ForceDestroy:
-		return managed.Terminal(ReasonBucketNotEmpty, "bucket %s still holds objects: set spec.forceDestroy: true to delete them with the bucket, "+
+		return managed.Terminal(condition.ReasonBucketNotEmpty, "bucket %s still holds objects: set spec.forceDestroy: true to delete them with the bucket, "+
 			"or set deletionPolicy to Retain or Orphan to keep the bucket", name)
 	}
 	return fmt.Errorf("delete bucket %s: %w", name, err)

@@ -14,7 +14,7 @@ import (
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// Kind returns the S3Bucket kind for the generic reconciler.
+// Kind declares the S3Bucket kind to the engine.
 func Kind() managed.Kind[*v1alpha1.S3Bucket, State] {
 	return managed.Kind[*v1alpha1.S3Bucket, State]{
 		Name:     "S3Bucket",
@@ -28,8 +28,7 @@ func Kind() managed.Kind[*v1alpha1.S3Bucket, State] {
 				api: provider.Client(s, "s3", func(c aws.Config) *s3.Client {
 					return s3.NewFromConfig(c, func(o *s3.Options) { o.UsePathStyle = pathStyle })
 				}),
-				region:      s.Config.Region,
-				defaultTags: s.DefaultTags(),
+				region: s.Config.Region,
 			}
 		},
 	}
@@ -51,6 +50,5 @@ func validate(b *v1alpha1.S3Bucket) error {
 type driver struct {
 	api bucketAPI
 	// region is the provider's region, where buckets are created.
-	region      string
-	defaultTags map[string]string
+	region string
 }

@@ -12,6 +12,7 @@ import (
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
@@ -41,11 +42,12 @@ type State struct {
 	ObjectOwnership types.ObjectOwnership
 }
 
-// Observe reads the bucket (HeadBucket, GetBucketTagging, GetBucketLifecycleConfiguration,
-// GetBucketCors and GetBucketPolicy; the versioning, encryption, public access block and
-// ownership controls only when the spec manages them), fills the status and compares it with
-// the spec. A bucket is ready when it matches the spec.
-func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket) (managed.Observation[State], error) {
+// Observe reads the bucket (HeadBucket and GetBucketTagging, then, unless it is being
+// deleted, GetBucketLifecycleConfiguration, GetBucketCors and GetBucketPolicy, and the
+// versioning, encryption, public access block and ownership controls only when the spec
+// manages them), fills the status and plans the changes that make it match the spec. A
+// bucket is ready when it matches the spec.
+func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket, req managed.Request) (managed.Observation[State], error) {
 	name := managed.ExternalName(b)
 	if name == "" {
 		name = b.Spec.BucketName
@@ -55,7 +57,7 @@ func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket) (managed.Obs
 	case awserr.IsNotFound(err):
 		return managed.Observation[State]{}, nil
 	case httpStatus(err) == http.StatusForbidden:
-		return managed.Observation[State]{}, managed.Terminal(managed.ReasonAlreadyExists, "S3 bucket %s exists and this provider's credentials may not use it: "+
+		return managed.Observation[State]{}, managed.Terminal(condition.ReasonAlreadyExists, "S3 bucket %s exists and this provider's credentials may not use it: "+
 			"bucket names are global, so another AWS account most likely owns it (or the credentials lack s3:ListBucket on it); choose another bucketName", name)
 	case err != nil:
 		return managed.Observation[State]{}, fmt.Errorf("head bucket %s: %w", name, err)
@@ -72,12 +74,16 @@ func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket) (managed.Obs
 			return managed.Observation[State]{}, err
 		}
 	}
-	if err := d.readConfiguration(ctx, &b.Spec, st); err != nil {
-		return managed.Observation[State]{}, err
+	obs := managed.Observation[State]{Exists: true, State: st, Tags: st.Tags}
+	if !req.Deleting {
+		if err := d.readConfiguration(ctx, &b.Spec, st); err != nil {
+			return managed.Observation[State]{}, err
+		}
+		obs.Changes = d.compare(b, st, req.Tags)
+		obs.Ready = obs.UpToDate()
 	}
 	fillStatus(b, st)
-	diff := compare(b, st, managed.DesiredTags(b, d.defaultTags))
-	return managed.Observation[State]{Exists: true, UpToDate: len(diff) == 0, Ready: len(diff) == 0, State: st, Diff: diff.String(), Tags: st.Tags}, nil
+	return obs, nil
 }
 
 // httpStatus returns the HTTP status of a failed AWS call, or 0.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
-	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
@@ -14,14 +13,12 @@ import (
 
 // Create creates the topic with its attributes and tags in one call. The subscriptions follow
 // in the next reconcile, as updates of the existing topic.
-func (d *driver) Create(ctx context.Context, t *v1alpha1.SNSTopic) error {
+func (d *driver) Create(ctx context.Context, t *v1alpha1.SNSTopic, req managed.Request) error {
 	s := &t.Spec
 	out, err := d.sns.CreateTopic(ctx, &sns.CreateTopicInput{
 		Name:       aws.String(s.TopicName),
 		Attributes: createTopicAttributes(s),
-		Tags: managed.TagList(managed.DesiredTags(t, d.defaultTags), func(k, v string) types.Tag {
-			return types.Tag{Key: aws.String(k), Value: aws.String(v)}
-		}),
+		Tags:       tagList(req.Tags),
 	})
 	if err != nil {
 		return fmt.Errorf("create topic %s: %w", s.TopicName, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/messaging/internal/queuepolicy"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
@@ -18,7 +19,7 @@ func (d *driver) Delete(ctx context.Context, _ *v1alpha1.SNSTopic, obs managed.O
 	st := obs.State
 	for _, sub := range st.Subscriptions {
 		if sub.Protocol == "sqs" {
-			if err := d.revoke(ctx, st.ARN, sub.Endpoint); err != nil {
+			if err := queuepolicy.Revoke(ctx, d.sqs, st.ARN, sub.Endpoint); err != nil {
 				return err
 			}
 		}

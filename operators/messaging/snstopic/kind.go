@@ -2,7 +2,6 @@
 package snstopic
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 
@@ -12,26 +11,27 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/messaging/sqsqueue"
+	"github.com/runner-codes/infra-operator/operators/messaging/internal/kmskey"
+	"github.com/runner-codes/infra-operator/operators/messaging/internal/queuepolicy"
+	"github.com/runner-codes/infra-operator/operators/messaging/internal/subscriptions"
+	"github.com/runner-codes/infra-operator/shared/api/targets"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// Kind returns the SNSTopic kind for the generic reconciler.
+// Kind declares the SNSTopic kind to the engine.
 func Kind() managed.Kind[*v1alpha1.SNSTopic, State] {
 	return managed.Kind[*v1alpha1.SNSTopic, State]{
-		Name:              "SNSTopic",
-		New:               func() *v1alpha1.SNSTopic { return &v1alpha1.SNSTopic{} },
-		NewList:           func() client.ObjectList { return &v1alpha1.SNSTopicList{} },
-		Validate:          validate,
-		ResolveReferences: resolveReferences,
-		References:        references,
-		Referenced:        []client.Object{&v1alpha1.SQSQueue{}},
+		Name:       "SNSTopic",
+		New:        func() *v1alpha1.SNSTopic { return &v1alpha1.SNSTopic{} },
+		NewList:    func() client.ObjectList { return &v1alpha1.SNSTopicList{} },
+		Validate:   validate,
+		References: []managed.Ref[*v1alpha1.SNSTopic]{queueRefs},
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.SNSTopic, State] {
 			return &driver{
-				sns:         provider.Client(s, "sns", func(c aws.Config) *sns.Client { return sns.NewFromConfig(c) }),
-				sqs:         provider.Client(s, "sqs", func(c aws.Config) *sqs.Client { return sqs.NewFromConfig(c) }),
-				defaultTags: s.DefaultTags(),
+				sns: provider.Client(s, "sns", func(c aws.Config) *sns.Client { return sns.NewFromConfig(c) }),
+				sqs: provider.Client(s, "sqs", func(c aws.Config) *sqs.Client { return sqs.NewFromConfig(c) }),
 			}
 		},
 	}
@@ -41,6 +41,11 @@ func Kind() managed.Kind[*v1alpha1.SNSTopic, State] {
 // given twice.
 func validate(t *v1alpha1.SNSTopic) error {
 	s := &t.Spec
+	if e := s.Encryption; e != nil {
+		if err := kmskey.RefUnavailable("spec.encryption.kmsKeyRef", e.KMSKeyRef); err != nil {
+			return err
+		}
+	}
 	for field, doc := range map[string]string{"spec.policy": s.Policy, "spec.deliveryPolicy": s.DeliveryPolicy} {
 		if err := jsonObject(doc); err != nil {
 			return fmt.Errorf("%s: %w", field, err)
@@ -56,7 +61,7 @@ func validate(t *v1alpha1.SNSTopic) error {
 		if sub.Endpoint == "" {
 			continue
 		}
-		key := sub.Protocol + " " + sub.Endpoint
+		key := subscriptions.Key(sub.Protocol, sub.Endpoint)
 		if j, ok := seen[key]; ok {
 			return fmt.Errorf("spec.subscriptions[%d] and [%d] both subscribe %s %s; a topic has one subscription per protocol and endpoint", j, i, sub.Protocol, sub.Endpoint)
 		}
@@ -77,50 +82,29 @@ func jsonObject(doc string) error {
 	return nil
 }
 
-// references returns the SQSQueues the spec names.
-func references(t *v1alpha1.SNSTopic) []managed.Ref {
-	var refs []managed.Ref
-	for _, sub := range t.Spec.Subscriptions {
-		if sub.QueueRef != nil {
-			refs = append(refs, managed.Ref{Kind: "SQSQueue", Name: sub.QueueRef.Name})
-		}
-		if rp := sub.RedrivePolicy; rp != nil && rp.DeadLetterQueueRef != nil {
-			refs = append(refs, managed.Ref{Kind: "SQSQueue", Name: rp.DeadLetterQueueRef.Name})
-		}
-	}
-	return refs
-}
-
-// resolveReferences fills, in memory, the endpoints and dead-letter queue ARNs the spec gives
-// by reference, and refuses a KMS key reference while no KMSKey kind exists.
-func resolveReferences(ctx context.Context, c client.Reader, t *v1alpha1.SNSTopic) error {
-	if e := t.Spec.Encryption; e != nil && e.KMSKeyRef != nil {
-		return sqsqueue.KMSKeyRefUnavailable("spec.encryption.kmsKeyRef", e.KMSKeyRef.Name)
+// queueRefs declares the SQSQueues the subscriptions name, as endpoints (queueRef, resolved
+// to Endpoint) and as dead-letter queues (redrivePolicy.deadLetterQueueRef, resolved to
+// DeadLetterQueueARN), resolved subscription by subscription in that order.
+var queueRefs = managed.Ref[*v1alpha1.SNSTopic]{Target: targets.SQSQueue, Sites: func(t *v1alpha1.SNSTopic) []managed.Site {
+	var sites []managed.Site
+	add := func(field string, ref *shared.Reference, id *string) {
+		sites = append(sites, managed.Site{Field: field, Name: ref.Name, Set: func(ids []string) { *id = ids[0] }})
 	}
 	for i := range t.Spec.Subscriptions {
 		sub := &t.Spec.Subscriptions[i]
 		if sub.QueueRef != nil {
-			arn, err := sqsqueue.Target.Resolve(ctx, c, t, fmt.Sprintf("spec.subscriptions[%d].queueRef", i), *sub.QueueRef)
-			if err != nil {
-				return err
-			}
-			sub.Endpoint = arn
+			add(fmt.Sprintf("spec.subscriptions[%d].queueRef", i), sub.QueueRef, &sub.Endpoint)
 		}
 		if rp := sub.RedrivePolicy; rp != nil && rp.DeadLetterQueueRef != nil {
-			arn, err := sqsqueue.Target.Resolve(ctx, c, t, fmt.Sprintf("spec.subscriptions[%d].redrivePolicy.deadLetterQueueRef", i), *rp.DeadLetterQueueRef)
-			if err != nil {
-				return err
-			}
-			rp.DeadLetterQueueARN = arn
+			add(fmt.Sprintf("spec.subscriptions[%d].redrivePolicy.deadLetterQueueRef", i), rp.DeadLetterQueueRef, &rp.DeadLetterQueueARN)
 		}
 	}
-	return nil
-}
+	return sites
+}}
 
 // driver manages one provider's SNS topics, and the statements in SQS queue policies that let
 // them send.
 type driver struct {
-	sns         topicAPI
-	sqs         queuePolicyAPI
-	defaultTags map[string]string
+	sns topicAPI
+	sqs queuepolicy.API
 }

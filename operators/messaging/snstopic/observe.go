@@ -3,8 +3,6 @@ package snstopic
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -13,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/messaging/internal/queuepolicy"
+	"github.com/runner-codes/infra-operator/operators/messaging/internal/subscriptions"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
@@ -26,16 +26,16 @@ type State struct {
 	// Tags are the topic's tags.
 	Tags map[string]string
 	// Subscriptions are the topic's subscriptions.
-	Subscriptions []Subscription
+	Subscriptions []subscriptions.Subscription
 	// Grants are the policies of the SQS queues the spec subscribes, by queue ARN.
-	Grants map[string]Grant
+	Grants map[string]queuepolicy.Grant
 }
 
 // Observe reads the topic (GetTopicAttributes, ListTagsForResource, ListSubscriptionsByTopic,
 // GetSubscriptionAttributes for each confirmed subscription, and GetQueueUrl and
 // GetQueueAttributes for each subscribed queue of the topic's account and region), fills the
-// status and compares it with the spec.
-func (d *driver) Observe(ctx context.Context, t *v1alpha1.SNSTopic) (managed.Observation[State], error) {
+// status and, unless the topic is being deleted, plans what differs from the spec.
+func (d *driver) Observe(ctx context.Context, t *v1alpha1.SNSTopic, req managed.Request) (managed.Observation[State], error) {
 	arn := managed.ExternalName(t)
 	if arn == "" {
 		found, err := d.find(ctx, t.Spec.TopicName)
@@ -51,7 +51,7 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.SNSTopic) (managed.Obs
 	if err != nil {
 		return managed.Observation[State]{}, fmt.Errorf("get the attributes of topic %s: %w", arn, err)
 	}
-	st := &State{ARN: arn, Attributes: attrs.Attributes, Grants: map[string]Grant{}}
+	st := &State{ARN: arn, Attributes: attrs.Attributes, Grants: map[string]queuepolicy.Grant{}}
 	if st.Tags, err = d.tags(ctx, arn); err != nil {
 		return managed.Observation[State]{}, err
 	}
@@ -61,37 +61,22 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.SNSTopic) (managed.Obs
 		}
 	}
 	fillStatus(t, st)
-	if st.Subscriptions, err = d.subscriptions(ctx, arn); err != nil {
+	if st.Subscriptions, err = subscriptions.List(ctx, d.sns, arn); err != nil {
 		return managed.Observation[State]{}, err
 	}
 	for _, sub := range t.Spec.Subscriptions {
 		if sub.Protocol != "sqs" {
 			continue
 		}
-		if st.Grants[sub.Endpoint], err = d.readGrant(ctx, arn, sub.Endpoint); err != nil {
+		if st.Grants[sub.Endpoint], err = queuepolicy.ReadGrant(ctx, d.sqs, arn, sub.Endpoint); err != nil {
 			return managed.Observation[State]{}, err
 		}
 	}
-	diff := compare(&t.Spec, st, managed.DesiredTags(t, d.defaultTags))
-	return managed.Observation[State]{Exists: true, Ready: true, UpToDate: len(diff) == 0, Diff: diff.String(), State: st, Tags: st.Tags}, nil
-}
-
-// compare names what differs from the spec.
-func compare(s *v1alpha1.SNSTopicSpec, st *State, desiredTags map[string]string) managed.Diff {
-	var d managed.Diff
-	changes := attributeChanges(desiredTopicAttributes(s), st.Attributes)
-	for _, name := range slices.Sorted(maps.Keys(changes)) {
-		d.Check(name, true)
+	obs := managed.Observation[State]{Exists: true, Ready: true, State: st, Tags: st.Tags}
+	if !req.Deleting {
+		d.plan(&obs.Changes, &t.Spec, st, req.Tags)
 	}
-	set, remove := managed.TagChanges(desiredTags, st.Tags)
-	d.Check("tags", len(set)+len(remove) > 0)
-	d.Check("subscriptions", !planSubscriptions(s.Subscriptions, st.Subscriptions).empty())
-	missing := false
-	for _, g := range st.Grants {
-		missing = missing || !g.Granted(st.ARN)
-	}
-	d.Check("queuePolicies", missing)
-	return d
+	return obs, nil
 }
 
 // find returns the ARN of the topic named name, or "" when there is none. It pages through
@@ -121,36 +106,6 @@ func (d *driver) tags(ctx context.Context, arn string) (map[string]string, error
 		return nil, fmt.Errorf("list the tags of topic %s: %w", arn, err)
 	}
 	return managed.TagMap(out.Tags, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }), nil
-}
-
-// subscriptions lists the topic's subscriptions, with the attributes of the confirmed ones.
-func (d *driver) subscriptions(ctx context.Context, arn string) ([]Subscription, error) {
-	var out []Subscription
-	var next *string
-	for {
-		page, err := d.sns.ListSubscriptionsByTopic(ctx, &sns.ListSubscriptionsByTopicInput{TopicArn: aws.String(arn), NextToken: next})
-		if err != nil {
-			return nil, fmt.Errorf("list the subscriptions of topic %s: %w", arn, err)
-		}
-		for _, s := range page.Subscriptions {
-			sub := Subscription{Protocol: aws.ToString(s.Protocol), Endpoint: aws.ToString(s.Endpoint)}
-			if isARN(aws.ToString(s.SubscriptionArn)) {
-				sub.ARN = aws.ToString(s.SubscriptionArn)
-				attrs, err := d.sns.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: s.SubscriptionArn})
-				if awserr.IsNotFound(err) {
-					continue // Unsubscribed meanwhile.
-				}
-				if err != nil {
-					return nil, fmt.Errorf("get the attributes of subscription %s: %w", sub.ARN, err)
-				}
-				sub.Attributes = attrs.Attributes
-			}
-			out = append(out, sub)
-		}
-		if next = page.NextToken; next == nil {
-			return out, nil
-		}
-	}
 }
 
 // fillStatus copies what the status shows from the topic's attributes.

@@ -3,14 +3,12 @@ package sqsqueue
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"reflect"
-	"slices"
 	"strconv"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/messaging/internal/attributes"
 	"github.com/runner-codes/infra-operator/operators/messaging/internal/queuepolicy"
-	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
 // Attribute names, as SQS spells them.
@@ -52,7 +50,7 @@ func desiredAttributes(s *v1alpha1.SQSQueueSpec) map[string]string {
 	}
 	out[attrRedrivePolicy] = ""
 	if dlq := s.DeadLetterQueue; dlq != nil {
-		out[attrRedrivePolicy] = mustJSON(map[string]any{"deadLetterTargetArn": dlq.QueueARN, "maxReceiveCount": dlq.MaxReceiveCount})
+		out[attrRedrivePolicy] = attributes.JSON(map[string]any{"deadLetterTargetArn": dlq.QueueARN, "maxReceiveCount": dlq.MaxReceiveCount})
 	}
 	out[attrRedriveAllowPolicy] = ""
 	if p := s.RedriveAllowPolicy; p != nil {
@@ -60,7 +58,7 @@ func desiredAttributes(s *v1alpha1.SQSQueueSpec) map[string]string {
 		if len(p.SourceQueueARNs) > 0 {
 			doc["sourceQueueArns"] = p.SourceQueueARNs
 		}
-		out[attrRedriveAllowPolicy] = mustJSON(doc)
+		out[attrRedriveAllowPolicy] = attributes.JSON(doc)
 	}
 	if e := s.Encryption; e != nil {
 		switch {
@@ -78,8 +76,7 @@ func desiredAttributes(s *v1alpha1.SQSQueueSpec) map[string]string {
 // createAttributes returns the attributes of CreateQueue: the desired ones that are set, the
 // queue type and the user's policy.
 func createAttributes(s *v1alpha1.SQSQueueSpec) map[string]string {
-	out := desiredAttributes(s)
-	maps.DeleteFunc(out, func(_, v string) bool { return v == "" })
+	out := attributes.NonEmpty(desiredAttributes(s))
 	if s.FifoQueue {
 		out["FifoQueue"] = "true"
 	}
@@ -94,12 +91,7 @@ func createAttributes(s *v1alpha1.SQSQueueSpec) map[string]string {
 // attributes that differ, and the policy when the user's statements differ (the statements
 // SNSTopics keep in it stay).
 func attributeChanges(s *v1alpha1.SQSQueueSpec, observed map[string]string) (map[string]string, error) {
-	out := map[string]string{}
-	for name, want := range desiredAttributes(s) {
-		if !sameValue(name, want, observed[name]) {
-			out[name] = want
-		}
-	}
+	out := attributes.Changes(desiredAttributes(s), observed, sameValue)
 	user, err := queuepolicy.Parse(s.Policy)
 	if err != nil {
 		return nil, fmt.Errorf("spec.policy: %w", err)
@@ -113,21 +105,6 @@ func attributeChanges(s *v1alpha1.SQSQueueSpec, observed map[string]string) (map
 		out[attrPolicy] = want.String()
 	}
 	return out, nil
-}
-
-// compare names the attributes and tags that differ from the spec.
-func compare(s *v1alpha1.SQSQueueSpec, st *State, desiredTags map[string]string) (managed.Diff, error) {
-	changes, err := attributeChanges(s, st.Attributes)
-	if err != nil {
-		return nil, err
-	}
-	var d managed.Diff
-	for _, name := range slices.Sorted(maps.Keys(changes)) {
-		d.Check(name, true)
-	}
-	set, remove := managed.TagChanges(desiredTags, st.Tags)
-	d.Check("tags", len(set)+len(remove) > 0)
-	return d, nil
 }
 
 // sameValue reports whether an attribute's observed value is the wanted one; JSON documents
@@ -149,6 +126,7 @@ func normalJSON(s string) any {
 	return normalValue(v)
 }
 
+// normalValue turns every number and boolean inside a decoded JSON value into its text.
 func normalValue(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
@@ -165,10 +143,4 @@ func normalValue(v any) any {
 		return fmt.Sprint(x)
 	}
 	return v
-}
-
-// mustJSON encodes a value built from strings, numbers and lists, which always encodes.
-func mustJSON(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }

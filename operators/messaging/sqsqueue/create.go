@@ -10,23 +10,20 @@ import (
 	"github.com/aws/smithy-go"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
-// ReasonQueueDeletedRecently is the waiting reason while SQS refuses a name deleted less
-// than 60 seconds ago.
-const ReasonQueueDeletedRecently = "QueueDeletedRecently"
-
 // Create creates the queue with its attributes, policy and tags in one call.
-func (d *driver) Create(ctx context.Context, q *v1alpha1.SQSQueue) error {
+func (d *driver) Create(ctx context.Context, q *v1alpha1.SQSQueue, req managed.Request) error {
 	s := &q.Spec
 	out, err := d.api.CreateQueue(ctx, &sqs.CreateQueueInput{
 		QueueName:  aws.String(s.QueueName),
 		Attributes: createAttributes(s),
-		Tags:       managed.DesiredTags(q, d.defaultTags),
+		Tags:       req.Tags,
 	})
 	if isDeletedRecently(err) {
-		return managed.Waiting(ReasonQueueDeletedRecently, "SQS refuses the name %s for 60 seconds after a queue of that name was deleted", s.QueueName)
+		return managed.Waiting(condition.ReasonQueueDeletedRecently, "SQS refuses the name %s for 60 seconds after a queue of that name was deleted", s.QueueName)
 	}
 	if err != nil {
 		return fmt.Errorf("create queue %s: %w", s.QueueName, err)

@@ -2,7 +2,6 @@
 package sqsqueue
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -11,42 +10,32 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/messaging/internal/kmskey"
 	"github.com/runner-codes/infra-operator/operators/messaging/internal/queuepolicy"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
+	"github.com/runner-codes/infra-operator/shared/api/targets"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// ReasonKMSKeyKindUnavailable is the terminal reason for a kmsKeyRef while no KMSKey kind
-// exists.
-const ReasonKMSKeyKindUnavailable = "KMSKeyKindUnavailable"
-
-// Target resolves references to SQSQueues (a dead-letter queue, a subscription endpoint) to
-// their ARNs.
-var Target = managed.ReferenceTarget[*v1alpha1.SQSQueue]{
-	Kind:    "SQSQueue",
-	New:     func() *v1alpha1.SQSQueue { return &v1alpha1.SQSQueue{} },
-	NewList: func() client.ObjectList { return &v1alpha1.SQSQueueList{} },
-	Value:   func(q *v1alpha1.SQSQueue) string { return q.Status.QueueARN },
-}
-
-// Kind returns the SQSQueue kind for the generic reconciler.
+// Kind declares the SQSQueue kind to the engine.
 func Kind() managed.Kind[*v1alpha1.SQSQueue, State] {
 	return managed.Kind[*v1alpha1.SQSQueue, State]{
-		Name:              "SQSQueue",
-		New:               func() *v1alpha1.SQSQueue { return &v1alpha1.SQSQueue{} },
-		NewList:           func() client.ObjectList { return &v1alpha1.SQSQueueList{} },
-		Validate:          validate,
-		ResolveReferences: resolveReferences,
-		References: func(q *v1alpha1.SQSQueue) []managed.Ref {
-			if dlq := q.Spec.DeadLetterQueue; dlq != nil && dlq.QueueRef != nil {
-				return []managed.Ref{{Kind: "SQSQueue", Name: dlq.QueueRef.Name}}
-			}
-			return nil
+		Name:     "SQSQueue",
+		New:      func() *v1alpha1.SQSQueue { return &v1alpha1.SQSQueue{} },
+		NewList:  func() client.ObjectList { return &v1alpha1.SQSQueueList{} },
+		Validate: validate,
+		References: []managed.Ref[*v1alpha1.SQSQueue]{
+			managed.One(targets.SQSQueue, "spec.deadLetterQueue.queueRef", func(q *v1alpha1.SQSQueue) (*shared.Reference, *string) {
+				if dlq := q.Spec.DeadLetterQueue; dlq != nil {
+					return dlq.QueueRef, &dlq.QueueARN
+				}
+				return nil, nil
+			}),
 		},
-		Referenced: []client.Object{&v1alpha1.SQSQueue{}},
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.SQSQueue, State] {
-			return &driver{api: provider.Client(s, "sqs", func(c aws.Config) *sqs.Client { return sqs.NewFromConfig(c) }),
-				defaultTags: s.DefaultTags()}
+			return &driver{api: provider.Client(s, "sqs", func(c aws.Config) *sqs.Client { return sqs.NewFromConfig(c) })}
 		},
 	}
 }
@@ -54,6 +43,11 @@ func Kind() managed.Kind[*v1alpha1.SQSQueue, State] {
 // validate checks what admission cannot: the policy is a JSON policy document without
 // statements of the operator's reserved Sid.
 func validate(q *v1alpha1.SQSQueue) error {
+	if e := q.Spec.Encryption; e != nil {
+		if err := kmskey.RefUnavailable("spec.encryption.kmsKeyRef", e.KMSKeyRef); err != nil {
+			return err
+		}
+	}
 	doc, err := queuepolicy.Parse(q.Spec.Policy)
 	if err != nil {
 		return fmt.Errorf("spec.policy: %w", err)
@@ -64,34 +58,15 @@ func validate(q *v1alpha1.SQSQueue) error {
 	return nil
 }
 
-// resolveReferences fills the dead-letter queue's ARN from its queueRef, in memory, and
-// refuses a dead-letter queue of the other type, and a KMS key reference while no KMSKey kind
-// exists.
-func resolveReferences(ctx context.Context, c client.Reader, q *v1alpha1.SQSQueue) error {
-	if e := q.Spec.Encryption; e != nil && e.KMSKeyRef != nil {
-		return KMSKeyRefUnavailable("spec.encryption.kmsKeyRef", e.KMSKeyRef.Name)
-	}
+// checkDeadLetterType refuses a dead-letter queue given by queueRef whose type (known once the
+// reference is resolved) is not the queue's. Observe checks it first, before any AWS call.
+func checkDeadLetterType(q *v1alpha1.SQSQueue) error {
 	dlq := q.Spec.DeadLetterQueue
-	if dlq == nil || dlq.QueueRef == nil {
-		return nil
+	if dlq != nil && dlq.QueueRef != nil && strings.HasSuffix(dlq.QueueARN, ".fifo") != q.Spec.FifoQueue {
+		return managed.Terminal(condition.ReasonInvalidSpec, "spec.deadLetterQueue.queueRef: SQSQueue %s is a %s queue; "+
+			"a FIFO queue needs a FIFO dead-letter queue, and a standard queue a standard one", dlq.QueueRef.Name, queueType(dlq.QueueARN))
 	}
-	arn, err := Target.Resolve(ctx, c, q, "spec.deadLetterQueue.queueRef", *dlq.QueueRef)
-	if err != nil {
-		return err
-	}
-	if strings.HasSuffix(arn, ".fifo") != q.Spec.FifoQueue {
-		return managed.Terminal(managed.ReasonInvalidSpec, "spec.deadLetterQueue.queueRef: SQSQueue %s is a %s queue; "+
-			"a FIFO queue needs a FIFO dead-letter queue, and a standard queue a standard one", dlq.QueueRef.Name, queueType(arn))
-	}
-	dlq.QueueARN = arn
 	return nil
-}
-
-// KMSKeyRefUnavailable is the terminal error for a reference (the field named field) to the
-// KMSKey name while the KMSKey kind does not exist.
-func KMSKeyRefUnavailable(field, name string) error {
-	return managed.Terminal(ReasonKMSKeyKindUnavailable, "%s names KMSKey %s, but the KMSKey kind (security family) is not "+
-		"available yet; give the key as kmsKeyID instead", field, name)
 }
 
 // queueType names the type of the queue with the given ARN or name.
@@ -104,6 +79,5 @@ func queueType(arnOrName string) string {
 
 // driver manages one provider's SQS queues.
 type driver struct {
-	api         queueAPI
-	defaultTags map[string]string
+	api queueAPI
 }

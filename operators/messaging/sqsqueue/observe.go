@@ -26,9 +26,15 @@ type State struct {
 }
 
 // Observe reads the queue (GetQueueAttributes and ListQueueTags; GetQueueUrl first when the
-// status does not know the URL yet), fills the status and compares it with the spec. A queue
-// is usable as soon as it exists.
-func (d *driver) Observe(ctx context.Context, q *v1alpha1.SQSQueue) (managed.Observation[State], error) {
+// status does not know the URL yet), fills the status and, unless the queue is being deleted,
+// plans one SetQueueAttributes call with every attribute that differs from the spec, then the
+// tag change. A queue is usable as soon as it exists.
+func (d *driver) Observe(ctx context.Context, q *v1alpha1.SQSQueue, req managed.Request) (managed.Observation[State], error) {
+	if !req.Deleting {
+		if err := checkDeadLetterType(q); err != nil {
+			return managed.Observation[State]{}, err
+		}
+	}
 	name := managed.ExternalName(q)
 	if name == "" {
 		name = q.Spec.QueueName
@@ -67,11 +73,13 @@ func (d *driver) Observe(ctx context.Context, q *v1alpha1.SQSQueue) (managed.Obs
 		}
 	}
 	fillStatus(q, name, st)
-	diff, err := compare(&q.Spec, st, managed.DesiredTags(q, d.defaultTags))
-	if err != nil {
-		return managed.Observation[State]{}, err
+	obs := managed.Observation[State]{Exists: true, Ready: true, State: st, Tags: st.Tags}
+	if !req.Deleting {
+		if err := d.plan(&obs.Changes, q, st, req.Tags); err != nil {
+			return managed.Observation[State]{}, err
+		}
 	}
-	return managed.Observation[State]{Exists: true, Ready: true, UpToDate: len(diff) == 0, Diff: diff.String(), State: st, Tags: st.Tags}, nil
+	return obs, nil
 }
 
 // fillStatus copies what the status shows from the queue's attributes.

@@ -18,26 +18,25 @@ type State struct {
 }
 
 // Observe reads the address (from the provider's listing at periodic syncs, directly
-// otherwise), fills the status and compares its tags with the spec. An address without a
-// recorded allocation id is looked up by its ownership tag.
-func (d *driver) Observe(ctx context.Context, e *v1alpha1.ElasticIP) (managed.Observation[State], error) {
-	addr, found, err := d.addresses.Find(ctx, d.listing, e)
+// otherwise), fills the status and plans a tag change when the tags differ. An address
+// without a recorded allocation id is looked up by its ownership tag.
+func (d *driver) Observe(ctx context.Context, e *v1alpha1.ElasticIP, req managed.Request) (managed.Observation[State], error) {
+	addr, found, err := d.addresses.Find(ctx, e)
 	if err != nil || !found {
 		return managed.Observation[State]{}, err
 	}
-	e.Status.AllocationID, e.Status.PublicIP = aws.ToString(addr.AllocationId), aws.ToString(addr.PublicIp)
-	set, remove := managed.TagChanges(managed.DesiredTags(e, d.defaultTags), ec2util.Tags(addr.Tags))
-	var diff managed.Diff
-	diff.Check("tags", len(set)+len(remove) > 0)
-	return managed.Observation[State]{Exists: true, Ready: true, State: &State{Address: addr}, UpToDate: len(diff) == 0, Diff: diff.String(),
-		Tags: ec2util.Tags(addr.Tags)}, nil
+	id, tags := aws.ToString(addr.AllocationId), ec2util.Tags(addr.Tags)
+	e.Status.AllocationID, e.Status.PublicIP = id, aws.ToString(addr.PublicIp)
+	obs := managed.Observation[State]{Exists: true, Ready: true, State: &State{Address: addr}, Tags: tags}
+	ec2util.PlanTags(&obs.Changes, d.api, id, req.Tags, tags)
+	return obs, nil
 }
 
 // Create allocates the address with its ownership tags and records its allocation id.
 // AllocateAddress has no idempotency token: a crash before the id is recorded is covered by
 // the lookup by ownership tag.
-func (d *driver) Create(ctx context.Context, e *v1alpha1.ElasticIP) error {
-	out, err := ec2util.AllocateAddress(ctx, d.api, managed.DesiredTags(e, d.defaultTags))
+func (d *driver) Create(ctx context.Context, e *v1alpha1.ElasticIP, req managed.Request) error {
+	out, err := ec2util.AllocateAddress(ctx, d.api, req.Tags)
 	if err != nil {
 		return err
 	}
@@ -46,13 +45,7 @@ func (d *driver) Create(ctx context.Context, e *v1alpha1.ElasticIP) error {
 	return nil
 }
 
-// Update sets the tags.
-func (d *driver) Update(ctx context.Context, e *v1alpha1.ElasticIP, obs managed.Observation[State]) error {
-	a := obs.State.Address
-	return ec2util.UpdateTags(ctx, d.api, aws.ToString(a.AllocationId), managed.DesiredTags(e, d.defaultTags), ec2util.Tags(a.Tags))
-}
-
-// Delete releases the address; while a NAT gateway or an interface uses it, the reconciler
+// Delete releases the address; while a NAT gateway or an interface uses it, the engine
 // reports the dependency violation and retries with backoff.
 func (d *driver) Delete(ctx context.Context, _ *v1alpha1.ElasticIP, obs managed.Observation[State]) error {
 	return ec2util.ReleaseAddress(ctx, d.api, aws.ToString(obs.State.Address.AllocationId))

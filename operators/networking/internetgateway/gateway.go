@@ -30,59 +30,51 @@ func attachedVPC(g types.InternetGateway) string {
 	return ""
 }
 
-// Observe reads the gateway, fills the status and compares its attachment and tags with the
-// spec. The gateway is Ready when it is attached to the spec's VPC (or, with no VPC in the
-// spec, when it exists).
-func (d *driver) Observe(ctx context.Context, g *v1alpha1.InternetGateway) (managed.Observation[State], error) {
-	gw, found, err := d.gateways.Find(ctx, d.listing, g)
+// Observe reads the gateway, fills the status and plans moving its attachment to the spec's
+// VPC and setting its tags. The gateway is Ready when it is attached to the spec's VPC (or,
+// with no VPC in the spec, when it exists).
+func (d *driver) Observe(ctx context.Context, g *v1alpha1.InternetGateway, req managed.Request) (managed.Observation[State], error) {
+	gw, found, err := d.gateways.Find(ctx, g)
 	if err != nil || !found {
 		return managed.Observation[State]{}, err
 	}
-	attached := attachedVPC(gw)
-	g.Status.InternetGatewayID, g.Status.VPCID = aws.ToString(gw.InternetGatewayId), attached
-	g.Status.State = "available"
+	id, attached, tags := aws.ToString(gw.InternetGatewayId), attachedVPC(gw), ec2util.Tags(gw.Tags)
+	g.Status.InternetGatewayID, g.Status.VPCID, g.Status.State = id, attached, "available"
 	if attached != "" {
 		g.Status.State = "attached"
 	}
-	var diff managed.Diff
-	diff.Check("vpcID", attached != g.Spec.VPCID)
-	set, remove := managed.TagChanges(managed.DesiredTags(g, d.defaultTags), ec2util.Tags(gw.Tags))
-	diff.Check("tags", len(set)+len(remove) > 0)
-	return managed.Observation[State]{Exists: true, State: &State{Gateway: gw}, Ready: attached == g.Spec.VPCID,
-		UpToDate: len(diff) == 0, Diff: diff.String(), Tags: ec2util.Tags(gw.Tags)}, nil
+	obs := managed.Observation[State]{Exists: true, State: &State{Gateway: gw}, Ready: attached == g.Spec.VPCID, Tags: tags}
+	if want := g.Spec.VPCID; attached != want {
+		obs.Changes.Add("vpcID", func(ctx context.Context) error {
+			if attached != "" {
+				if err := d.detach(ctx, id, attached); err != nil {
+					return err
+				}
+			}
+			if want == "" {
+				return nil
+			}
+			if _, err := d.api.AttachInternetGateway(ctx, &ec2.AttachInternetGatewayInput{InternetGatewayId: aws.String(id), VpcId: aws.String(want)}); err != nil {
+				return fmt.Errorf("attach internet gateway %s to VPC %s: %w", id, want, err)
+			}
+			return nil
+		})
+	}
+	ec2util.PlanTags(&obs.Changes, d.api, id, req.Tags, tags)
+	return obs, nil
 }
 
 // Create creates the gateway with its ownership tags and records its id; the next reconcile
 // attaches it.
-func (d *driver) Create(ctx context.Context, g *v1alpha1.InternetGateway) error {
+func (d *driver) Create(ctx context.Context, g *v1alpha1.InternetGateway, req managed.Request) error {
 	out, err := d.api.CreateInternetGateway(ctx, &ec2.CreateInternetGatewayInput{
-		TagSpecifications: ec2util.TagSpecifications(types.ResourceTypeInternetGateway, managed.DesiredTags(g, d.defaultTags)),
+		TagSpecifications: ec2util.TagSpecifications(types.ResourceTypeInternetGateway, req.Tags),
 	})
 	if err != nil {
 		return fmt.Errorf("create internet gateway: %w", err)
 	}
 	managed.SetExternalName(g, aws.ToString(out.InternetGateway.InternetGatewayId))
 	return nil
-}
-
-// Update moves the attachment to the spec's VPC (detaching from another first) and sets the
-// tags.
-func (d *driver) Update(ctx context.Context, g *v1alpha1.InternetGateway, obs managed.Observation[State]) error {
-	gw := obs.State.Gateway
-	id := aws.ToString(gw.InternetGatewayId)
-	if attached := attachedVPC(gw); attached != g.Spec.VPCID {
-		if attached != "" {
-			if err := d.detach(ctx, id, attached); err != nil {
-				return err
-			}
-		}
-		if g.Spec.VPCID != "" {
-			if _, err := d.api.AttachInternetGateway(ctx, &ec2.AttachInternetGatewayInput{InternetGatewayId: aws.String(id), VpcId: aws.String(g.Spec.VPCID)}); err != nil {
-				return fmt.Errorf("attach internet gateway %s to VPC %s: %w", id, g.Spec.VPCID, err)
-			}
-		}
-	}
-	return ec2util.UpdateTags(ctx, d.api, id, managed.DesiredTags(g, d.defaultTags), ec2util.Tags(gw.Tags))
 }
 
 // Delete detaches the gateway from its VPC and deletes it.
@@ -94,10 +86,8 @@ func (d *driver) Delete(ctx context.Context, _ *v1alpha1.InternetGateway, obs ma
 			return err
 		}
 	}
-	if _, err := d.api.DeleteInternetGateway(ctx, &ec2.DeleteInternetGatewayInput{InternetGatewayId: aws.String(id)}); err != nil && !awserr.IsNotFound(err) {
-		return fmt.Errorf("delete internet gateway %s: %w", id, err)
-	}
-	return nil
+	_, err := d.api.DeleteInternetGateway(ctx, &ec2.DeleteInternetGatewayInput{InternetGatewayId: aws.String(id)})
+	return ec2util.Deleted(err, "internet gateway", id)
 }
 
 // detach detaches gateway id from VPC vpcID; a gateway already detached is success.

@@ -4,16 +4,13 @@
 package loadbalancer
 
 import (
-	"context"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/networking/securitygroup"
-	"github.com/runner-codes/infra-operator/operators/networking/subnet"
+	"github.com/runner-codes/infra-operator/shared/api/targets"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
@@ -49,67 +46,44 @@ func nameOf(spec, object string) string {
 	return object
 }
 
-// ALBKind returns the ALB kind for the generic reconciler.
+// ALBKind declares the ALB kind to the engine: its subnets, then its security groups, are
+// resolved from their references.
 func ALBKind() managed.Kind[*v1alpha1.ALB, State] {
-	return managed.Kind[*v1alpha1.ALB, State]{
-		Name:    "ALB",
-		New:     func() *v1alpha1.ALB { return &v1alpha1.ALB{} },
-		NewList: func() client.ObjectList { return &v1alpha1.ALBList{} },
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.ALB, State] {
-			return &driver[*v1alpha1.ALB]{api: connect(s), defaultTags: s.DefaultTags(), view: albView}
-		},
-		ResolveReferences: func(ctx context.Context, c client.Reader, b *v1alpha1.ALB) error {
-			if err := resolveSubnets(ctx, c, b, &b.Spec.LoadBalancerSpec); err != nil {
-				return err
-			}
-			return securitygroup.Target.ResolveAll(ctx, c, b, "spec.securityGroupRefs", b.Spec.SecurityGroupRefs, &b.Spec.SecurityGroupIDs)
-		},
-		References: func(b *v1alpha1.ALB) []managed.Ref {
-			return append(subnetRefs(&b.Spec.LoadBalancerSpec), securitygroup.Target.ListRefs(b.Spec.SecurityGroupRefs, nil)...)
-		},
-		Referenced: []client.Object{&v1alpha1.Subnet{}, &v1alpha1.SecurityGroup{}},
-	}
+	k := kind("ALB", func() *v1alpha1.ALB { return &v1alpha1.ALB{} }, func() client.ObjectList { return &v1alpha1.ALBList{} }, albView)
+	k.References = append(k.References, managed.List(targets.SecurityGroup, "spec.securityGroupRefs", "",
+		func(b *v1alpha1.ALB) ([]shared.Reference, *shared.Selector, *[]string) {
+			return b.Spec.SecurityGroupRefs, nil, &b.Spec.SecurityGroupIDs
+		}))
+	return k
 }
 
-// NLBKind returns the NLB kind for the generic reconciler.
+// NLBKind declares the NLB kind to the engine: its subnets are resolved from their
+// references.
 func NLBKind() managed.Kind[*v1alpha1.NLB, State] {
-	return managed.Kind[*v1alpha1.NLB, State]{
-		Name:    "NLB",
-		New:     func() *v1alpha1.NLB { return &v1alpha1.NLB{} },
-		NewList: func() client.ObjectList { return &v1alpha1.NLBList{} },
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.NLB, State] {
-			return &driver[*v1alpha1.NLB]{api: connect(s), defaultTags: s.DefaultTags(), view: nlbView}
+	return kind("NLB", func() *v1alpha1.NLB { return &v1alpha1.NLB{} }, func() client.ObjectList { return &v1alpha1.NLBList{} }, nlbView)
+}
+
+// kind declares a load balancer kind named name, whose objects v views, with the subnet
+// references every load balancer has (subnetRefs, then subnetSelector).
+func kind[O shared.Managed](name string, newObject func() O, newList func() client.ObjectList, v func(O) view) managed.Kind[O, State] {
+	return managed.Kind[O, State]{
+		Name:    name,
+		New:     newObject,
+		NewList: newList,
+		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[O, State] {
+			api := provider.Client(s, "elbv2", func(c aws.Config) *elb.Client { return elb.NewFromConfig(c) })
+			return &driver[O]{api: api, view: v}
 		},
-		ResolveReferences: func(ctx context.Context, c client.Reader, b *v1alpha1.NLB) error {
-			return resolveSubnets(ctx, c, b, &b.Spec.LoadBalancerSpec)
-		},
-		References: func(b *v1alpha1.NLB) []managed.Ref { return subnetRefs(&b.Spec.LoadBalancerSpec) },
-		Referenced: []client.Object{&v1alpha1.Subnet{}},
+		References: []managed.Ref[O]{managed.List(targets.Subnet, "spec.subnetRefs", "spec.subnetSelector",
+			func(o O) ([]shared.Reference, *shared.Selector, *[]string) {
+				spec := v(o).spec
+				return spec.SubnetRefs, spec.SubnetSelector, &spec.SubnetIDs
+			})},
 	}
-}
-
-// connect returns the session's ELBv2 client.
-func connect(s *provider.Session) elbAPI {
-	return provider.Client(s, "elbv2", func(c aws.Config) *elb.Client { return elb.NewFromConfig(c) })
-}
-
-// resolveSubnets fills, in memory, the subnet ids from subnetRefs or subnetSelector, waiting
-// with a condition that names the field while a subnet is not Ready.
-func resolveSubnets(ctx context.Context, c client.Reader, o shared.Managed, spec *v1alpha1.LoadBalancerSpec) error {
-	if err := subnet.Target.ResolveAll(ctx, c, o, "spec.subnetRefs", spec.SubnetRefs, &spec.SubnetIDs); err != nil {
-		return err
-	}
-	return subnet.Target.ResolveSelectorInto(ctx, c, o, "spec.subnetSelector", spec.SubnetSelector, &spec.SubnetIDs)
-}
-
-// subnetRefs returns the subnets spec refers to, for the watches.
-func subnetRefs(spec *v1alpha1.LoadBalancerSpec) []managed.Ref {
-	return subnet.Target.ListRefs(spec.SubnetRefs, spec.SubnetSelector)
 }
 
 // driver manages one provider's load balancers of one kind.
 type driver[O shared.Managed] struct {
-	api         elbAPI
-	defaultTags map[string]string
-	view        func(O) view
+	api  elbAPI
+	view func(O) view
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
@@ -33,10 +34,10 @@ type State struct {
 }
 
 // Observe reads the load balancer (by its recorded ARN, or by name, claiming it through its
-// ownership tags), its attributes, listeners, target groups and tags, fills the status and
-// compares everything with the spec. The load balancer is Ready when it is active and matches
-// the spec.
-func (d *driver[O]) Observe(ctx context.Context, o O) (managed.Observation[State], error) {
+// ownership tags), its attributes, listeners, target groups and tags, fills the status and,
+// unless the object is being deleted, plans what differs from the spec. The load balancer is
+// Ready when it is active and matches the spec.
+func (d *driver[O]) Observe(ctx context.Context, o O, req managed.Request) (managed.Observation[State], error) {
 	v := d.view(o)
 	lb, found, err := d.find(ctx, o, v.name)
 	if err != nil || !found {
@@ -63,18 +64,19 @@ func (d *driver[O]) Observe(ctx context.Context, o O) (managed.Observation[State
 		return managed.Observation[State]{}, err
 	}
 	fillStatus(v, st)
-	diff, immutable := d.compare(o, v, st)
-	if conflict == nil {
-		conflict = immutable
+	obs := managed.Observation[State]{Exists: true, State: st, Tags: st.Tags[arn], Conflict: conflict}
+	if !req.Deleting {
+		if immutable := d.plan(&obs.Changes, v, st, req.Tags); conflict == nil {
+			obs.Conflict = immutable
+		}
 	}
 	state := ""
 	if lb.State != nil {
 		state = string(lb.State.Code)
 	}
-	obs := managed.Observation[State]{Exists: true, State: st, UpToDate: len(diff) == 0, Diff: diff.String(), Tags: st.Tags[arn], Conflict: conflict}
 	switch types.LoadBalancerStateEnum(state) {
 	case types.LoadBalancerStateEnumActive, types.LoadBalancerStateEnumActiveImpaired:
-		obs.Ready = obs.UpToDate
+		obs.Ready = obs.UpToDate()
 	case types.LoadBalancerStateEnumFailed:
 		obs.Message = "the load balancer failed: " + reasonOf(lb)
 	default:
@@ -111,7 +113,7 @@ func (d *driver[O]) find(ctx context.Context, o O, name string) (types.LoadBalan
 }
 
 // targetGroups reads the target groups the spec names and the ones recorded in the status,
-// in one call while all exist and one call per name when some do not.
+// in one call while all exist and, when AWS answers that one does not, one call per name.
 func (d *driver[O]) targetGroups(ctx context.Context, v view) (map[string]types.TargetGroup, error) {
 	var names []string
 	for _, g := range v.spec.TargetGroups {
@@ -127,30 +129,22 @@ func (d *driver[O]) targetGroups(ctx context.Context, v view) (map[string]types.
 		return found, nil
 	}
 	batches := [][]string{names}
-	out, err := d.api.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{Names: names})
-	if awserr.IsNotFound(err) {
-		batches = nil
-		for _, n := range names {
-			batches = append(batches, []string{n})
-		}
-	} else if err != nil {
-		return nil, fmt.Errorf("describe target groups %s: %w", strings.Join(names, ", "), err)
-	} else {
-		batches = nil
-		for _, g := range out.TargetGroups {
-			found[aws.ToString(g.TargetGroupName)] = g
-		}
-	}
-	for _, batch := range batches {
-		out, err := d.api.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{Names: batch})
-		if awserr.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("describe target group %s: %w", batch[0], err)
-		}
-		for _, g := range out.TargetGroups {
-			found[aws.ToString(g.TargetGroupName)] = g
+	for i := 0; i < len(batches); i++ {
+		out, err := d.api.DescribeTargetGroups(ctx, &elb.DescribeTargetGroupsInput{Names: batches[i]})
+		switch {
+		case awserr.IsNotFound(err) && i == 0:
+			for _, n := range names {
+				batches = append(batches, []string{n})
+			}
+		case awserr.IsNotFound(err):
+		case err != nil && i == 0:
+			return nil, fmt.Errorf("describe target groups %s: %w", strings.Join(names, ", "), err)
+		case err != nil:
+			return nil, fmt.Errorf("describe target group %s: %w", batches[i][0], err)
+		default:
+			for _, g := range out.TargetGroups {
+				found[aws.ToString(g.TargetGroupName)] = g
+			}
 		}
 	}
 	return found, nil
@@ -192,7 +186,7 @@ func ownGroups(o shared.Managed, v view, st *State) error {
 		}
 		delete(st.Groups, name)
 		if slices.ContainsFunc(v.spec.TargetGroups, func(t v1alpha1.TargetGroup) bool { return t.Name == name }) {
-			return managed.Terminal(managed.ReasonAlreadyExists, "target group %s already exists in AWS and this object did not create it; choose another name", name)
+			return managed.Terminal(condition.ReasonAlreadyExists, "target group %s already exists in AWS and this object did not create it; choose another name", name)
 		}
 	}
 	return nil

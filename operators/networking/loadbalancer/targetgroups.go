@@ -3,21 +3,112 @@ package loadbalancer
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/managed"
 )
+
+// groupPlan is what brings the target groups to the spec.
+type groupPlan struct {
+	// create are the spec's groups that do not exist.
+	create []v1alpha1.TargetGroup
+	// modify are the spec's groups whose health check differs.
+	modify []v1alpha1.TargetGroup
+	// retag are the tag changes of the groups whose tags differ.
+	retag managed.Plan
+	// remove are the groups this object owns that the spec no longer names.
+	remove []types.TargetGroup
+}
+
+// empty reports whether the target groups match the spec.
+func (p groupPlan) empty() bool {
+	return len(p.create)+len(p.modify)+len(p.retag)+len(p.remove) == 0
+}
+
+// planGroups compares the spec's target groups with AWS's. A group whose protocol, port,
+// target type or VPC is not the spec's is a terminal error: those cannot change.
+func (d *driver[O]) planGroups(v view, st *State, tags map[string]string) (groupPlan, error) {
+	var p groupPlan
+	for _, want := range v.spec.TargetGroups {
+		got, ok := st.Groups[want.Name]
+		if !ok {
+			p.create = append(p.create, want)
+			continue
+		}
+		if err := sameSettings(want, got, aws.ToString(st.LB.VpcId)); err != nil {
+			return groupPlan{}, err
+		}
+		if healthCheckDiffers(want.HealthCheck, got) {
+			p.modify = append(p.modify, want)
+		}
+		arn := aws.ToString(got.TargetGroupArn)
+		p.retag.AddTags(tags, st.Tags[arn], func(ctx context.Context, set map[string]string, remove []string) error {
+			return d.setTags(ctx, arn, set, remove)
+		})
+	}
+	for _, name := range slices.Sorted(maps.Keys(st.Groups)) {
+		if !slices.ContainsFunc(v.spec.TargetGroups, func(g v1alpha1.TargetGroup) bool { return g.Name == name }) {
+			p.remove = append(p.remove, st.Groups[name])
+		}
+	}
+	return p, nil
+}
+
+// sameSettings returns a terminal error when got's protocol, port, target type or VPC is not
+// want's.
+func sameSettings(want v1alpha1.TargetGroup, got types.TargetGroup, vpc string) error {
+	targetType := or(want.TargetType, string(types.TargetTypeEnumInstance))
+	switch {
+	case string(got.TargetType) != targetType:
+		return immutable(want.Name, "target type", string(got.TargetType), targetType)
+	case string(got.Protocol) != want.Protocol:
+		return immutable(want.Name, "protocol", string(got.Protocol), want.Protocol)
+	case aws.ToInt32(got.Port) != aws.ToInt32(want.Port):
+		return immutable(want.Name, "port", aws.ToInt32(got.Port), aws.ToInt32(want.Port))
+	case targetType != string(types.TargetTypeEnumLambda) && aws.ToString(got.VpcId) != vpc:
+		return immutable(want.Name, "VPC", aws.ToString(got.VpcId), vpc)
+	}
+	return nil
+}
+
+// immutable returns the terminal error for a target group setting that cannot change.
+func immutable(name, what string, got, want any) error {
+	return managed.Terminal(condition.ReasonInvalidSpec, "target group %s has the %s %v in AWS, not %v; a target group's %s cannot change: give the group a new name to replace it",
+		name, what, got, want, what)
+}
+
+// healthCheckDiffers reports whether a field the spec's health check sets differs from AWS's.
+func healthCheckDiffers(want *v1alpha1.HealthCheck, got types.TargetGroup) bool {
+	if want == nil {
+		return false
+	}
+	differs := func(w *int32, g *int32) bool { return w != nil && aws.ToInt32(w) != aws.ToInt32(g) }
+	matcher := ""
+	if got.Matcher != nil {
+		matcher = aws.ToString(got.Matcher.HttpCode)
+	}
+	return (want.Enabled != nil && *want.Enabled != aws.ToBool(got.HealthCheckEnabled)) ||
+		(want.Protocol != "" && want.Protocol != string(got.HealthCheckProtocol)) ||
+		(want.Port != "" && want.Port != aws.ToString(got.HealthCheckPort)) ||
+		(want.Path != "" && want.Path != aws.ToString(got.HealthCheckPath)) ||
+		(want.Matcher != "" && want.Matcher != matcher) ||
+		differs(want.IntervalSeconds, got.HealthCheckIntervalSeconds) || differs(want.TimeoutSeconds, got.HealthCheckTimeoutSeconds) ||
+		differs(want.HealthyThresholdCount, got.HealthyThresholdCount) || differs(want.UnhealthyThresholdCount, got.UnhealthyThresholdCount)
+}
 
 // applyGroups creates the missing target groups in the load balancer's VPC (recording each in
 // st and the status at once), modifies the health checks that differ and sets the tags.
 func (d *driver[O]) applyGroups(ctx context.Context, v view, st *State, p groupPlan, tags map[string]string) error {
 	for _, g := range p.create {
-		in := createGroupInput(g, aws.ToString(st.LB.VpcId), tags)
-		out, err := d.api.CreateTargetGroup(ctx, in)
+		out, err := d.api.CreateTargetGroup(ctx, createGroupInput(g, aws.ToString(st.LB.VpcId), tags))
 		if err != nil {
 			return fmt.Errorf("create target group %s: %w", g.Name, err)
 		}
@@ -25,7 +116,6 @@ func (d *driver[O]) applyGroups(ctx context.Context, v view, st *State, p groupP
 			return fmt.Errorf("create target group %s: AWS returned no target group", g.Name)
 		}
 		st.Groups[g.Name] = out.TargetGroups[0]
-		st.Tags[aws.ToString(out.TargetGroups[0].TargetGroupArn)] = tags
 		fillStatus(v, st)
 	}
 	for _, g := range p.modify {
@@ -35,11 +125,19 @@ func (d *driver[O]) applyGroups(ctx context.Context, v view, st *State, p groupP
 			return fmt.Errorf("modify the health check of target group %s: %w", g.Name, err)
 		}
 	}
-	for _, arn := range p.retag {
-		if err := d.updateTags(ctx, arn, tags, st.Tags[arn]); err != nil {
+	return p.retag.Apply(ctx)
+}
+
+// removeGroups deletes the target groups the spec no longer names and drops them from st and
+// the status.
+func (d *driver[O]) removeGroups(ctx context.Context, v view, st *State, groups []types.TargetGroup) error {
+	for _, g := range groups {
+		if err := d.deleteGroup(ctx, g); err != nil {
 			return err
 		}
+		delete(st.Groups, aws.ToString(g.TargetGroupName))
 	}
+	fillStatus(v, st)
 	return nil
 }
 

@@ -10,14 +10,16 @@ import (
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
 // Create creates the load balancer with its ownership tags and records its ARN. ELBv2 has no
 // idempotency token: a second create of the same name and settings returns the same load
-// balancer, and Observe claims one found by name. Target groups and listeners follow in Update.
-func (d *driver[O]) Create(ctx context.Context, o O) error {
+// balancer, and Observe claims one found by name. Target groups and listeners follow in the
+// changes the next Observe plans.
+func (d *driver[O]) Create(ctx context.Context, o O, req managed.Request) error {
 	v := d.view(o)
 	in := &elb.CreateLoadBalancerInput{
 		Name:          aws.String(v.name),
@@ -25,7 +27,7 @@ func (d *driver[O]) Create(ctx context.Context, o O) error {
 		Scheme:        types.LoadBalancerSchemeEnum(or(v.spec.Scheme, string(types.LoadBalancerSchemeEnumInternetFacing))),
 		IpAddressType: types.IpAddressType(ipAddressType(v)),
 		Subnets:       v.spec.SubnetIDs,
-		Tags:          tagList(managed.DesiredTags(o, d.defaultTags)),
+		Tags:          tagList(req.Tags),
 	}
 	if wantsGroups(v) {
 		in.SecurityGroups = *v.groups
@@ -41,62 +43,8 @@ func (d *driver[O]) Create(ctx context.Context, o O) error {
 	return nil
 }
 
-// Update brings the load balancer to the spec, calling only what differs: subnets, security
-// groups, IP address type, attributes and tags; then it creates and modifies target groups,
-// creates, modifies and deletes listeners, and last deletes the target groups the spec no
-// longer names (no listener forwards to them any more).
-func (d *driver[O]) Update(ctx context.Context, o O, obs managed.Observation[State]) error {
-	v, st := d.view(o), obs.State
-	arn := aws.ToString(st.LB.LoadBalancerArn)
-	if !managed.SameSet(v.spec.SubnetIDs, observedSubnets(st.LB)) {
-		if _, err := d.api.SetSubnets(ctx, &elb.SetSubnetsInput{LoadBalancerArn: aws.String(arn), Subnets: v.spec.SubnetIDs}); err != nil {
-			return fmt.Errorf("set the subnets of load balancer %s: %w", v.name, err)
-		}
-	}
-	if wantsGroups(v) && !managed.SameSet(*v.groups, st.LB.SecurityGroups) {
-		if _, err := d.api.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: aws.String(arn), SecurityGroups: *v.groups}); err != nil {
-			return fmt.Errorf("set the security groups of load balancer %s: %w", v.name, err)
-		}
-	}
-	if string(st.LB.IpAddressType) != ipAddressType(v) {
-		in := &elb.SetIpAddressTypeInput{LoadBalancerArn: aws.String(arn), IpAddressType: types.IpAddressType(ipAddressType(v))}
-		if _, err := d.api.SetIpAddressType(ctx, in); err != nil {
-			return fmt.Errorf("set the IP address type of load balancer %s: %w", v.name, err)
-		}
-	}
-	if changes := attributeChanges(v.spec.Attributes, st.Attributes); len(changes) > 0 {
-		in := &elb.ModifyLoadBalancerAttributesInput{LoadBalancerArn: aws.String(arn), Attributes: changes}
-		if _, err := d.api.ModifyLoadBalancerAttributes(ctx, in); err != nil {
-			return fmt.Errorf("modify %d attributes of load balancer %s: %w", len(changes), v.name, err)
-		}
-	}
-	desired := managed.DesiredTags(o, d.defaultTags)
-	if err := d.updateTags(ctx, arn, desired, st.Tags[arn]); err != nil {
-		return err
-	}
-	groups, err := planGroups(v, st, desired)
-	if err != nil {
-		return err
-	}
-	if err := d.applyGroups(ctx, v, st, groups, desired); err != nil {
-		return err
-	}
-	if err := d.applyListeners(ctx, arn, planListeners(v, st)); err != nil {
-		return err
-	}
-	for _, g := range groups.remove {
-		if err := d.deleteGroup(ctx, g); err != nil {
-			return err
-		}
-		delete(st.Groups, aws.ToString(g.TargetGroupName))
-	}
-	fillStatus(v, st)
-	return nil
-}
-
-// updateTags sets and removes tags of one resource so that it carries desired.
-func (d *driver[O]) updateTags(ctx context.Context, arn string, desired, observed map[string]string) error {
-	set, remove := managed.TagChanges(desired, observed)
+// setTags adds or changes the tags set and removes the keys remove of resource arn.
+func (d *driver[O]) setTags(ctx context.Context, arn string, set map[string]string, remove []string) error {
 	if len(set) > 0 {
 		if _, err := d.api.AddTags(ctx, &elb.AddTagsInput{ResourceArns: []string{arn}, Tags: tagList(set)}); err != nil {
 			return fmt.Errorf("tag %s: %w", arn, err)
@@ -117,7 +65,7 @@ func (d *driver[O]) Delete(ctx context.Context, o O, obs managed.Observation[Sta
 	v, st := d.view(o), obs.State
 	if st.Attributes[deletionProtection] == "true" {
 		if v.spec.Attributes[deletionProtection] != "false" {
-			return managed.Terminal(managed.ReasonInvalidSpec, "load balancer %s has deletion protection; set the attribute %s to \"false\" in the spec "+
+			return managed.Terminal(condition.ReasonInvalidSpec, "load balancer %s has deletion protection; set the attribute %s to \"false\" in the spec "+
 				"to delete it, or use deletionPolicy Retain or Orphan", v.name, deletionProtection)
 		}
 		in := &elb.ModifyLoadBalancerAttributesInput{LoadBalancerArn: st.LB.LoadBalancerArn,
@@ -148,14 +96,13 @@ func (d *driver[O]) Delete(ctx context.Context, o O, obs managed.Observation[Sta
 const deletionProtection = "deletion_protection.enabled"
 
 // ReleaseOwnership removes the ownership tags from the load balancer and its target groups,
-// for deletionPolicy Orphan.
+// 20 resources a call, for deletionPolicy Orphan.
 func (d *driver[O]) ReleaseOwnership(ctx context.Context, _ O, obs managed.Observation[State]) error {
 	arns := []string{aws.ToString(obs.State.LB.LoadBalancerArn)}
 	for _, name := range slices.Sorted(maps.Keys(obs.State.Groups)) {
 		arns = append(arns, aws.ToString(obs.State.Groups[name].TargetGroupArn))
 	}
-	for start := 0; start < len(arns); start += maxTagARNs {
-		batch := arns[start:min(start+maxTagARNs, len(arns))]
+	for batch := range slices.Chunk(arns, maxTagARNs) {
 		if _, err := d.api.RemoveTags(ctx, &elb.RemoveTagsInput{ResourceArns: batch, TagKeys: managed.OwnershipTagKeys()}); err != nil {
 			return fmt.Errorf("remove the ownership tags of %d load balancer resources: %w", len(batch), err)
 		}

@@ -3,6 +3,7 @@ package natgateway
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -10,7 +11,6 @@ import (
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
 // TagAllocatedFor marks an Elastic IP the operator allocated for a public NAT gateway whose
@@ -32,15 +32,15 @@ func (d *driver) allocatedAddress(ctx context.Context, g *v1alpha1.NATGateway) (
 }
 
 // ensureAddress returns the allocation id of the Elastic IP the operator allocated for g,
-// allocating one (tagged with g's ownership tags and TagAllocatedFor) when there is none yet,
+// allocating one (tagged with the gateway's tags and TagAllocatedFor) when there is none yet,
 // and records it in g's status.
-func (d *driver) ensureAddress(ctx context.Context, g *v1alpha1.NATGateway) (string, error) {
+func (d *driver) ensureAddress(ctx context.Context, g *v1alpha1.NATGateway, gatewayTags map[string]string) (string, error) {
 	addr, found, err := d.allocatedAddress(ctx, g)
 	if err != nil {
 		return "", err
 	}
 	if !found {
-		tags := managed.DesiredTags(g, d.defaultTags)
+		tags := maps.Clone(gatewayTags)
 		tags[TagAllocatedFor] = string(g.UID)
 		out, err := ec2util.AllocateAddress(ctx, d.api, tags)
 		if err != nil {
@@ -75,5 +75,5 @@ func (d *driver) releaseAddressOwnership(ctx context.Context, g *v1alpha1.NATGat
 	if err := ec2util.ReleaseOwnership(ctx, d.api, id); err != nil {
 		return err
 	}
-	return ec2util.UpdateTags(ctx, d.api, id, nil, map[string]string{TagAllocatedFor: string(g.UID)})
+	return ec2util.RemoveTags(ctx, d.api, id, TagAllocatedFor)
 }

@@ -13,60 +13,42 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/networking/elasticip"
 	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
-	"github.com/runner-codes/infra-operator/operators/networking/subnet"
+	"github.com/runner-codes/infra-operator/shared/api/targets"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// Target resolves references to NATGateways (natGatewayRef) to their ids.
-var Target = managed.ReferenceTarget[*v1alpha1.NATGateway]{
-	Kind:    "NATGateway",
-	New:     func() *v1alpha1.NATGateway { return &v1alpha1.NATGateway{} },
-	NewList: func() client.ObjectList { return &v1alpha1.NATGatewayList{} },
-	Value:   func(g *v1alpha1.NATGateway) string { return g.Status.NATGatewayID },
-}
-
-// Kind returns the NATGateway kind for the generic reconciler.
+// Kind declares the NATGateway kind to the engine.
 func Kind() managed.Kind[*v1alpha1.NATGateway, State] {
 	return managed.Kind[*v1alpha1.NATGateway, State]{
 		Name:    "NATGateway",
 		New:     func() *v1alpha1.NATGateway { return &v1alpha1.NATGateway{} },
 		NewList: func() client.ObjectList { return &v1alpha1.NATGatewayList{} },
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.NATGateway, State] {
-			api := provider.Client(s, "ec2", func(c aws.Config) *ec2.Client { return ec2.NewFromConfig(c) })
-			gateways := describer(api)
-			return &driver{api: api, defaultTags: s.DefaultTags(), gateways: gateways, addresses: ec2util.Addresses(api),
-				listing: provider.Client(s, "ec2/nat-listing", func(aws.Config) *managed.Listing[types.NatGateway] { return gateways.Listing() })}
+			api := ec2util.Client(s)
+			return &driver{api: api, gateways: describer(api).For(s), addresses: ec2util.Addresses(api)}
 		},
-		ResolveReferences: func(ctx context.Context, c client.Reader, g *v1alpha1.NATGateway) error {
-			if err := subnet.Target.ResolveInto(ctx, c, g, "spec.subnetRef", g.Spec.SubnetRef, &g.Spec.SubnetID); err != nil {
-				return err
-			}
-			return elasticip.Target.ResolveInto(ctx, c, g, "spec.allocationRef", g.Spec.AllocationRef, &g.Spec.AllocationID)
+		References: []managed.Ref[*v1alpha1.NATGateway]{
+			managed.One(targets.Subnet, "spec.subnetRef", func(g *v1alpha1.NATGateway) (*shared.Reference, *string) { return g.Spec.SubnetRef, &g.Spec.SubnetID }),
+			managed.One(targets.ElasticIP, "spec.allocationRef", func(g *v1alpha1.NATGateway) (*shared.Reference, *string) {
+				return g.Spec.AllocationRef, &g.Spec.AllocationID
+			}),
 		},
-		References: func(g *v1alpha1.NATGateway) []managed.Ref {
-			return append(subnet.Target.Refs(g.Spec.SubnetRef), elasticip.Target.Refs(g.Spec.AllocationRef)...)
-		},
-		Referenced: []client.Object{&v1alpha1.Subnet{}, &v1alpha1.ElasticIP{}},
 	}
 }
 
 // describer reads NAT gateways. Among several gateways with the same owner (one that failed or
 // was deleted stays visible for about an hour), it picks a live one, else the newest.
-func describer(api gatewayAPI) ec2util.Describer[types.NatGateway] {
+func describer(api *ec2.Client) ec2util.Describer[types.NatGateway] {
 	return ec2util.Describer[types.NatGateway]{
 		What: "NAT gateway",
-		Describe: func(ctx context.Context, ids []string, filters []types.Filter, next string) ([]types.NatGateway, string, error) {
-			in := &ec2.DescribeNatGatewaysInput{NatGatewayIds: ids, Filter: filters}
-			in.MaxResults, in.NextToken = ec2util.Paging(ids, 1000, next)
-			out, err := api.DescribeNatGateways(ctx, in)
-			if err != nil {
-				return nil, "", err
-			}
-			return out.NatGateways, aws.ToString(out.NextToken), nil
-		},
+		Describe: ec2util.Pages(1000, api.DescribeNatGateways, func(ids []string, f []types.Filter, limit *int32, next *string) *ec2.DescribeNatGatewaysInput {
+			return &ec2.DescribeNatGatewaysInput{NatGatewayIds: ids, Filter: f, MaxResults: limit, NextToken: next}
+		}, func(out *ec2.DescribeNatGatewaysOutput) ([]types.NatGateway, *string) {
+			return out.NatGateways, out.NextToken
+		}),
 		ID:   func(g types.NatGateway) string { return aws.ToString(g.NatGatewayId) },
 		Gone: gone,
 		Choose: func(gs []types.NatGateway) types.NatGateway {
@@ -90,9 +72,18 @@ func gone(g types.NatGateway) bool {
 
 // driver manages one provider's NAT gateways.
 type driver struct {
-	api         gatewayAPI
-	defaultTags map[string]string
-	gateways    ec2util.Describer[types.NatGateway]
-	addresses   ec2util.Describer[types.Address]
-	listing     *managed.Listing[types.NatGateway]
+	api       gatewayAPI
+	gateways  ec2util.Source[types.NatGateway]
+	addresses ec2util.Describer[types.Address]
+}
+
+// gatewayAPI is the part of the EC2 API the driver uses: NAT gateways, the Elastic IPs it
+// allocates for them, and the subnet and internet gateway it checks before a create.
+type gatewayAPI interface {
+	ec2util.TagAPI
+	ec2util.AddressAPI
+	CreateNatGateway(ctx context.Context, in *ec2.CreateNatGatewayInput, opts ...func(*ec2.Options)) (*ec2.CreateNatGatewayOutput, error)
+	DeleteNatGateway(ctx context.Context, in *ec2.DeleteNatGatewayInput, opts ...func(*ec2.Options)) (*ec2.DeleteNatGatewayOutput, error)
+	DescribeSubnets(ctx context.Context, in *ec2.DescribeSubnetsInput, opts ...func(*ec2.Options)) (*ec2.DescribeSubnetsOutput, error)
+	DescribeInternetGateways(ctx context.Context, in *ec2.DescribeInternetGatewaysInput, opts ...func(*ec2.Options)) (*ec2.DescribeInternetGatewaysOutput, error)
 }

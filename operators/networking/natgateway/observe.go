@@ -5,15 +5,12 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
-	"k8s.io/apimachinery/pkg/api/meta"
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
-
-// ReasonFailed is the terminal reason of a NAT gateway that AWS reports as failed.
-const ReasonFailed = "NATGatewayFailed"
 
 // State is what AWS said about a NAT gateway.
 type State struct {
@@ -25,15 +22,15 @@ type State struct {
 }
 
 // Observe reads the gateway (from the provider's listing at periodic syncs, directly
-// otherwise), fills the status and compares it with the spec. A gateway without a recorded id
-// is looked up by its ownership tag.
+// otherwise), fills the status and plans the changes that bring it in line with the spec. A
+// gateway without a recorded id is looked up by its ownership tag.
 //
 // A deleted gateway does not exist, except while the object is being deleted and the Elastic
 // IP the operator allocated for it is not released yet. A deleting gateway is busy: a
 // replacement is made only once it is deleted, when its address is free. A failed gateway is
 // terminal until the spec changes after the failure was reported; then it is replaced.
-func (d *driver) Observe(ctx context.Context, g *v1alpha1.NATGateway) (managed.Observation[State], error) {
-	gw, found, err := d.gateways.Find(ctx, d.listing, g)
+func (d *driver) Observe(ctx context.Context, g *v1alpha1.NATGateway, req managed.Request) (managed.Observation[State], error) {
+	gw, found, err := d.gateways.Find(ctx, g)
 	if err != nil {
 		return managed.Observation[State]{}, err
 	}
@@ -41,40 +38,42 @@ func (d *driver) Observe(ctx context.Context, g *v1alpha1.NATGateway) (managed.O
 		fillStatus(g, gw)
 	}
 	if !found || gw.State == types.NatGatewayStateDeleted {
-		return d.observeGone(ctx, g)
+		return d.observeGone(ctx, g, req.Deleting)
 	}
-	st := &State{Gateway: &gw}
-	id := aws.ToString(gw.NatGatewayId)
+	st, id, tags := &State{Gateway: &gw}, aws.ToString(gw.NatGatewayId), ec2util.Tags(gw.Tags)
 	switch {
-	case !g.DeletionTimestamp.IsZero():
+	case req.Deleting:
 		// Being deleted: the spec (whose references are not resolved now) no longer matters.
-		return managed.Observation[State]{Exists: true, State: st, Tags: ec2util.Tags(gw.Tags)}, nil
+		return managed.Observation[State]{Exists: true, State: st, Tags: tags}, nil
 	case gw.State == types.NatGatewayStateDeleting:
-		return managed.Observation[State]{Exists: true, Busy: true, State: st, Message: "NAT gateway " + id + " is deleting"}, nil
+		obs := managed.Observation[State]{Exists: true, Busy: true, State: st, Message: "NAT gateway " + id + " is deleting"}
+		obs.Uncompared = []string{"state (deleting)"}
+		return obs, nil
+	case gw.State == types.NatGatewayStateFailed && req.StalledBefore == condition.ReasonNATGatewayFailed:
+		// The spec changed after the failure was reported: the gateway is deleted, and a new
+		// one is created once it is.
+		obs := managed.Observation[State]{Exists: true, State: st, Message: "NAT gateway " + id + " failed"}
+		obs.Changes.Add("state (failed)", func(ctx context.Context) error { return d.deleteGateway(ctx, id) })
+		return obs, nil
 	case gw.State == types.NatGatewayStateFailed:
-		if replaceRequested(g) {
-			return managed.Observation[State]{Exists: true, State: st, Diff: "state (failed)", Message: "NAT gateway " + id + " failed"}, nil
-		}
-		return managed.Observation[State]{}, managed.Terminal(ReasonFailed,
+		return managed.Observation[State]{}, managed.Terminal(condition.ReasonNATGatewayFailed,
 			"NAT gateway %s failed: %s: %s; remove the cause, then change the spec (a tag will do) to replace it",
 			id, aws.ToString(gw.FailureCode), aws.ToString(gw.FailureMessage))
 	}
-	set, remove := managed.TagChanges(managed.DesiredTags(g, d.defaultTags), ec2util.Tags(gw.Tags))
-	var diff managed.Diff
-	diff.Check("tags", len(set)+len(remove) > 0)
 	obs := managed.Observation[State]{Exists: true, State: st, Ready: gw.State == types.NatGatewayStateAvailable,
-		UpToDate: len(diff) == 0, Diff: diff.String(), Tags: ec2util.Tags(gw.Tags), Conflict: createdAsSpecified(g, gw)}
+		Tags: tags, Conflict: createdAsSpecified(g, gw)}
 	if !obs.Ready {
 		obs.Busy, obs.Message = true, "NAT gateway "+id+" is "+string(gw.State)
 	}
+	ec2util.PlanTags(&obs.Changes, d.api, id, req.Tags, tags)
 	return obs, nil
 }
 
 // observeGone reports a gateway that does not exist (any more). While the object is being
 // deleted, the Elastic IP the operator allocated for it keeps it existing until Delete has
 // released the address.
-func (d *driver) observeGone(ctx context.Context, g *v1alpha1.NATGateway) (managed.Observation[State], error) {
-	if g.DeletionTimestamp.IsZero() {
+func (d *driver) observeGone(ctx context.Context, g *v1alpha1.NATGateway, deleting bool) (managed.Observation[State], error) {
+	if !deleting {
 		return managed.Observation[State]{}, nil
 	}
 	addr, found, err := d.allocatedAddress(ctx, g)
@@ -82,13 +81,6 @@ func (d *driver) observeGone(ctx context.Context, g *v1alpha1.NATGateway) (manag
 		return managed.Observation[State]{}, err
 	}
 	return managed.Observation[State]{Exists: true, State: &State{Address: &addr}}, nil
-}
-
-// replaceRequested reports whether the spec changed after the gateway's failure was reported
-// (a Stalled condition of an older generation).
-func replaceRequested(g *v1alpha1.NATGateway) bool {
-	c := meta.FindStatusCondition(g.Status.Conditions, managed.TypeStalled)
-	return c != nil && c.Reason == ReasonFailed && c.ObservedGeneration < g.Generation
 }
 
 // fillStatus copies what AWS said about the gateway into the status.
@@ -110,13 +102,13 @@ func createdAsSpecified(g *v1alpha1.NATGateway, gw types.NatGateway) error {
 	id := aws.ToString(gw.NatGatewayId)
 	switch {
 	case g.Spec.SubnetID != "" && aws.ToString(gw.SubnetId) != g.Spec.SubnetID:
-		return managed.Terminal(managed.ReasonInvalidSpec, "NAT gateway %s is in subnet %s, not the spec's %s; a NAT gateway cannot move",
+		return managed.Terminal(condition.ReasonInvalidSpec, "NAT gateway %s is in subnet %s, not the spec's %s; a NAT gateway cannot move",
 			id, aws.ToString(gw.SubnetId), g.Spec.SubnetID)
 	case string(gw.ConnectivityType) != connectivity(g):
-		return managed.Terminal(managed.ReasonInvalidSpec, "NAT gateway %s is %s, not %s as the spec says; the connectivity type cannot change",
+		return managed.Terminal(condition.ReasonInvalidSpec, "NAT gateway %s is %s, not %s as the spec says; the connectivity type cannot change",
 			id, gw.ConnectivityType, connectivity(g))
 	case g.Spec.AllocationID != "" && g.Status.AllocationID != g.Spec.AllocationID:
-		return managed.Terminal(managed.ReasonInvalidSpec, "NAT gateway %s has the Elastic IP %s, not the spec's %s; its address cannot change",
+		return managed.Terminal(condition.ReasonInvalidSpec, "NAT gateway %s has the Elastic IP %s, not the spec's %s; its address cannot change",
 			id, g.Status.AllocationID, g.Spec.AllocationID)
 	}
 	return nil

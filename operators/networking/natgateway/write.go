@@ -10,7 +10,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
-	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
@@ -18,12 +18,12 @@ import (
 // id. A public gateway needs an internet gateway attached to its VPC (AWS would accept the
 // request and fail the gateway), so Create waits for one first; then it uses the spec's Elastic
 // IP or the one the operator allocated for the gateway, allocating it now if need be.
-func (d *driver) Create(ctx context.Context, g *v1alpha1.NATGateway) error {
+func (d *driver) Create(ctx context.Context, g *v1alpha1.NATGateway, req managed.Request) error {
 	in := &ec2.CreateNatGatewayInput{
 		SubnetId:          aws.String(g.Spec.SubnetID),
 		ConnectivityType:  types.ConnectivityType(connectivity(g)),
 		ClientToken:       aws.String(ClientToken(g)),
-		TagSpecifications: ec2util.TagSpecifications(types.ResourceTypeNatgateway, managed.DesiredTags(g, d.defaultTags)),
+		TagSpecifications: ec2util.TagSpecifications(types.ResourceTypeNatgateway, req.Tags),
 	}
 	allocated := false
 	if in.ConnectivityType == types.ConnectivityTypePublic {
@@ -33,7 +33,7 @@ func (d *driver) Create(ctx context.Context, g *v1alpha1.NATGateway) error {
 		alloc := g.Spec.AllocationID
 		if alloc == "" {
 			var err error
-			if alloc, err = d.ensureAddress(ctx, g); err != nil {
+			if alloc, err = d.ensureAddress(ctx, g, req.Tags); err != nil {
 				return err
 			}
 			allocated = true
@@ -79,24 +79,10 @@ func (d *driver) checkInternetGateway(ctx context.Context, id string) error {
 		return fmt.Errorf("look up the internet gateway of VPC %s: %w", vpcID, err)
 	}
 	if len(igws.InternetGateways) == 0 {
-		return managed.Waiting(ReasonNoInternetGateway,
+		return managed.Waiting(condition.ReasonNoInternetGateway,
 			"VPC %s of subnet %s has no internet gateway attached, which a public NAT gateway needs", vpcID, id)
 	}
 	return nil
-}
-
-// ReasonNoInternetGateway is the waiting reason of a public NAT gateway whose VPC has no
-// internet gateway attached yet.
-const ReasonNoInternetGateway = "InternetGatewayNotAttached"
-
-// Update deletes a failed gateway whose spec changed since the failure was reported (a new one
-// is created once it is deleted), or sets the tags.
-func (d *driver) Update(ctx context.Context, g *v1alpha1.NATGateway, obs managed.Observation[State]) error {
-	gw := obs.State.Gateway
-	if gw.State == types.NatGatewayStateFailed {
-		return d.deleteGateway(ctx, aws.ToString(gw.NatGatewayId))
-	}
-	return ec2util.UpdateTags(ctx, d.api, aws.ToString(gw.NatGatewayId), managed.DesiredTags(g, d.defaultTags), ec2util.Tags(gw.Tags))
 }
 
 // Delete starts deleting the gateway and, once it is deleted, releases the Elastic IP the
@@ -115,10 +101,8 @@ func (d *driver) Delete(ctx context.Context, _ *v1alpha1.NATGateway, obs managed
 
 // deleteGateway starts deleting gateway id; one already gone is success.
 func (d *driver) deleteGateway(ctx context.Context, id string) error {
-	if _, err := d.api.DeleteNatGateway(ctx, &ec2.DeleteNatGatewayInput{NatGatewayId: aws.String(id)}); err != nil && !awserr.IsNotFound(err) {
-		return fmt.Errorf("delete NAT gateway %s: %w", id, err)
-	}
-	return nil
+	_, err := d.api.DeleteNatGateway(ctx, &ec2.DeleteNatGatewayInput{NatGatewayId: aws.String(id)})
+	return ec2util.Deleted(err, "NAT gateway", id)
 }
 
 // ReleaseOwnership removes the ownership tags from the gateway and from the Elastic IP the

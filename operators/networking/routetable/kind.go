@@ -13,31 +13,58 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
-	"github.com/runner-codes/infra-operator/operators/networking/internetgateway"
-	"github.com/runner-codes/infra-operator/operators/networking/natgateway"
-	"github.com/runner-codes/infra-operator/operators/networking/subnet"
-	"github.com/runner-codes/infra-operator/operators/networking/vpc"
+	"github.com/runner-codes/infra-operator/shared/api/targets"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// Kind returns the RouteTable kind for the generic reconciler.
+// Kind declares the RouteTable kind to the engine, which fills, in memory, the VPC id from
+// vpcRef, each route's gateway id from its internetGatewayRef or natGatewayRef, and the subnet
+// ids from subnetRefs or subnetSelector, and waits, with a condition naming the field, while
+// any of them is not Ready.
 func Kind() managed.Kind[*v1alpha1.RouteTable, State] {
 	return managed.Kind[*v1alpha1.RouteTable, State]{
 		Name:    "RouteTable",
 		New:     func() *v1alpha1.RouteTable { return &v1alpha1.RouteTable{} },
 		NewList: func() client.ObjectList { return &v1alpha1.RouteTableList{} },
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.RouteTable, State] {
-			api := provider.Client(s, "ec2", func(c aws.Config) *ec2.Client { return ec2.NewFromConfig(c) })
-			tables := describer(api)
-			return &driver{api: api, defaultTags: s.DefaultTags(), tables: tables,
-				listing: provider.Client(s, "ec2/rtb-listing", func(aws.Config) *managed.Listing[types.RouteTable] { return tables.Listing() })}
+			api := ec2util.Client(s)
+			return &driver{api: api, tables: ec2util.Describer[types.RouteTable]{
+				What: "route table",
+				Describe: ec2util.Pages(100, api.DescribeRouteTables, func(ids []string, f []types.Filter, max *int32, next *string) *ec2.DescribeRouteTablesInput {
+					return &ec2.DescribeRouteTablesInput{RouteTableIds: ids, Filters: f, MaxResults: max, NextToken: next}
+				}, func(out *ec2.DescribeRouteTablesOutput) ([]types.RouteTable, *string) {
+					return out.RouteTables, out.NextToken
+				}),
+				ID: func(t types.RouteTable) string { return aws.ToString(t.RouteTableId) },
+			}.For(s)}
 		},
-		Validate:          validate,
-		ResolveReferences: resolveReferences,
-		References:        references,
-		Referenced:        []client.Object{&v1alpha1.VPC{}, &v1alpha1.InternetGateway{}, &v1alpha1.NATGateway{}, &v1alpha1.Subnet{}},
+		Validate: validate,
+		References: []managed.Ref[*v1alpha1.RouteTable]{
+			managed.One(targets.VPC, "spec.vpcRef", func(t *v1alpha1.RouteTable) (*shared.Reference, *string) {
+				return t.Spec.VPCRef, &t.Spec.VPCID
+			}),
+			managed.Each(targets.InternetGateway, "spec.routes[%d].internetGatewayRef", func(t *v1alpha1.RouteTable) []managed.Slot {
+				return routeSlots(t, func(r *v1alpha1.Route) managed.Slot { return managed.Slot{Ref: r.InternetGatewayRef, ID: &r.GatewayID} })
+			}),
+			managed.Each(targets.NATGateway, "spec.routes[%d].natGatewayRef", func(t *v1alpha1.RouteTable) []managed.Slot {
+				return routeSlots(t, func(r *v1alpha1.Route) managed.Slot { return managed.Slot{Ref: r.NATGatewayRef, ID: &r.NATGatewayID} })
+			}),
+			managed.List(targets.Subnet, "spec.subnetRefs", "spec.subnetSelector", func(t *v1alpha1.RouteTable) ([]shared.Reference, *shared.Selector, *[]string) {
+				return t.Spec.SubnetRefs, t.Spec.SubnetSelector, &t.Spec.SubnetIDs
+			}),
+		},
 	}
+}
+
+// routeSlots returns, for every route of t in order, the slot that slot picks in it.
+func routeSlots(t *v1alpha1.RouteTable, slot func(r *v1alpha1.Route) managed.Slot) []managed.Slot {
+	slots := make([]managed.Slot, len(t.Spec.Routes))
+	for i := range t.Spec.Routes {
+		slots[i] = slot(&t.Spec.Routes[i])
+	}
+	return slots
 }
 
 // validate refuses two routes to one destination, which admission cannot check cheaply.
@@ -53,59 +80,21 @@ func validate(t *v1alpha1.RouteTable) error {
 	return nil
 }
 
-// resolveReferences fills, in memory, the VPC id from vpcRef, each route's gateway id from its
-// internetGatewayRef or natGatewayRef, and the subnet ids from subnetRefs or subnetSelector; it
-// waits, with a condition naming the field, while any of them is not Ready.
-func resolveReferences(ctx context.Context, c client.Reader, t *v1alpha1.RouteTable) error {
-	if err := vpc.ResolveRef(ctx, c, t, "spec.vpcRef", t.Spec.VPCRef, &t.Spec.VPCID); err != nil {
-		return err
-	}
-	for i := range t.Spec.Routes {
-		r := &t.Spec.Routes[i]
-		if err := internetgateway.Target.ResolveInto(ctx, c, t, fmt.Sprintf("spec.routes[%d].internetGatewayRef", i), r.InternetGatewayRef, &r.GatewayID); err != nil {
-			return err
-		}
-		if err := natgateway.Target.ResolveInto(ctx, c, t, fmt.Sprintf("spec.routes[%d].natGatewayRef", i), r.NATGatewayRef, &r.NATGatewayID); err != nil {
-			return err
-		}
-	}
-	if err := subnet.Target.ResolveAll(ctx, c, t, "spec.subnetRefs", t.Spec.SubnetRefs, &t.Spec.SubnetIDs); err != nil {
-		return err
-	}
-	return subnet.Target.ResolveSelectorInto(ctx, c, t, "spec.subnetSelector", t.Spec.SubnetSelector, &t.Spec.SubnetIDs)
-}
-
-// references returns the VPC, gateways and subnets t's spec refers to.
-func references(t *v1alpha1.RouteTable) []managed.Ref {
-	refs := vpc.Refs(t.Spec.VPCRef)
-	for _, r := range t.Spec.Routes {
-		refs = append(refs, internetgateway.Target.Refs(r.InternetGatewayRef)...)
-		refs = append(refs, natgateway.Target.Refs(r.NATGatewayRef)...)
-	}
-	return append(refs, subnet.Target.ListRefs(t.Spec.SubnetRefs, t.Spec.SubnetSelector)...)
-}
-
-// describer reads route tables.
-func describer(api tableAPI) ec2util.Describer[types.RouteTable] {
-	return ec2util.Describer[types.RouteTable]{
-		What: "route table",
-		Describe: func(ctx context.Context, ids []string, filters []types.Filter, next string) ([]types.RouteTable, string, error) {
-			in := &ec2.DescribeRouteTablesInput{RouteTableIds: ids, Filters: filters}
-			in.MaxResults, in.NextToken = ec2util.Paging(ids, 100, next)
-			out, err := api.DescribeRouteTables(ctx, in)
-			if err != nil {
-				return nil, "", err
-			}
-			return out.RouteTables, aws.ToString(out.NextToken), nil
-		},
-		ID: func(t types.RouteTable) string { return aws.ToString(t.RouteTableId) },
-	}
-}
-
 // driver manages one provider's route tables.
 type driver struct {
-	api         tableAPI
-	defaultTags map[string]string
-	tables      ec2util.Describer[types.RouteTable]
-	listing     *managed.Listing[types.RouteTable]
+	api    tableAPI
+	tables ec2util.Source[types.RouteTable]
+}
+
+// tableAPI is the part of the EC2 API the driver uses.
+type tableAPI interface {
+	ec2util.TagAPI
+	CreateRouteTable(ctx context.Context, in *ec2.CreateRouteTableInput, opts ...func(*ec2.Options)) (*ec2.CreateRouteTableOutput, error)
+	DescribeRouteTables(ctx context.Context, in *ec2.DescribeRouteTablesInput, opts ...func(*ec2.Options)) (*ec2.DescribeRouteTablesOutput, error)
+	DeleteRouteTable(ctx context.Context, in *ec2.DeleteRouteTableInput, opts ...func(*ec2.Options)) (*ec2.DeleteRouteTableOutput, error)
+	CreateRoute(ctx context.Context, in *ec2.CreateRouteInput, opts ...func(*ec2.Options)) (*ec2.CreateRouteOutput, error)
+	ReplaceRoute(ctx context.Context, in *ec2.ReplaceRouteInput, opts ...func(*ec2.Options)) (*ec2.ReplaceRouteOutput, error)
+	DeleteRoute(ctx context.Context, in *ec2.DeleteRouteInput, opts ...func(*ec2.Options)) (*ec2.DeleteRouteOutput, error)
+	AssociateRouteTable(ctx context.Context, in *ec2.AssociateRouteTableInput, opts ...func(*ec2.Options)) (*ec2.AssociateRouteTableOutput, error)
+	DisassociateRouteTable(ctx context.Context, in *ec2.DisassociateRouteTableInput, opts ...func(*ec2.Options)) (*ec2.DisassociateRouteTableOutput, error)
 }

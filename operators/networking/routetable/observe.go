@@ -8,6 +8,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
@@ -18,29 +19,26 @@ type State struct {
 }
 
 // Observe reads the table (from the provider's listing at periodic syncs, directly
-// otherwise), fills the status and compares its routes, subnet associations and tags with the
-// spec. A table without a recorded id is looked up by its ownership tag. The table is Ready as
+// otherwise), fills the status and plans the changes of its routes, subnet associations and
+// tags. A table without a recorded id is looked up by its ownership tag. The table is Ready as
 // soon as it exists.
-func (d *driver) Observe(ctx context.Context, t *v1alpha1.RouteTable) (managed.Observation[State], error) {
-	rt, found, err := d.tables.Find(ctx, d.listing, t)
+func (d *driver) Observe(ctx context.Context, t *v1alpha1.RouteTable, req managed.Request) (managed.Observation[State], error) {
+	rt, found, err := d.tables.Find(ctx, t)
 	if err != nil || !found {
 		return managed.Observation[State]{}, err
 	}
-	id := aws.ToString(rt.RouteTableId)
-	assocs := subnetAssociations(rt)
+	id, tags, assocs := aws.ToString(rt.RouteTableId), ec2util.Tags(rt.Tags), subnetAssociations(rt)
 	t.Status.RouteTableID, t.Status.VPCID, t.Status.Associations = id, aws.ToString(rt.VpcId), associationStatus(assocs)
-	var conflict error
+	obs := managed.Observation[State]{Exists: true, Ready: true, State: &State{Table: rt}, Tags: tags}
+	if req.Deleting {
+		return obs, nil
+	}
 	if t.Spec.VPCID != "" && aws.ToString(rt.VpcId) != t.Spec.VPCID {
-		conflict = managed.Terminal(managed.ReasonInvalidSpec,
+		obs.Conflict = managed.Terminal(condition.ReasonInvalidSpec,
 			"route table %s is in VPC %s, not the spec's %s; a route table cannot move", id, aws.ToString(rt.VpcId), t.Spec.VPCID)
 	}
-	var diff managed.Diff
-	create, replace, remove := routeChanges(desiredRoutes(t.Spec.Routes), observedRoutes(rt.Routes))
-	diff.Check("routes", len(create)+len(replace)+len(remove) > 0)
-	associate, disassociate := associationChanges(t.Spec.SubnetIDs, assocs)
-	diff.Check("associations", len(associate)+len(disassociate) > 0)
-	set, unset := managed.TagChanges(managed.DesiredTags(t, d.defaultTags), ec2util.Tags(rt.Tags))
-	diff.Check("tags", len(set)+len(unset) > 0)
-	return managed.Observation[State]{Exists: true, Ready: true, State: &State{Table: rt}, UpToDate: len(diff) == 0, Diff: diff.String(),
-		Tags: ec2util.Tags(rt.Tags), Conflict: conflict}, nil
+	d.planRoutes(&obs.Changes, id, desiredRoutes(t.Spec.Routes), observedRoutes(rt.Routes))
+	d.planAssociations(&obs.Changes, id, t.Spec.SubnetIDs, assocs)
+	ec2util.PlanTags(&obs.Changes, d.api, id, req.Tags, tags)
+	return obs, nil
 }

@@ -16,11 +16,11 @@ import (
 
 // Create creates the table with its ownership tags (the object's UID as the idempotency
 // token) and records its id; the next reconcile adds the routes and associations.
-func (d *driver) Create(ctx context.Context, t *v1alpha1.RouteTable) error {
+func (d *driver) Create(ctx context.Context, t *v1alpha1.RouteTable, req managed.Request) error {
 	out, err := d.api.CreateRouteTable(ctx, &ec2.CreateRouteTableInput{
 		VpcId:             aws.String(t.Spec.VPCID),
 		ClientToken:       aws.String(string(t.UID)),
-		TagSpecifications: ec2util.TagSpecifications(types.ResourceTypeRouteTable, managed.DesiredTags(t, d.defaultTags)),
+		TagSpecifications: ec2util.TagSpecifications(types.ResourceTypeRouteTable, req.Tags),
 	})
 	if err != nil {
 		return fmt.Errorf("create route table in VPC %s: %w", t.Spec.VPCID, err)
@@ -29,47 +29,61 @@ func (d *driver) Create(ctx context.Context, t *v1alpha1.RouteTable) error {
 	return nil
 }
 
-// Update deletes the routes the spec does not have, points the routes whose target changed at
-// the spec's, creates the missing ones, then disassociates the subnets the spec does not name,
-// associates the missing ones and sets the tags. Local routes are never touched.
-func (d *driver) Update(ctx context.Context, t *v1alpha1.RouteTable, obs managed.Observation[State]) error {
-	rt := obs.State.Table
-	id := aws.ToString(rt.RouteTableId)
-	want := desiredRoutes(t.Spec.Routes)
-	create, replace, remove := routeChanges(want, observedRoutes(rt.Routes))
-	for _, dest := range remove {
-		cidr, ipv6, pl := dest.params()
-		_, err := d.api.DeleteRoute(ctx, &ec2.DeleteRouteInput{RouteTableId: aws.String(id), DestinationCidrBlock: cidr, DestinationIpv6CidrBlock: ipv6, DestinationPrefixListId: pl})
-		if err != nil && !awserr.IsNotFound(err) {
-			return fmt.Errorf("delete the route to %s from route table %s: %w", dest.value, id, err)
+// planRoutes plans, when the table's routes differ from want, one change that deletes the
+// routes the spec does not have, points the routes whose target changed at the spec's, then
+// creates the missing ones. Local routes are never touched.
+func (d *driver) planRoutes(plan *managed.Plan, id string, want, have routeMap) {
+	create, replace, remove := routeChanges(want, have)
+	if len(create)+len(replace)+len(remove) == 0 {
+		return
+	}
+	plan.Add("routes", func(ctx context.Context) error {
+		for _, dest := range remove {
+			cidr, ipv6, pl := dest.params()
+			_, err := d.api.DeleteRoute(ctx, &ec2.DeleteRouteInput{RouteTableId: aws.String(id), DestinationCidrBlock: cidr, DestinationIpv6CidrBlock: ipv6, DestinationPrefixListId: pl})
+			if err != nil && !awserr.IsNotFound(err) {
+				return fmt.Errorf("delete the route to %s from route table %s: %w", dest.value, id, err)
+			}
 		}
-	}
-	for _, dest := range replace {
-		cidr, ipv6, pl := dest.params()
-		gw, nat, pcx, tgw, eni := want[dest].params()
-		if _, err := d.api.ReplaceRoute(ctx, &ec2.ReplaceRouteInput{RouteTableId: aws.String(id), DestinationCidrBlock: cidr, DestinationIpv6CidrBlock: ipv6, DestinationPrefixListId: pl,
-			GatewayId: gw, NatGatewayId: nat, VpcPeeringConnectionId: pcx, TransitGatewayId: tgw, NetworkInterfaceId: eni}); err != nil {
-			return fmt.Errorf("replace the route to %s in route table %s: %w", dest.value, id, err)
+		for _, dest := range replace {
+			cidr, ipv6, pl := dest.params()
+			gw, nat, pcx, tgw, eni := want[dest].params()
+			if _, err := d.api.ReplaceRoute(ctx, &ec2.ReplaceRouteInput{RouteTableId: aws.String(id), DestinationCidrBlock: cidr, DestinationIpv6CidrBlock: ipv6, DestinationPrefixListId: pl,
+				GatewayId: gw, NatGatewayId: nat, VpcPeeringConnectionId: pcx, TransitGatewayId: tgw, NetworkInterfaceId: eni}); err != nil {
+				return fmt.Errorf("replace the route to %s in route table %s: %w", dest.value, id, err)
+			}
 		}
-	}
-	for _, dest := range create {
-		cidr, ipv6, pl := dest.params()
-		gw, nat, pcx, tgw, eni := want[dest].params()
-		if _, err := d.api.CreateRoute(ctx, &ec2.CreateRouteInput{RouteTableId: aws.String(id), DestinationCidrBlock: cidr, DestinationIpv6CidrBlock: ipv6, DestinationPrefixListId: pl,
-			GatewayId: gw, NatGatewayId: nat, VpcPeeringConnectionId: pcx, TransitGatewayId: tgw, NetworkInterfaceId: eni}); err != nil {
-			return fmt.Errorf("create the route to %s in route table %s: %w", dest.value, id, err)
+		for _, dest := range create {
+			cidr, ipv6, pl := dest.params()
+			gw, nat, pcx, tgw, eni := want[dest].params()
+			if _, err := d.api.CreateRoute(ctx, &ec2.CreateRouteInput{RouteTableId: aws.String(id), DestinationCidrBlock: cidr, DestinationIpv6CidrBlock: ipv6, DestinationPrefixListId: pl,
+				GatewayId: gw, NatGatewayId: nat, VpcPeeringConnectionId: pcx, TransitGatewayId: tgw, NetworkInterfaceId: eni}); err != nil {
+				return fmt.Errorf("create the route to %s in route table %s: %w", dest.value, id, err)
+			}
 		}
+		return nil
+	})
+}
+
+// planAssociations plans, when the table's subnet associations (have, association ids by
+// subnet id) are not the subnets want, one change that disassociates the subnets the spec does
+// not name, then associates the missing ones.
+func (d *driver) planAssociations(plan *managed.Plan, id string, want []string, have map[string]string) {
+	associate, disassociate := associationChanges(want, have)
+	if len(associate)+len(disassociate) == 0 {
+		return
 	}
-	associate, disassociate := associationChanges(t.Spec.SubnetIDs, subnetAssociations(rt))
-	if err := d.disassociate(ctx, id, disassociate); err != nil {
-		return err
-	}
-	for _, s := range associate {
-		if _, err := d.api.AssociateRouteTable(ctx, &ec2.AssociateRouteTableInput{RouteTableId: aws.String(id), SubnetId: aws.String(s)}); err != nil {
-			return fmt.Errorf("associate route table %s with subnet %s: %w", id, s, err)
+	plan.Add("associations", func(ctx context.Context) error {
+		if err := d.disassociate(ctx, id, disassociate); err != nil {
+			return err
 		}
-	}
-	return ec2util.UpdateTags(ctx, d.api, id, managed.DesiredTags(t, d.defaultTags), ec2util.Tags(rt.Tags))
+		for _, s := range associate {
+			if _, err := d.api.AssociateRouteTable(ctx, &ec2.AssociateRouteTableInput{RouteTableId: aws.String(id), SubnetId: aws.String(s)}); err != nil {
+				return fmt.Errorf("associate route table %s with subnet %s: %w", id, s, err)
+			}
+		}
+		return nil
+	})
 }
 
 // disassociate removes the associations of route table id with the given ids; one already
@@ -91,10 +105,8 @@ func (d *driver) Delete(ctx context.Context, _ *v1alpha1.RouteTable, obs managed
 	if err := d.disassociate(ctx, id, all); err != nil {
 		return err
 	}
-	if _, err := d.api.DeleteRouteTable(ctx, &ec2.DeleteRouteTableInput{RouteTableId: aws.String(id)}); err != nil && !awserr.IsNotFound(err) {
-		return fmt.Errorf("delete route table %s: %w", id, err)
-	}
-	return nil
+	_, err := d.api.DeleteRouteTable(ctx, &ec2.DeleteRouteTableInput{RouteTableId: aws.String(id)})
+	return ec2util.Deleted(err, "route table", id)
 }
 
 // ReleaseOwnership removes the ownership tags, for deletionPolicy Orphan.

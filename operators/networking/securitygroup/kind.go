@@ -5,6 +5,7 @@ package securitygroup
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -13,115 +14,96 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
-	"github.com/runner-codes/infra-operator/operators/networking/vpc"
+	"github.com/runner-codes/infra-operator/shared/api/targets"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// Target resolves references to SecurityGroups (sourceSecurityGroupRefs, securityGroupRefs)
-// to their ids.
-var Target = managed.ReferenceTarget[*v1alpha1.SecurityGroup]{
-	Kind:    "SecurityGroup",
-	New:     func() *v1alpha1.SecurityGroup { return &v1alpha1.SecurityGroup{} },
-	NewList: func() client.ObjectList { return &v1alpha1.SecurityGroupList{} },
-	Value:   func(g *v1alpha1.SecurityGroup) string { return g.Status.GroupID },
-}
-
-// Kind returns the SecurityGroup kind for the generic reconciler.
+// Kind declares the SecurityGroup kind to the engine. The VPC id comes from vpcRef once that
+// VPC is Ready; the groups the rules name come from sourceGroups.
 func Kind() managed.Kind[*v1alpha1.SecurityGroup, State] {
 	return managed.Kind[*v1alpha1.SecurityGroup, State]{
 		Name:    "SecurityGroup",
 		New:     func() *v1alpha1.SecurityGroup { return &v1alpha1.SecurityGroup{} },
 		NewList: func() client.ObjectList { return &v1alpha1.SecurityGroupList{} },
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.SecurityGroup, State] {
-			api := provider.Client(s, "ec2", func(c aws.Config) *ec2.Client { return ec2.NewFromConfig(c) })
-			groups := describer(api)
-			return &driver{api: api, defaultTags: s.DefaultTags(), groups: groups,
-				listing: provider.Client(s, "ec2/sg-listing", func(aws.Config) *managed.Listing[types.SecurityGroup] { return groups.Listing() })}
+			api := ec2util.Client(s)
+			return &driver{api: api, groups: ec2util.Describer[types.SecurityGroup]{
+				What: "security group",
+				Describe: ec2util.Pages(1000, api.DescribeSecurityGroups, func(ids []string, f []types.Filter, max *int32, next *string) *ec2.DescribeSecurityGroupsInput {
+					return &ec2.DescribeSecurityGroupsInput{GroupIds: ids, Filters: f, MaxResults: max, NextToken: next}
+				}, func(out *ec2.DescribeSecurityGroupsOutput) ([]types.SecurityGroup, *string) {
+					return out.SecurityGroups, out.NextToken
+				}),
+				ID: func(g types.SecurityGroup) string { return aws.ToString(g.GroupId) },
+			}.For(s)}
 		},
-		ResolveReferences: resolveReferences,
-		References:        references,
-		Referenced:        []client.Object{&v1alpha1.VPC{}, &v1alpha1.SecurityGroup{}},
+		References: []managed.Ref[*v1alpha1.SecurityGroup]{
+			managed.One(targets.VPC, "spec.vpcRef", func(g *v1alpha1.SecurityGroup) (*shared.Reference, *string) {
+				return g.Spec.VPCRef, &g.Spec.VPCID
+			}),
+			sourceGroups,
+		},
 	}
 }
 
-// resolveReferences fills the VPC id from vpcRef (waiting until that VPC is Ready) and turns
-// the sourceSecurityGroupRefs of every rule into ids, in memory. A referenced group is used as
-// soon as it exists in AWS, and a reference to the group itself stays for the driver, which
-// knows the group's id: so groups that allow each other's traffic can all be created. Before
-// the group exists, a referenced group that does not exist yet does not hold up its creation;
-// after, the group waits for it.
-func resolveReferences(ctx context.Context, c client.Reader, g *v1alpha1.SecurityGroup) error {
-	if err := vpc.ResolveRef(ctx, c, g, "spec.vpcRef", g.Spec.VPCRef, &g.Spec.VPCID); err != nil {
-		return err
-	}
-	created := managed.ExternalName(g) != ""
+// sourceGroups declares the sourceSecurityGroupRefs of every ingress and egress rule; the
+// engine turns them into sourceSecurityGroupIDs, in memory. A referenced group is used as soon
+// as it exists in AWS (Created), and a reference to the group itself is no site: it stays for
+// the driver, which knows the group's id. So groups that allow each other's traffic can all be
+// created. Before the group exists, a referenced group that does not exist yet does not hold up
+// its creation (Defer: its reference stays in the spec, where Observe finds it pending); after,
+// the group waits for it.
+var sourceGroups = managed.Ref[*v1alpha1.SecurityGroup]{
+	Target:  targets.SecurityGroup,
+	Created: true,
+	Defer:   func(g *v1alpha1.SecurityGroup) bool { return managed.ExternalName(g) == "" },
+	Sites:   sourceSites,
+}
+
+// sourceSites returns the sourceSecurityGroupRefs of g's rules that name another group, ingress
+// rules first. A site that resolves moves its reference from the rule's
+// sourceSecurityGroupRefs to its id in sourceSecurityGroupIDs, so that the references left
+// are the group's own and those not resolved yet.
+func sourceSites(g *v1alpha1.SecurityGroup) []managed.Site {
+	var sites []managed.Site
 	for _, dir := range []struct {
 		field string
 		rules []v1alpha1.SecurityGroupRule
 	}{{"spec.ingressRules", g.Spec.IngressRules}, {"spec.egressRules", g.Spec.EgressRules}} {
 		for i := range dir.rules {
 			r := &dir.rules[i]
-			var keep []shared.Reference
 			for j, ref := range r.SourceSecurityGroupRefs {
 				if ref.Name == g.Name {
-					keep = append(keep, ref)
 					continue
 				}
-				field := fmt.Sprintf("%s[%d].sourceSecurityGroupRefs[%d]", dir.field, i, j)
-				id, err := Target.ResolveCreated(ctx, c, g, field, ref)
-				if err != nil && created {
-					return err
-				}
-				if err != nil {
-					keep = append(keep, ref)
-					continue
-				}
-				r.SourceSecurityGroupIDs = append(r.SourceSecurityGroupIDs, id)
-			}
-			r.SourceSecurityGroupRefs = keep
-		}
-	}
-	return nil
-}
-
-// references returns the VPC and the security groups g's spec refers to.
-func references(g *v1alpha1.SecurityGroup) []managed.Ref {
-	refs := vpc.Refs(g.Spec.VPCRef)
-	for _, rules := range [][]v1alpha1.SecurityGroupRule{g.Spec.IngressRules, g.Spec.EgressRules} {
-		for _, r := range rules {
-			for _, ref := range r.SourceSecurityGroupRefs {
-				if ref.Name != g.Name {
-					refs = append(refs, managed.Ref{Kind: "SecurityGroup", Name: ref.Name})
-				}
+				sites = append(sites, managed.Site{Field: fmt.Sprintf("%s[%d].sourceSecurityGroupRefs[%d]", dir.field, i, j), Name: ref.Name,
+					Set: func(ids []string) {
+						r.SourceSecurityGroupIDs = append(r.SourceSecurityGroupIDs, ids[0])
+						at := slices.IndexFunc(r.SourceSecurityGroupRefs, func(other shared.Reference) bool { return other.Name == ref.Name })
+						r.SourceSecurityGroupRefs = slices.Delete(r.SourceSecurityGroupRefs, at, at+1)
+					}})
 			}
 		}
 	}
-	return refs
-}
-
-// describer reads security groups.
-func describer(api groupAPI) ec2util.Describer[types.SecurityGroup] {
-	return ec2util.Describer[types.SecurityGroup]{
-		What: "security group",
-		Describe: func(ctx context.Context, ids []string, filters []types.Filter, next string) ([]types.SecurityGroup, string, error) {
-			in := &ec2.DescribeSecurityGroupsInput{GroupIds: ids, Filters: filters}
-			in.MaxResults, in.NextToken = ec2util.Paging(ids, 1000, next)
-			out, err := api.DescribeSecurityGroups(ctx, in)
-			if err != nil {
-				return nil, "", err
-			}
-			return out.SecurityGroups, aws.ToString(out.NextToken), nil
-		},
-		ID: func(g types.SecurityGroup) string { return aws.ToString(g.GroupId) },
-	}
+	return sites
 }
 
 // driver manages one provider's security groups.
 type driver struct {
-	api         groupAPI
-	defaultTags map[string]string
-	groups      ec2util.Describer[types.SecurityGroup]
-	listing     *managed.Listing[types.SecurityGroup]
+	api    groupAPI
+	groups ec2util.Source[types.SecurityGroup]
+}
+
+// groupAPI is the part of the EC2 API the driver uses.
+type groupAPI interface {
+	ec2util.TagAPI
+	CreateSecurityGroup(ctx context.Context, in *ec2.CreateSecurityGroupInput, opts ...func(*ec2.Options)) (*ec2.CreateSecurityGroupOutput, error)
+	DescribeSecurityGroups(ctx context.Context, in *ec2.DescribeSecurityGroupsInput, opts ...func(*ec2.Options)) (*ec2.DescribeSecurityGroupsOutput, error)
+	AuthorizeSecurityGroupIngress(ctx context.Context, in *ec2.AuthorizeSecurityGroupIngressInput, opts ...func(*ec2.Options)) (*ec2.AuthorizeSecurityGroupIngressOutput, error)
+	AuthorizeSecurityGroupEgress(ctx context.Context, in *ec2.AuthorizeSecurityGroupEgressInput, opts ...func(*ec2.Options)) (*ec2.AuthorizeSecurityGroupEgressOutput, error)
+	RevokeSecurityGroupIngress(ctx context.Context, in *ec2.RevokeSecurityGroupIngressInput, opts ...func(*ec2.Options)) (*ec2.RevokeSecurityGroupIngressOutput, error)
+	RevokeSecurityGroupEgress(ctx context.Context, in *ec2.RevokeSecurityGroupEgressInput, opts ...func(*ec2.Options)) (*ec2.RevokeSecurityGroupEgressOutput, error)
+	DeleteSecurityGroup(ctx context.Context, in *ec2.DeleteSecurityGroupInput, opts ...func(*ec2.Options)) (*ec2.DeleteSecurityGroupOutput, error)
 }

@@ -11,53 +11,31 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
-	"github.com/runner-codes/infra-operator/operators/networking/vpc"
+	"github.com/runner-codes/infra-operator/shared/api/targets"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// Target resolves references to Subnets (subnetRef, subnetSelector) to their ids.
-var Target = managed.ReferenceTarget[*v1alpha1.Subnet]{
-	Kind:    "Subnet",
-	New:     func() *v1alpha1.Subnet { return &v1alpha1.Subnet{} },
-	NewList: func() client.ObjectList { return &v1alpha1.SubnetList{} },
-	Value:   func(s *v1alpha1.Subnet) string { return s.Status.SubnetID },
-}
-
-// Kind returns the Subnet kind for the generic reconciler.
+// Kind declares the Subnet kind to the engine.
 func Kind() managed.Kind[*v1alpha1.Subnet, State] {
 	return managed.Kind[*v1alpha1.Subnet, State]{
 		Name:    "Subnet",
 		New:     func() *v1alpha1.Subnet { return &v1alpha1.Subnet{} },
 		NewList: func() client.ObjectList { return &v1alpha1.SubnetList{} },
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.Subnet, State] {
-			api := provider.Client(s, "ec2", func(c aws.Config) *ec2.Client { return ec2.NewFromConfig(c) })
-			subnets := describer(api)
-			return &driver{api: api, region: s.Config.Region, defaultTags: s.DefaultTags(), subnets: subnets,
-				listing: provider.Client(s, "ec2/subnet-listing", func(aws.Config) *managed.Listing[types.Subnet] { return subnets.Listing() })}
+			api := ec2util.Client(s)
+			return &driver{api: api, region: s.Config.Region, subnets: ec2util.Describer[types.Subnet]{
+				What: "subnet",
+				Describe: ec2util.Pages(1000, api.DescribeSubnets, func(ids []string, f []types.Filter, limit *int32, next *string) *ec2.DescribeSubnetsInput {
+					return &ec2.DescribeSubnetsInput{SubnetIds: ids, Filters: f, MaxResults: limit, NextToken: next}
+				}, func(out *ec2.DescribeSubnetsOutput) ([]types.Subnet, *string) { return out.Subnets, out.NextToken }),
+				ID: func(s types.Subnet) string { return aws.ToString(s.SubnetId) },
+			}.For(s)}
 		},
-		ResolveReferences: func(ctx context.Context, c client.Reader, s *v1alpha1.Subnet) error {
-			return vpc.ResolveRef(ctx, c, s, "spec.vpcRef", s.Spec.VPCRef, &s.Spec.VPCID)
+		References: []managed.Ref[*v1alpha1.Subnet]{
+			managed.One(targets.VPC, "spec.vpcRef", func(s *v1alpha1.Subnet) (*shared.Reference, *string) { return s.Spec.VPCRef, &s.Spec.VPCID }),
 		},
-		References: func(s *v1alpha1.Subnet) []managed.Ref { return vpc.Refs(s.Spec.VPCRef) },
-		Referenced: []client.Object{&v1alpha1.VPC{}},
-	}
-}
-
-// describer reads subnets.
-func describer(api subnetAPI) ec2util.Describer[types.Subnet] {
-	return ec2util.Describer[types.Subnet]{
-		What: "subnet",
-		Describe: func(ctx context.Context, ids []string, filters []types.Filter, next string) ([]types.Subnet, string, error) {
-			in := &ec2.DescribeSubnetsInput{SubnetIds: ids, Filters: filters}
-			in.MaxResults, in.NextToken = ec2util.Paging(ids, 1000, next)
-			out, err := api.DescribeSubnets(ctx, in)
-			if err != nil {
-				return nil, "", err
-			}
-			return out.Subnets, aws.ToString(out.NextToken), nil
-		},
-		ID: func(s types.Subnet) string { return aws.ToString(s.SubnetId) },
 	}
 }
 
@@ -65,8 +43,15 @@ func describer(api subnetAPI) ec2util.Describer[types.Subnet] {
 type driver struct {
 	api subnetAPI
 	// region is the provider's region, which the subnet's availability zone must be in.
-	region      string
-	defaultTags map[string]string
-	subnets     ec2util.Describer[types.Subnet]
-	listing     *managed.Listing[types.Subnet]
+	region  string
+	subnets ec2util.Source[types.Subnet]
+}
+
+// subnetAPI is the part of the EC2 API the driver uses.
+type subnetAPI interface {
+	ec2util.TagAPI
+	vpcReader
+	CreateSubnet(ctx context.Context, in *ec2.CreateSubnetInput, opts ...func(*ec2.Options)) (*ec2.CreateSubnetOutput, error)
+	ModifySubnetAttribute(ctx context.Context, in *ec2.ModifySubnetAttributeInput, opts ...func(*ec2.Options)) (*ec2.ModifySubnetAttributeOutput, error)
+	DeleteSubnet(ctx context.Context, in *ec2.DeleteSubnetInput, opts ...func(*ec2.Options)) (*ec2.DeleteSubnetOutput, error)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
@@ -52,7 +53,7 @@ func checkZone(zone, region string) error {
 	if rest, ok := strings.CutPrefix(zone, region); ok && rest != "" && (rest[0] < '0' || rest[0] > '9') {
 		return nil
 	}
-	return managed.Terminal(managed.ReasonInvalidSpec, "availabilityZone %s is not in region %s, the region of the AWSProvider; use a zone of %s (for example %sa) or a provider of the zone's region",
+	return managed.Terminal(condition.ReasonInvalidSpec, "availabilityZone %s is not in region %s, the region of the AWSProvider; use a zone of %s (for example %sa) or a provider of the zone's region",
 		zone, region, region, region)
 }
 
@@ -68,7 +69,7 @@ func checkCIDR(cidr, vpcID string, blocks []string) error {
 			return nil
 		}
 	}
-	return managed.Terminal(managed.ReasonInvalidSpec, "cidrBlock %s is outside VPC %s, whose IPv4 CIDR blocks are %s; choose a range inside one of them",
+	return managed.Terminal(condition.ReasonInvalidSpec, "cidrBlock %s is outside VPC %s, whose IPv4 CIDR blocks are %s; choose a range inside one of them",
 		cidr, vpcID, strings.Join(blocks, ", "))
 }
 

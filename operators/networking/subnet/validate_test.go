@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
@@ -33,9 +34,9 @@ func TestCheckZone(t *testing.T) {
 		"SameRegion":   {reason: "A zone of the provider's region is fine.", args: args{"us-east-1a", "us-east-1"}},
 		"GovRegion":    {reason: "GovCloud zones are their region and a letter too.", args: args{"us-gov-west-1b", "us-gov-west-1"}},
 		"NoZone":       {reason: "Without a zone AWS chooses one.", args: args{"", "us-east-1"}},
-		"OtherRegion":  {reason: "A zone of another region is refused.", args: args{"eu-west-1a", "us-east-1"}, want: managed.ReasonInvalidSpec},
-		"LongerNumber": {reason: "us-east-10a would belong to us-east-10, not us-east-1.", args: args{"us-east-10a", "us-east-1"}, want: managed.ReasonInvalidSpec},
-		"RegionOnly":   {reason: "A region is not a zone.", args: args{"us-east-1", "us-east-1"}, want: managed.ReasonInvalidSpec},
+		"OtherRegion":  {reason: "A zone of another region is refused.", args: args{"eu-west-1a", "us-east-1"}, want: condition.ReasonInvalidSpec},
+		"LongerNumber": {reason: "us-east-10a would belong to us-east-10, not us-east-1.", args: args{"us-east-10a", "us-east-1"}, want: condition.ReasonInvalidSpec},
+		"RegionOnly":   {reason: "A region is not a zone.", args: args{"us-east-1", "us-east-1"}, want: condition.ReasonInvalidSpec},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -60,8 +61,8 @@ func TestCheckCIDR(t *testing.T) {
 		"Inside":          {reason: "A /24 in the VPC's /16 is fine.", args: args{"10.0.1.0/24", []string{"10.0.0.0/16"}}},
 		"WholeBlock":      {reason: "A subnet may take the whole block.", args: args{"10.0.0.0/16", []string{"10.0.0.0/16"}}},
 		"SecondaryBlock":  {reason: "A subnet in a secondary block is fine.", args: args{"100.64.3.0/24", []string{"10.0.0.0/16", "100.64.0.0/16"}}},
-		"Outside":         {reason: "A range of another network is refused.", args: args{"10.1.0.0/24", []string{"10.0.0.0/16"}}, want: managed.ReasonInvalidSpec},
-		"LargerThanBlock": {reason: "A range larger than the block, though starting in it, is refused.", args: args{"10.0.0.0/15", []string{"10.0.0.0/16"}}, want: managed.ReasonInvalidSpec},
+		"Outside":         {reason: "A range of another network is refused.", args: args{"10.1.0.0/24", []string{"10.0.0.0/16"}}, want: condition.ReasonInvalidSpec},
+		"LargerThanBlock": {reason: "A range larger than the block, though starting in it, is refused.", args: args{"10.0.0.0/15", []string{"10.0.0.0/16"}}, want: condition.ReasonInvalidSpec},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

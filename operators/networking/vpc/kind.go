@@ -11,64 +11,40 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
-	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// Target resolves references to VPCs (vpcRef) to their ids.
-var Target = managed.ReferenceTarget[*v1alpha1.VPC]{
-	Kind:    "VPC",
-	New:     func() *v1alpha1.VPC { return &v1alpha1.VPC{} },
-	NewList: func() client.ObjectList { return &v1alpha1.VPCList{} },
-	Value:   func(v *v1alpha1.VPC) string { return v.Status.VPCID },
-}
-
-// Kind returns the VPC kind for the generic reconciler.
+// Kind declares the VPC kind to the engine.
 func Kind() managed.Kind[*v1alpha1.VPC, State] {
 	return managed.Kind[*v1alpha1.VPC, State]{
 		Name:    "VPC",
 		New:     func() *v1alpha1.VPC { return &v1alpha1.VPC{} },
 		NewList: func() client.ObjectList { return &v1alpha1.VPCList{} },
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.VPC, State] {
-			api := provider.Client(s, "ec2", func(c aws.Config) *ec2.Client { return ec2.NewFromConfig(c) })
-			vpcs := describer(api)
-			return &driver{api: api, defaultTags: s.DefaultTags(), vpcs: vpcs,
-				listing: provider.Client(s, "ec2/vpc-listing", func(aws.Config) *managed.Listing[types.Vpc] { return vpcs.Listing() })}
+			api := ec2util.Client(s)
+			return &driver{api: api, vpcs: ec2util.Describer[types.Vpc]{
+				What: "VPC",
+				Describe: ec2util.Pages(1000, api.DescribeVpcs, func(ids []string, f []types.Filter, limit *int32, next *string) *ec2.DescribeVpcsInput {
+					return &ec2.DescribeVpcsInput{VpcIds: ids, Filters: f, MaxResults: limit, NextToken: next}
+				}, func(out *ec2.DescribeVpcsOutput) ([]types.Vpc, *string) { return out.Vpcs, out.NextToken }),
+				ID: func(v types.Vpc) string { return aws.ToString(v.VpcId) },
+			}.For(s)}
 		},
-	}
-}
-
-// describer reads VPCs.
-func describer(api vpcAPI) ec2util.Describer[types.Vpc] {
-	return ec2util.Describer[types.Vpc]{
-		What: "VPC",
-		Describe: func(ctx context.Context, ids []string, filters []types.Filter, next string) ([]types.Vpc, string, error) {
-			in := &ec2.DescribeVpcsInput{VpcIds: ids, Filters: filters}
-			in.MaxResults, in.NextToken = ec2util.Paging(ids, 1000, next)
-			out, err := api.DescribeVpcs(ctx, in)
-			if err != nil {
-				return nil, "", err
-			}
-			return out.Vpcs, aws.ToString(out.NextToken), nil
-		},
-		ID: func(v types.Vpc) string { return aws.ToString(v.VpcId) },
 	}
 }
 
 // driver manages one provider's VPCs.
 type driver struct {
-	api         vpcAPI
-	defaultTags map[string]string
-	vpcs        ec2util.Describer[types.Vpc]
-	listing     *managed.Listing[types.Vpc]
+	api  vpcAPI
+	vpcs ec2util.Source[types.Vpc]
 }
 
-// ResolveRef fills *id with the id of the VPC that ref (the spec field named field) names, when
-// ref is set; it waits, with a condition naming the field, while that VPC is not Ready.
-func ResolveRef(ctx context.Context, c client.Reader, o shared.Managed, field string, ref *shared.Reference, id *string) error {
-	return Target.ResolveInto(ctx, c, o, field, ref, id)
+// vpcAPI is the part of the EC2 API the driver uses.
+type vpcAPI interface {
+	ec2util.TagAPI
+	CreateVpc(ctx context.Context, in *ec2.CreateVpcInput, opts ...func(*ec2.Options)) (*ec2.CreateVpcOutput, error)
+	DescribeVpcAttribute(ctx context.Context, in *ec2.DescribeVpcAttributeInput, opts ...func(*ec2.Options)) (*ec2.DescribeVpcAttributeOutput, error)
+	ModifyVpcAttribute(ctx context.Context, in *ec2.ModifyVpcAttributeInput, opts ...func(*ec2.Options)) (*ec2.ModifyVpcAttributeOutput, error)
+	DeleteVpc(ctx context.Context, in *ec2.DeleteVpcInput, opts ...func(*ec2.Options)) (*ec2.DeleteVpcOutput, error)
 }
-
-// Refs returns the reference to a VPC that ref makes, for the watches of Kind.References.
-func Refs(ref *shared.Reference) []managed.Ref { return Target.Refs(ref) }

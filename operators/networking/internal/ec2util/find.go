@@ -8,14 +8,11 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
-
-// ReasonDuplicateResources is the reason of the Warning event about AWS resources that carry
-// an object's ownership tag besides the one the object manages.
-const ReasonDuplicateResources = "DuplicateResources"
 
 // Find returns o's resource. One served by the provider's listing is returned as listed.
 // Otherwise the resources that carry o's ownership tag are read: o's resource is the one whose
@@ -29,7 +26,7 @@ const ReasonDuplicateResources = "DuplicateResources"
 func (d Describer[T]) Find(ctx context.Context, listing *managed.Listing[T], o shared.Managed) (T, bool, error) {
 	item, found, others, err := d.find(ctx, listing, o)
 	if len(others) > 0 {
-		managed.Warn(ctx, ReasonDuplicateResources, "%s", duplicatesMessage(d.What, managed.ExternalName(o), found, others))
+		managed.Warn(ctx, condition.ReasonDuplicateResources, "%s", duplicatesMessage(d.What, managed.ExternalName(o), found, others))
 	}
 	return item, found, err
 }

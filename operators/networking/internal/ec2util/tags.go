@@ -71,9 +71,16 @@ func OwnedFilter() []types.Filter {
 	return []types.Filter{{Name: aws.String("tag-key"), Values: []string{shared.TagOwnerUID}}}
 }
 
-// UpdateTags adds, changes and removes tags of resource id so that it carries exactly desired.
-func UpdateTags(ctx context.Context, api TagAPI, id string, desired, observed map[string]string) error {
-	set, remove := managed.TagChanges(desired, observed)
+// PlanTags plans, when observed is not desired, the tag change that makes resource id carry
+// exactly desired.
+func PlanTags(plan *managed.Plan, api TagAPI, id string, desired, observed map[string]string) {
+	plan.AddTags(desired, observed, func(ctx context.Context, set map[string]string, remove []string) error {
+		return setTags(ctx, api, id, set, remove)
+	})
+}
+
+// setTags adds or changes the tags set and removes the keys remove of resource id.
+func setTags(ctx context.Context, api TagAPI, id string, set map[string]string, remove []string) error {
 	if len(set) > 0 {
 		if _, err := api.CreateTags(ctx, &ec2.CreateTagsInput{Resources: []string{id}, Tags: TagList(set)}); err != nil {
 			return fmt.Errorf("tag %s: %w", id, err)

@@ -1,0 +1,110 @@
+package loadbalancer
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
+	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+
+	"github.com/runner-codes/infra-operator/shared/api/condition"
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// plan compares the load balancer with the spec once and plans, in this order, the calls that
+// remove each difference: subnets, security groups, IP address type, attributes and tags;
+// then it creates and modifies target groups, creates, modifies and deletes listeners, and
+// last deletes the target groups the spec no longer names (no listener forwards to them any
+// more). It returns, planning nothing, the terminal error of a scheme or a target group
+// setting that differs and cannot change.
+func (d *driver[O]) plan(p *managed.Plan, v view, st *State, tags map[string]string) error {
+	lb, arn := st.LB, st.LB.LoadBalancerArn
+	if scheme := or(v.spec.Scheme, string(types.LoadBalancerSchemeEnumInternetFacing)); string(lb.Scheme) != scheme {
+		return managed.Terminal(condition.ReasonInvalidSpec, "load balancer %s is %s, not the spec's %s; a scheme cannot change, create a new load balancer",
+			v.name, lb.Scheme, scheme)
+	}
+	groups, err := d.planGroups(v, st, tags)
+	if err != nil {
+		return err
+	}
+	if !managed.SameSet(v.spec.SubnetIDs, observedSubnets(lb)) {
+		p.Add("subnets", func(ctx context.Context) error {
+			_, err := d.api.SetSubnets(ctx, &elb.SetSubnetsInput{LoadBalancerArn: arn, Subnets: v.spec.SubnetIDs})
+			return failed(err, "set the subnets of load balancer %s", v.name)
+		})
+	}
+	if wantsGroups(v) && !managed.SameSet(*v.groups, lb.SecurityGroups) {
+		p.Add("securityGroups", func(ctx context.Context) error {
+			_, err := d.api.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: arn, SecurityGroups: *v.groups})
+			return failed(err, "set the security groups of load balancer %s", v.name)
+		})
+	}
+	if want := ipAddressType(v); string(lb.IpAddressType) != want {
+		p.Add("ipAddressType", func(ctx context.Context) error {
+			_, err := d.api.SetIpAddressType(ctx, &elb.SetIpAddressTypeInput{LoadBalancerArn: arn, IpAddressType: types.IpAddressType(want)})
+			return failed(err, "set the IP address type of load balancer %s", v.name)
+		})
+	}
+	if changes := attributeChanges(v.spec.Attributes, st.Attributes); len(changes) > 0 {
+		p.Add("attributes", func(ctx context.Context) error {
+			_, err := d.api.ModifyLoadBalancerAttributes(ctx, &elb.ModifyLoadBalancerAttributesInput{LoadBalancerArn: arn, Attributes: changes})
+			return failed(err, "modify %d attributes of load balancer %s", len(changes), v.name)
+		})
+	}
+	p.AddTags(tags, st.Tags[aws.ToString(arn)], func(ctx context.Context, set map[string]string, remove []string) error {
+		return d.setTags(ctx, aws.ToString(arn), set, remove)
+	})
+	if !groups.empty() {
+		p.Add("targetGroups", func(ctx context.Context) error { return d.applyGroups(ctx, v, st, groups, tags) })
+	}
+	if listeners := planListeners(v, st); !listeners.empty() {
+		p.Add("listeners", func(ctx context.Context) error { return d.applyListeners(ctx, arn, st, listeners) })
+	}
+	if len(groups.remove) > 0 {
+		// Part of the targetGroups change, made once no listener forwards to the groups.
+		*p = append(*p, managed.Change{Apply: func(ctx context.Context) error { return d.removeGroups(ctx, v, st, groups.remove) }})
+	}
+	return nil
+}
+
+// wantsGroups reports whether the spec names security groups (an ALB's; without any, AWS's
+// default group stays).
+func wantsGroups(v view) bool {
+	return v.groups != nil && len(*v.groups) > 0
+}
+
+// ipAddressType returns the spec's IP address type, ipv4 when absent.
+func ipAddressType(v view) string {
+	return or(v.spec.IPAddressType, string(types.IpAddressTypeIpv4))
+}
+
+// observedSubnets returns the subnets of the load balancer's availability zones.
+func observedSubnets(lb types.LoadBalancer) []string {
+	var ids []string
+	for _, z := range lb.AvailabilityZones {
+		ids = append(ids, aws.ToString(z.SubnetId))
+	}
+	return ids
+}
+
+// attributeChanges returns the attributes the spec names whose values AWS does not have.
+func attributeChanges(want, got map[string]string) []types.LoadBalancerAttribute {
+	var changes []types.LoadBalancerAttribute
+	for _, k := range slices.Sorted(maps.Keys(want)) {
+		if got[k] != want[k] {
+			changes = append(changes, types.LoadBalancerAttribute{Key: aws.String(k), Value: aws.String(want[k])})
+		}
+	}
+	return changes
+}
+
+// failed wraps err, when there is one, with what the failed call was doing.
+func failed(err error, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf(format+": %w", append(args, err)...)
+}

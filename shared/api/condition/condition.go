@@ -1,0 +1,17 @@
+// Package condition is the vocabulary of the conditions every infra-operator object reports:
+// the condition types, and every reason the reconcile engine, the AWSProvider controller and
+// the kinds' drivers give. Reasons are CamelCase, stable, and documented here so that users
+// and dashboards can rely on them.
+package condition
+
+// Condition types every managed kind reports.
+const (
+	// TypeReady is True when the AWS resource (or the provider) is usable.
+	TypeReady = "Ready"
+	// TypeSynced is True when the last reconcile succeeded.
+	TypeSynced = "Synced"
+	// TypeStalled is True, with the reason, while the resource cannot make progress until its
+	// spec changes (a terminal error); it is absent otherwise. It follows the kstatus
+	// convention, so GitOps tools report such a resource as failed rather than progressing.
+	TypeStalled = "Stalled"
+)

@@ -1,0 +1,125 @@
+package condition
+
+// Reasons the reconcile engine gives for the resource's lifecycle.
+const (
+	// ReasonAvailable says the AWS resource is usable.
+	ReasonAvailable = "Available"
+	// ReasonCreating says AWS is creating the resource.
+	ReasonCreating = "Creating"
+	// ReasonUpdating says the spec is being applied to the resource.
+	ReasonUpdating = "Updating"
+	// ReasonUnavailable says a resource that was usable is not usable now.
+	ReasonUnavailable = "Unavailable"
+	// ReasonDeleting says AWS is deleting the resource.
+	ReasonDeleting = "Deleting"
+	// ReasonReconcileSuccess says the last reconcile succeeded.
+	ReasonReconcileSuccess = "ReconcileSuccess"
+	// ReasonReconcileError says the last reconcile failed and is retried with backoff.
+	ReasonReconcileError = "ReconcileError"
+	// ReasonPaused says the pause annotation stops reconciliation.
+	ReasonPaused = "ReconcilePaused"
+	// ReasonNotConverging is the event reason for a resource that still differs from the
+	// spec after several updates.
+	ReasonNotConverging = "NotConverging"
+	// ReasonDriftDetected is the event reason for a resource changed outside the operator.
+	ReasonDriftDetected = "DriftDetected"
+)
+
+// Reasons for errors: terminal ones (the spec must change) and ones retried with backoff.
+const (
+	// ReasonInvalidSpec says the spec is refused before any AWS call.
+	ReasonInvalidSpec = "InvalidSpec"
+	// ReasonAWSRejected says AWS refused a request as invalid.
+	ReasonAWSRejected = "AWSRejectedRequest"
+	// ReasonThrottled says AWS throttled the requests; they are retried.
+	ReasonThrottled = "Throttled"
+	// ReasonAccessDenied says the provider's identity may not make a call.
+	ReasonAccessDenied = "AccessDenied"
+	// ReasonQuotaExceeded says an AWS quota is reached; retried.
+	ReasonQuotaExceeded = "QuotaExceeded"
+	// ReasonDependencyViolation says another AWS resource still depends on this one.
+	ReasonDependencyViolation = "DependencyViolation"
+	// ReasonTooManyTags says the resource would carry more tags than AWS allows.
+	ReasonTooManyTags = "TooManyTags"
+	// ReasonAlreadyExists says an AWS name is taken by a resource this object does not own.
+	ReasonAlreadyExists = "AlreadyExists"
+	// ReasonOwnedByAnother says the resource's ownership tags name another object or install.
+	ReasonOwnedByAnother = "OwnedByAnother"
+	// ReasonDuplicateResources says several AWS resources carry one object's ownership tags.
+	ReasonDuplicateResources = "DuplicateResources"
+	// ReasonDeletionProtected says deletion protection keeps the resource from being deleted.
+	ReasonDeletionProtected = "DeletionProtected"
+)
+
+// Reasons of an object waiting for what its spec refers to.
+const (
+	// ReasonReferenceNotFound says a referenced object does not exist (yet).
+	ReasonReferenceNotFound = "ReferenceNotFound"
+	// ReasonReferenceNotReady says a referenced object exists and is not Ready yet.
+	ReasonReferenceNotReady = "ReferenceNotReady"
+	// ReasonReferenceKindNotInstalled says the referenced kind's family is not installed.
+	ReasonReferenceKindNotInstalled = "ReferenceKindNotInstalled"
+	// ReasonSecretNotFound says a Secret the spec names does not exist (yet).
+	ReasonSecretNotFound = "SecretNotFound"
+	// ReasonSecretKeyNotFound says a Secret lacks the key the spec names.
+	ReasonSecretKeyNotFound = "SecretKeyNotFound"
+	// ReasonSecretValueInvalid says a Secret's value is not acceptable (without the value).
+	ReasonSecretValueInvalid = "SecretValueInvalid"
+)
+
+// Reasons about the AWSProvider or ClusterAWSProvider an object uses, and the provider's own.
+const (
+	// ReasonProviderNotReady says the provider is not ready.
+	ReasonProviderNotReady = "ProviderNotReady"
+	// ReasonProviderNotChecked says the provider has not been validated yet.
+	ReasonProviderNotChecked = "ProviderNotValidated"
+	// ReasonProviderNotFound says the provider does not exist.
+	ReasonProviderNotFound = "ProviderNotFound"
+	// ReasonProviderNotAllowed says a ClusterAWSProvider does not allow the namespace.
+	ReasonProviderNotAllowed = "ProviderNotAllowed"
+	// ReasonInvalidRegion says the provider's region is not valid.
+	ReasonInvalidRegion = "InvalidRegion"
+	// ReasonConfigFailed says the AWS configuration could not be built.
+	ReasonConfigFailed = "ConfigFailed"
+	// ReasonCredentialsValid says the provider's credentials were accepted by STS.
+	ReasonCredentialsValid = "CredentialsValid"
+	// ReasonCredentialsRejected says STS refused the provider's credentials.
+	ReasonCredentialsRejected = "CredentialsRejected"
+	// ReasonEndpointUnreachable says the provider's endpoint did not answer.
+	ReasonEndpointUnreachable = "EndpointUnreachable"
+	// ReasonValidationFailed says the provider could not be validated for another reason.
+	ReasonValidationFailed = "ValidationFailed"
+	// ReasonInUse is the event reason for a provider kept while objects use it.
+	ReasonInUse = "InUse"
+	// ReasonOperatorIdentityNotAllowed says the namespace may not use the operator's identity.
+	ReasonOperatorIdentityNotAllowed = "OperatorIdentityNotAllowed"
+	// ReasonRoleNotAllowed says the namespace may not assume the role.
+	ReasonRoleNotAllowed = "RoleNotAllowed"
+	// ReasonEndpointNotAllowed says endpoint overrides are not allowed.
+	ReasonEndpointNotAllowed = "EndpointNotAllowed"
+	// ReasonEndpointNeedsStaticKeys says a namespaced provider with an endpoint must bring
+	// static keys.
+	ReasonEndpointNeedsStaticKeys = "EndpointNeedsStaticKeys"
+)
+
+// Reasons particular to one kind.
+const (
+	// ReasonBucketNotEmpty says an S3 bucket holds objects and forceDelete is not set.
+	ReasonBucketNotEmpty = "BucketNotEmpty"
+	// ReasonFinalSnapshotExists says an RDS final snapshot of the name already exists.
+	ReasonFinalSnapshotExists = "FinalSnapshotExists"
+	// ReasonGroupNotFound says an RDS subnet, parameter or option group does not exist.
+	ReasonGroupNotFound = "GroupNotFound"
+	// ReasonIdentifierTaken says an RDS identifier is taken.
+	ReasonIdentifierTaken = "IdentifierTaken"
+	// ReasonQueueDeletedRecently says SQS refuses a queue name deleted less than 60 s ago.
+	ReasonQueueDeletedRecently = "QueueDeletedRecently"
+	// ReasonKMSKeyKindUnavailable says a kmsKeyRef names a kind that does not exist yet.
+	ReasonKMSKeyKindUnavailable = "KMSKeyKindUnavailable"
+	// ReasonEndpointQueueNotFound says an SNS subscription's queue does not exist.
+	ReasonEndpointQueueNotFound = "EndpointQueueNotFound"
+	// ReasonNATGatewayFailed says AWS reports the NAT gateway as failed.
+	ReasonNATGatewayFailed = "NATGatewayFailed"
+	// ReasonNoInternetGateway says a public NAT gateway's VPC has no internet gateway.
+	ReasonNoInternetGateway = "InternetGatewayNotAttached"
+)

@@ -1,0 +1,50 @@
+// Package targets names every kind that a reference in another kind's spec may point to, and
+// where the referenced object keeps the AWS identifier a reference resolves to. It is data
+// only, so that any kind of any family can name any target without importing the package of
+// another kind or another family: a RouteTable names the NATGateway target, and a
+// LambdaFunction will name the IAMRole target of the security family the same way.
+package targets
+
+import (
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+)
+
+// Target is a kind that references may name.
+type Target struct {
+	// Kind is the kind's name, for example "VPC".
+	Kind string
+	// Family is the family that serves the kind, for messages when it is not installed.
+	Family string
+	// ID is the path, in the referenced object, of the identifier a reference resolves to,
+	// for example status.vpcID.
+	ID []string
+}
+
+// GroupVersionKind returns the target kind's API group, version and kind.
+func (t Target) GroupVersionKind() schema.GroupVersionKind {
+	return v1alpha1.GroupVersion.WithKind(t.Kind)
+}
+
+// Kinds of the networking family that references may name.
+var (
+	// VPC resolves to the VPC id.
+	VPC = Target{Kind: "VPC", Family: "networking", ID: []string{"status", "vpcID"}}
+	// Subnet resolves to the subnet id.
+	Subnet = Target{Kind: "Subnet", Family: "networking", ID: []string{"status", "subnetID"}}
+	// InternetGateway resolves to the internet gateway id.
+	InternetGateway = Target{Kind: "InternetGateway", Family: "networking", ID: []string{"status", "internetGatewayID"}}
+	// ElasticIP resolves to the allocation id.
+	ElasticIP = Target{Kind: "ElasticIP", Family: "networking", ID: []string{"status", "allocationID"}}
+	// NATGateway resolves to the NAT gateway id.
+	NATGateway = Target{Kind: "NATGateway", Family: "networking", ID: []string{"status", "natGatewayID"}}
+	// SecurityGroup resolves to the security group id.
+	SecurityGroup = Target{Kind: "SecurityGroup", Family: "networking", ID: []string{"status", "groupID"}}
+)
+
+// Kinds of the messaging family that references may name.
+var (
+	// SQSQueue resolves to the queue ARN.
+	SQSQueue = Target{Kind: "SQSQueue", Family: "messaging", ID: []string{"status", "queueARN"}}
+)

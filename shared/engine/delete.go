@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/runner-codes/infra-operator/shared/api/condition"
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// delete handles an object that is being deleted, according to its deletion policy.
+func (r *Reconciler[O, S]) delete(ctx context.Context, p *pass[O]) (ctrl.Result, error) {
+	o := p.o
+	if !controllerutil.ContainsFinalizer(o, v1alpha1.Finalizer) {
+		p.result = "deleted"
+		return ctrl.Result{}, nil
+	}
+	policy := o.GetManagedSpec().DeletionPolicy
+	if !mightExist(o) {
+		// No create call was ever made and nothing was adopted: there is nothing in AWS to
+		// delete, retain or orphan, and no need for a working provider.
+		return r.release(ctx, p, "nothing was created in AWS")
+	}
+	if policy == v1alpha1.DeletionPolicyRetain {
+		return r.release(ctx, p, fmt.Sprintf("kept %s %s in AWS (deletionPolicy Retain)", r.kind.Name, managed.ExternalName(o)))
+	}
+	sess, err := r.session(ctx, o)
+	if err != nil {
+		if policy == v1alpha1.DeletionPolicyOrphan {
+			r.event(o, corev1.EventTypeWarning, "OwnershipTagsKept", "Delete", "cannot remove the ownership tags: %v", err)
+			return r.release(ctx, p, fmt.Sprintf("orphaned %s %s in AWS (deletionPolicy Orphan)", r.kind.Name, managed.ExternalName(o)))
+		}
+		return r.fail(p, err)
+	}
+	drv, done, ok := r.connect(sess)
+	if !ok {
+		return r.busy(p)
+	}
+	defer done()
+	// Observe's Conflict (a difference from the spec that no update can fix) is ignored here:
+	// it must never keep an object from being deleted.
+	obs, err := drv.Observe(ctx, o, managed.Request{Tags: DesiredTags(o, sess.DefaultTags()), Deleting: true})
+	if t, ok := managed.AsTerminal(err); ok && t.Reason == condition.ReasonAlreadyExists && managed.ExternalName(o) == "" {
+		// The name this object's interrupted create would have used belongs to another owner:
+		// the object never created anything.
+		return r.release(ctx, p, fmt.Sprintf("nothing of this object's to delete: %v", err))
+	}
+	if err != nil {
+		return r.fail(p, fmt.Errorf("observe before delete: %w", err))
+	}
+	if !obs.Exists {
+		return r.release(ctx, p, fmt.Sprintf("deleted %s %s from AWS", r.kind.Name, managed.ExternalName(o)))
+	}
+	if owner := r.otherOwner(o, obs.Tags, sess.InstallID()); owner != "" {
+		// Never delete, nor untag, what another object or install owns.
+		return r.release(ctx, p, fmt.Sprintf("left %s %s in AWS untouched: it belongs to %s", r.kind.Name, managed.ExternalName(o), owner))
+	}
+	if policy == v1alpha1.DeletionPolicyOrphan {
+		if err := drv.ReleaseOwnership(ctx, o, obs); err != nil {
+			return r.fail(p, fmt.Errorf("remove ownership tags: %w", err))
+		}
+		return r.release(ctx, p, fmt.Sprintf("orphaned %s %s in AWS (deletionPolicy Orphan)", r.kind.Name, managed.ExternalName(o)))
+	}
+	if err := drv.Delete(ctx, o, obs); err != nil {
+		return r.fail(p, fmt.Errorf("delete: %w", err))
+	}
+	setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonDeleting, "the AWS resource is being deleted")
+	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
+	p.result = "deleting"
+	return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
+}
+
+// release removes the finalizer so the API server can finish deleting the object.
+func (r *Reconciler[O, S]) release(ctx context.Context, p *pass[O], what string) (ctrl.Result, error) {
+	if err := r.removeFinalizer(ctx, p.o); err != nil {
+		return r.fail(p, err)
+	}
+	r.progress.done(p.o)
+	log.FromContext(ctx).Info("released", "what", what)
+	r.event(p.o, corev1.EventTypeNormal, "Released", "Delete", "%s", what)
+	p.result = "deleted"
+	return ctrl.Result{}, nil
+}

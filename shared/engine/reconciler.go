@@ -1,0 +1,395 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/events"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/runner-codes/infra-operator/shared/api/condition"
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/metrics"
+	"github.com/runner-codes/infra-operator/shared/provider"
+)
+
+// Options tune the reconciler's timing. Zero values take the defaults.
+type Options struct {
+	// SyncPeriod is how often a Ready resource is compared with AWS (default 10m), jittered by
+	// up to ±10% so resources do not all wake together.
+	SyncPeriod time.Duration
+	// WaitInterval is how soon a resource that is being created, changed or deleted in AWS is
+	// looked at again (default 5s).
+	WaitInterval time.Duration
+	// ProviderRetry is how soon a resource whose AWSProvider is missing or not ready is looked
+	// at again; a change of the provider wakes it sooner (default 1m).
+	ProviderRetry time.Duration
+	// CreateGrace is how long after a create call a resource that AWS does not show yet is
+	// waited for rather than created again (default 1m).
+	CreateGrace time.Duration
+	// Timeout bounds one reconcile, AWS calls included (default 2m). The status is still
+	// written when it expires.
+	Timeout time.Duration
+	// Now returns the current time (default time.Now); tests set it.
+	Now func() time.Time
+}
+
+func (o Options) withDefaults() Options {
+	if o.SyncPeriod <= 0 {
+		o.SyncPeriod = 10 * time.Minute
+	}
+	if o.WaitInterval <= 0 {
+		o.WaitInterval = 5 * time.Second
+	}
+	if o.ProviderRetry <= 0 {
+		o.ProviderRetry = time.Minute
+	}
+	if o.CreateGrace <= 0 {
+		o.CreateGrace = time.Minute
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 2 * time.Minute
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// Reconciler reconciles one managed kind with its Driver.
+type Reconciler[O v1alpha1.Managed, S any] struct {
+	kind     managed.Kind[O, S]
+	client   client.Client
+	reader   client.Reader
+	resolver *provider.Resolver
+	recorder events.EventRecorder
+	opts     Options
+	family   string
+	ready    *readiness
+	slots    *providerSlots
+	progress *convergence
+}
+
+// NewReconciler returns a reconciler for kind. c reads objects (normally from the cache) and
+// writes them; reader reads what must not be cached (Secrets) and is handed to drivers;
+// family names the family whose in-use finalizer marks the providers the kind uses ("" marks
+// none); workers is how many objects of the kind are reconciled at once.
+func NewReconciler[O v1alpha1.Managed, S any](kind managed.Kind[O, S], c client.Client, reader client.Reader, r *provider.Resolver, rec events.EventRecorder, family string, workers int, opts Options) *Reconciler[O, S] {
+	return &Reconciler[O, S]{kind: kind, client: c, reader: reader, resolver: r, recorder: rec, family: family,
+		opts: opts.withDefaults(), ready: newReadiness(kind.Name), slots: newProviderSlots(workers), progress: newConvergence()}
+}
+
+// pass is one reconcile of one object: the object, its state at the start, and what the
+// reconcile decided.
+type pass[O v1alpha1.Managed] struct {
+	o      O
+	orig   O
+	result string
+	// persisted holds the annotations as last written to the API server in this pass.
+	persisted map[string]string
+}
+
+// Reconcile brings one object's AWS resource in line with its spec, within Options.Timeout.
+func (r *Reconciler[O, S]) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.Result, err error) {
+	start := r.opts.Now()
+	// The status is written with the caller's context, so that a reconcile cut off by its
+	// deadline still reports why.
+	outer := ctx
+	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+	defer cancel()
+	o := r.kind.New()
+	if err := r.client.Get(ctx, req.NamespacedName, o); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.ready.forget(req.NamespacedName)
+			return ctrl.Result{}, nil
+		}
+		return ctrl.Result{}, fmt.Errorf("get %s %s: %w", r.kind.Name, req.NamespacedName, err)
+	}
+	if gvk, gvkErr := apiutil.GVKForObject(o, r.client.Scheme()); gvkErr == nil {
+		o.GetObjectKind().SetGroupVersionKind(gvk)
+	}
+	p := &pass[O]{o: o, orig: o.DeepCopyObject().(O)}
+	ctx = managed.WithEventSink(ctx, func(typ, reason, action, message string) { r.event(o, typ, reason, action, "%s", message) })
+	defer func() {
+		if p.result != "terminal" && p.result != "busy" {
+			meta.RemoveStatusCondition(&o.GetManagedStatus().Conditions, condition.TypeStalled)
+		}
+		if statusErr := r.writeStatus(outer, p); statusErr != nil && err == nil {
+			err = statusErr
+		}
+		metrics.ReconcileTotal.WithLabelValues(r.kind.Name, p.result).Inc()
+		metrics.ReconcileDuration.WithLabelValues(r.kind.Name).Observe(r.opts.Now().Sub(start).Seconds())
+	}()
+
+	if o.GetAnnotations()[v1alpha1.AnnotationPaused] == "true" {
+		setCondition(o, condition.TypeSynced, metav1.ConditionFalse, condition.ReasonPaused, "reconciliation is paused by the "+v1alpha1.AnnotationPaused+" annotation")
+		p.result = "paused"
+		return ctrl.Result{}, nil
+	}
+	if !o.GetDeletionTimestamp().IsZero() {
+		return r.delete(ctx, p)
+	}
+	return r.apply(ctx, p)
+}
+
+// connect returns the driver for o through the provider session sess and a release function,
+// or ok false when o's provider already has its share of this kind's workers busy: an
+// endpoint that answers slowly in one namespace never holds every worker.
+func (r *Reconciler[O, S]) connect(sess *provider.Session) (drv managed.Driver[O, S], release func(), ok bool) {
+	key := provider.KeyOf(sess.Provider)
+	if !r.slots.acquire(key) {
+		return nil, nil, false
+	}
+	return r.kind.Connect(sess, r.reader), func() { r.slots.release(key) }, true
+}
+
+// busy puts o back in the queue, its status untouched, while its provider's workers are busy.
+func (r *Reconciler[O, S]) busy(p *pass[O]) (ctrl.Result, error) {
+	p.result = "busy"
+	return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
+}
+
+// apply creates or updates the AWS resource and reports its state.
+func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, error) {
+	o := p.o
+	if r.kind.Validate != nil {
+		if err := r.kind.Validate(o); err != nil {
+			return r.fail(p, invalidSpec(err))
+		}
+	}
+	sess, err := r.session(ctx, o)
+	if err != nil {
+		return r.fail(p, err)
+	}
+	desired := DesiredTags(o, sess.DefaultTags())
+	if n := len(desired); n > managed.MaxTags {
+		return r.fail(p, managed.Terminal(condition.ReasonTooManyTags, "the resource would carry %d tags (provider defaultTags, spec.tags and %d ownership tags); AWS allows %d", n, len(managed.OwnerTags(o)), managed.MaxTags))
+	}
+	if err := CheckTags(desired); err != nil {
+		return r.fail(p, &managed.TerminalError{Reason: condition.ReasonInvalidSpec, Err: err})
+	}
+	if err := r.resolveReferences(ctx, o); err != nil {
+		return r.fail(p, err)
+	}
+	if err := r.ensureFinalizer(ctx, o); err != nil {
+		return r.fail(p, err)
+	}
+	drv, release, ok := r.connect(sess)
+	if !ok {
+		return r.busy(p)
+	}
+	defer release()
+	req := managed.Request{Tags: desired, StalledBefore: stalledBefore(o)}
+	obs, err := drv.Observe(ctx, o, req)
+	if perr := r.persistBookkeeping(ctx, p); perr != nil {
+		return r.fail(p, perr)
+	}
+	if err != nil {
+		return r.fail(p, fmt.Errorf("observe: %w", err))
+	}
+	now := metav1.NewTime(r.opts.Now())
+	o.GetManagedStatus().LastSyncTime = &now
+
+	if !obs.Exists {
+		return r.create(ctx, p, drv, req)
+	}
+	if err := r.checkOwnership(o, obs.Tags, sess.InstallID()); err != nil {
+		return r.fail(p, err)
+	}
+	if obs.Conflict != nil {
+		return r.fail(p, obs.Conflict)
+	}
+	if len(obs.Changes) > 0 && !obs.Busy {
+		return r.update(ctx, p, obs)
+	}
+	r.progress.done(o)
+	if !obs.Ready || obs.Busy || !obs.UpToDate() {
+		return r.wait(p, obs)
+	}
+	setCondition(o, condition.TypeReady, metav1.ConditionTrue, condition.ReasonAvailable, "")
+	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
+	o.GetManagedStatus().ObservedGeneration = o.GetGeneration()
+	p.result = "success"
+	return ctrl.Result{RequeueAfter: r.jitter(r.opts.SyncPeriod)}, nil
+}
+
+// wait reports a resource that AWS is still creating or changing and looks at it again soon.
+func (r *Reconciler[O, S]) wait(p *pass[O], obs managed.Observation[S]) (ctrl.Result, error) {
+	o := p.o
+	msg := obs.Message
+	if msg == "" {
+		msg = "the AWS resource is not available yet"
+	}
+	switch {
+	case obs.Ready:
+		setCondition(o, condition.TypeReady, metav1.ConditionTrue, condition.ReasonUpdating, msg)
+	case isTrue(p.orig.GetManagedStatus().Conditions, condition.TypeReady):
+		setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonUnavailable, msg)
+	default:
+		setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonCreating, msg)
+	}
+	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
+	if obs.UpToDate() {
+		o.GetManagedStatus().ObservedGeneration = o.GetGeneration()
+	}
+	p.result = "wait"
+	return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
+}
+
+// create creates the AWS resource, guarding against a second create after a crash.
+func (r *Reconciler[O, S]) create(ctx context.Context, p *pass[O], drv managed.Driver[O, S], req managed.Request) (ctrl.Result, error) {
+	o := p.o
+	if started, ok := r.createPendingSince(o); ok && r.opts.Now().Sub(started) < r.opts.CreateGrace {
+		// A create call was made moments ago and AWS does not show its result yet (eventual
+		// consistency, or a crash before the identifier was recorded). Creating again could
+		// make a second resource; wait for the first to appear.
+		setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonCreating, "waiting for the resource created moments ago to appear in AWS")
+		setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
+		p.result = "wait"
+		return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
+	}
+	managed.SetAnnotation(o, v1alpha1.AnnotationCreatePending, r.opts.Now().UTC().Format(time.RFC3339))
+	if err := r.persistBookkeeping(ctx, p); err != nil {
+		return r.fail(p, err)
+	}
+	createCtx, attempts := metrics.WithAttempts(ctx)
+	createErr := drv.Create(createCtx, o, req)
+	if managed.ExternalName(o) != "" || !mayHaveCreated(createErr, attempts.Uncertain()) {
+		// The identifier is known, or AWS refused the request outright: the pending marker has
+		// done its job.
+		removeAnnotation(o, v1alpha1.AnnotationCreatePending)
+	}
+	if err := r.persistBookkeeping(ctx, p); err != nil {
+		return r.fail(p, err)
+	}
+	if createErr != nil {
+		return r.fail(p, fmt.Errorf("create: %w", createErr))
+	}
+	r.event(o, corev1.EventTypeNormal, "Created", "Create", "created %s %s in AWS", r.kind.Name, managed.ExternalName(o))
+	setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonCreating, "the AWS resource is being created")
+	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
+	p.result = "created"
+	return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
+}
+
+// update carries out the plan of changes Observe made for an AWS resource that differs from
+// the spec. When the same difference
+// is still there after updates that succeeded, AWS keeps something other than what the spec
+// says (it normalises a value, or something outside changes it back): the updates then back
+// off toward the sync period, with one NotConverging event, instead of repeating every wait
+// interval.
+func (r *Reconciler[O, S]) update(ctx context.Context, p *pass[O], obs managed.Observation[S]) (ctrl.Result, error) {
+	o := p.o
+	diff := obs.Changes.String()
+	repeats := r.progress.repeats(o, diff)
+	switch {
+	case repeats == notConvergingAfter:
+		r.event(o, corev1.EventTypeWarning, condition.ReasonNotConverging, "Update", "%s still differs from the spec after %d updates (%s): AWS may "+
+			"keep the value in another form; updates now back off", r.kind.Name, repeats, diffOrUnknown(diff))
+	case repeats > 0:
+	case o.GetGeneration() == p.orig.GetManagedStatus().ObservedGeneration:
+		// The spec has not changed since it was last applied, so AWS changed: drift.
+		r.event(o, corev1.EventTypeWarning, condition.ReasonDriftDetected, "Update", "%s changed outside the operator (%s); restoring the spec", r.kind.Name, diffOrUnknown(diff))
+	default:
+		r.event(o, corev1.EventTypeNormal, "Updating", "Update", "applying spec changes (%s)", diffOrUnknown(diff))
+	}
+	if err := obs.Changes.Apply(ctx); err != nil {
+		return r.fail(p, fmt.Errorf("update: %w", err))
+	}
+	r.progress.updated(o, diff)
+	if obs.Ready {
+		setCondition(o, condition.TypeReady, metav1.ConditionTrue, condition.ReasonUpdating, "applying spec changes")
+	} else {
+		setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonUpdating, "applying spec changes")
+	}
+	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
+	p.result = "updated"
+	return ctrl.Result{RequeueAfter: r.progress.backoff(repeats, r.opts.WaitInterval, r.opts.SyncPeriod)}, nil
+}
+
+func diffOrUnknown(diff string) string {
+	if diff == "" {
+		return "fields not named by the driver"
+	}
+	return diff
+}
+
+// session resolves o's provider, checks that the provider was validated, and marks the
+// provider as in use by this family, so that it outlives the objects that need it to delete.
+func (r *Reconciler[O, S]) session(ctx context.Context, o O) (*provider.Session, error) {
+	sess, p, err := r.resolver.ForResource(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	key := provider.ProviderKey(o)
+	st := p.ProviderStatus()
+	for _, c := range st.Conditions {
+		if c.Type != condition.TypeReady {
+			continue
+		}
+		// The API server raises a provider's generation when its deletion starts; the
+		// validation of the spec before that still holds for the objects deleted with it.
+		if c.ObservedGeneration != p.GetGeneration() && p.GetDeletionTimestamp().IsZero() {
+			break
+		}
+		if c.Status != metav1.ConditionTrue {
+			return nil, &managed.WaitingError{Reason: condition.ReasonProviderNotReady, After: r.opts.ProviderRetry,
+				Message: fmt.Sprintf("%s is not ready: %s: %s", key.Describe(), c.Reason, c.Message)}
+		}
+		if err := provider.MarkInUse(ctx, r.client, r.reader, p, r.family); err != nil {
+			return nil, err
+		}
+		return sess, nil
+	}
+	return nil, &managed.WaitingError{Reason: condition.ReasonProviderNotChecked, After: r.opts.WaitInterval,
+		Message: fmt.Sprintf("%s has not been validated yet", key.Describe())}
+}
+
+// createPendingSince returns when an unconfirmed create call was started, if one was.
+func (r *Reconciler[O, S]) createPendingSince(o O) (time.Time, bool) {
+	v, ok := o.GetAnnotations()[v1alpha1.AnnotationCreatePending]
+	if !ok {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	return t, err == nil
+}
+
+func (r *Reconciler[O, S]) jitter(d time.Duration) time.Duration {
+	return time.Duration(float64(d) * (0.9 + 0.2*rand.Float64()))
+}
+
+func (r *Reconciler[O, S]) event(o O, typ, reason, action, format string, args ...any) {
+	if r.recorder != nil {
+		r.recorder.Eventf(o, nil, typ, reason, action, format, args...)
+	}
+}
+
+// writeStatus patches the status once per reconcile, when it changed. The patch holds only the
+// status difference, so it never conflicts with metadata written earlier in the reconcile.
+func (r *Reconciler[O, S]) writeStatus(ctx context.Context, p *pass[O]) error {
+	r.ready.observe(p.orig, p.o)
+	patch, changed, err := statusPatch(p.orig, p.o)
+	if err != nil || !changed {
+		return err
+	}
+	if err := r.client.Status().Patch(ctx, p.o, client.RawPatch(types.MergePatchType, patch)); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		log.FromContext(ctx).Error(err, "cannot write status")
+		return fmt.Errorf("patch status of %s %s/%s: %w", r.kind.Name, p.o.GetNamespace(), p.o.GetName(), err)
+	}
+	return nil
+}
