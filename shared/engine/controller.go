@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"reflect"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -12,8 +13,6 @@ import (
 
 // Controller is one kind, declared to a family, that the operator sets up with the manager.
 type Controller interface {
-	// Name is the kind's name.
-	Name() string
 	// Setup registers the kind's controller with mgr.
 	Setup(ctx context.Context, mgr ctrl.Manager, opts SetupOptions) error
 }
@@ -26,13 +25,10 @@ func For[O v1alpha1.Managed, S any](kind managed.Kind[O, S]) Controller {
 // declared is a kind declared with For.
 type declared[O v1alpha1.Managed, S any] struct{ kind managed.Kind[O, S] }
 
-// Name returns the kind's name.
-func (d declared[O, S]) Name() string { return d.kind.Name }
-
 // Setup registers the kind's controller with mgr.
 func (d declared[O, S]) Setup(ctx context.Context, mgr ctrl.Manager, opts SetupOptions) error {
 	if err := Setup(ctx, mgr, d.kind, opts); err != nil {
-		return fmt.Errorf("set up %s: %w", d.kind.Name, err)
+		return fmt.Errorf("set up %s: %w", reflect.TypeFor[O]().Elem().Name(), err)
 	}
 	return nil
 }

@@ -58,6 +58,10 @@ type SetupOptions struct {
 // Setup registers the controller of kind with mgr: the reconciler, its watches (the kind
 // itself, and AWSProviders that it uses), and per-item exponential backoff.
 func Setup[O v1alpha1.Managed, S any](ctx context.Context, mgr ctrl.Manager, kind managed.Kind[O, S], opts SetupOptions) error {
+	kind, err := completeKind(kind, mgr.GetScheme())
+	if err != nil {
+		return err
+	}
 	if err := mgr.GetFieldIndexer().IndexField(ctx, kind.New(), providerIndex, func(obj client.Object) []string {
 		return []string{provider.ProviderKey(obj.(O)).String()}
 	}); err != nil {
@@ -105,7 +109,7 @@ func Setup[O v1alpha1.Managed, S any](ctx context.Context, mgr ctrl.Manager, kin
 		b = b.WatchesMetadata(secret, handler.EnqueueRequestsFromMapFunc(r.requestsForIndex(secretIndex)),
 			builder.WithPredicates(predicate.ResourceVersionChangedPredicate{}))
 	}
-	b, err := r.watchTargets(ctx, mgr, b)
+	b, err = r.watchTargets(ctx, mgr, b)
 	if err != nil {
 		return err
 	}

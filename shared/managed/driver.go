@@ -93,11 +93,12 @@ func (o Observation[S]) UpToDate() bool { return len(o.Changes) == 0 && len(o.Un
 // Kind declares one managed kind to the engine: its objects, how to reach AWS, what its spec
 // refers to, and the checks made before any AWS call.
 type Kind[O v1alpha1.Managed, S any] struct {
-	// Name is the kind's name, for example "VPC".
+	// Name is the kind's name, for example "VPC"; empty means the name of O's Go type.
 	Name string
-	// New returns an empty object of the kind.
+	// New returns an empty object of the kind; nil means a new zero O.
 	New func() O
-	// NewList returns an empty list of the kind.
+	// NewList returns an empty list of the kind; nil means the list kind the scheme registers
+	// next to O's.
 	NewList func() client.ObjectList
 	// Connect returns a Driver that uses the session's AWS configuration and reads objects
 	// its spec refers to (Secrets, for example) through kube, which reads the API server

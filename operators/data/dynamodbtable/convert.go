@@ -13,11 +13,10 @@ func attributeDefinitions(attrs []v1alpha1.DynamoDBAttribute) []types.AttributeD
 	seen := map[string]bool{}
 	var defs []types.AttributeDefinition
 	for _, a := range attrs {
-		if seen[a.Name] {
-			continue
+		if !seen[a.Name] {
+			seen[a.Name] = true
+			defs = append(defs, types.AttributeDefinition{AttributeName: aws.String(a.Name), AttributeType: types.ScalarAttributeType(a.Type)})
 		}
-		seen[a.Name] = true
-		defs = append(defs, types.AttributeDefinition{AttributeName: aws.String(a.Name), AttributeType: types.ScalarAttributeType(a.Type)})
 	}
 	return defs
 }
@@ -61,20 +60,8 @@ func globalIndex(g v1alpha1.DynamoDBGlobalSecondaryIndex) types.GlobalSecondaryI
 	}
 }
 
-// localIndex returns the creation request of a local secondary index.
-func localIndex(hash v1alpha1.DynamoDBAttribute, l v1alpha1.DynamoDBLocalSecondaryIndex) types.LocalSecondaryIndex {
-	return types.LocalSecondaryIndex{
-		IndexName:  aws.String(l.IndexName),
-		KeySchema:  keySchema(hash, &l.RangeKey),
-		Projection: projection(l.Projection),
-	}
-}
-
 // streamSpecification returns the stream settings of the spec.
 func streamSpecification(s *v1alpha1.DynamoDBStream) *types.StreamSpecification {
-	if s == nil {
-		return nil
-	}
 	out := &types.StreamSpecification{StreamEnabled: aws.Bool(s.Enabled)}
 	if s.Enabled {
 		out.StreamViewType = types.StreamViewType(s.ViewType)

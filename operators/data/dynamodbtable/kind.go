@@ -16,9 +16,6 @@ import (
 // Kind declares the DynamoDBTable kind to the engine.
 func Kind() managed.Kind[*v1alpha1.DynamoDBTable, State] {
 	return managed.Kind[*v1alpha1.DynamoDBTable, State]{
-		Name:     "DynamoDBTable",
-		New:      func() *v1alpha1.DynamoDBTable { return &v1alpha1.DynamoDBTable{} },
-		NewList:  func() client.ObjectList { return &v1alpha1.DynamoDBTableList{} },
 		Validate: validate,
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.DynamoDBTable, State] {
 			return &driver{api: provider.Client(s, "dynamodb", func(c aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(c) })}
@@ -62,5 +59,5 @@ func keyAttributes(s *v1alpha1.DynamoDBTableSpec) []v1alpha1.DynamoDBAttribute {
 
 // driver manages one provider's DynamoDB tables.
 type driver struct {
-	api tableAPI
+	api *dynamodb.Client
 }

@@ -1,10 +1,10 @@
 package dynamodbtable
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -20,8 +20,6 @@ import (
 type State struct {
 	// Table is DescribeTable's answer.
 	Table *types.TableDescription
-	// Tags are the table's tags.
-	Tags map[string]string
 	// TimeToLive is the expiry setting, read only when the spec manages it.
 	TimeToLive *types.TimeToLiveDescription
 	// PointInTimeRecovery is the continuous backup setting, read only when the spec manages it.
@@ -34,10 +32,7 @@ type State struct {
 // table or an index is not ACTIVE it reports the table busy, and compares nothing (the spec
 // does not count as applied): DynamoDB accepts no change until then.
 func (d *driver) Observe(ctx context.Context, t *v1alpha1.DynamoDBTable, req managed.Request) (managed.Observation[State], error) {
-	name := managed.ExternalName(t)
-	if name == "" {
-		name = t.Spec.TableName
-	}
+	name := cmp.Or(managed.ExternalName(t), t.Spec.TableName)
 	out, err := d.api.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
 	if awserr.IsNotFound(err) {
 		return managed.Observation[State]{}, nil
@@ -45,17 +40,15 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.DynamoDBTable, req man
 	if err != nil {
 		return managed.Observation[State]{}, fmt.Errorf("describe table %s: %w", name, err)
 	}
-	st := &State{Table: out.Table}
-	if st.Tags, err = d.tags(ctx, aws.ToString(out.Table.TableArn)); err != nil {
+	tags, err := d.tags(ctx, aws.ToString(out.Table.TableArn))
+	if err != nil {
 		return managed.Observation[State]{}, err
 	}
-	if managed.ExternalName(t) == "" {
-		if err := managed.Claim(t, "DynamoDB table", name, st.Tags); err != nil {
-			return managed.Observation[State]{}, err
-		}
+	if err := managed.Claim(t, "DynamoDB table", name, tags); err != nil {
+		return managed.Observation[State]{}, err
 	}
 	fillStatus(t, out.Table)
-	obs := managed.Observation[State]{Exists: true, State: st, Tags: st.Tags, Conflict: sameKeys(&t.Spec, out.Table)}
+	obs := managed.Observation[State]{Exists: true, State: &State{Table: out.Table}, Tags: tags, Conflict: sameKeys(&t.Spec, out.Table)}
 	// An UPDATING table is usable; DynamoDB accepts no change to a table or its indexes until
 	// the table and every index are ACTIVE.
 	status := out.Table.TableStatus
@@ -74,10 +67,10 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.DynamoDBTable, req man
 		obs.Uncompared = []string{"billingMode", "provisionedThroughput", "globalSecondaryIndexes", "stream", "serverSideEncryption", "tableClass",
 			"deletionProtection", "tags", "timeToLive", "pointInTimeRecovery"}
 	default:
-		if err := d.readSettings(ctx, t, st); err != nil {
+		if err := d.readSettings(ctx, t, obs.State); err != nil {
 			return managed.Observation[State]{}, err
 		}
-		d.plan(&obs.Changes, t, st, req.Tags)
+		d.plan(&obs.Changes, t, obs.State, req.Tags, tags)
 	}
 	return obs, nil
 }
@@ -123,10 +116,7 @@ func (d *driver) tags(ctx context.Context, arn string) (map[string]string, error
 // sameKeys refuses a table whose key schema is not the spec's (an adopted table, or a name
 // taken over): the key schema cannot change.
 func sameKeys(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription) error {
-	want := keySchema(s.HashKey, s.RangeKey)
-	if !slices.EqualFunc(want, table.KeySchema, func(a, b types.KeySchemaElement) bool {
-		return aws.ToString(a.AttributeName) == aws.ToString(b.AttributeName) && a.KeyType == b.KeyType
-	}) {
+	if !sameKeySchema(keySchema(s.HashKey, s.RangeKey), table.KeySchema) {
 		return managed.Terminal(condition.ReasonInvalidSpec, "table %s has another key schema than the spec's hashKey and rangeKey; the key schema cannot change",
 			aws.ToString(table.TableName))
 	}

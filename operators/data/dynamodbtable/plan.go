@@ -2,7 +2,7 @@ package dynamodbtable
 
 import (
 	"context"
-	"fmt"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -12,25 +12,20 @@ import (
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
-// plan adds to p what makes the table in st match the spec, with the fewest calls DynamoDB
-// allows: tags, time to live and point-in-time recovery with their own calls, then at most
-// one UpdateTable. A table being updated accepts no other UpdateTable, so table settings go
-// first and index changes follow one per reconcile (the engine looks again once the table is
-// ACTIVE).
-func (d *driver) plan(p *managed.Plan, t *v1alpha1.DynamoDBTable, st *State, desiredTags map[string]string) {
+// plan adds to p what makes the table in st and its observed tags match the spec, with the
+// fewest calls DynamoDB allows: tags, time to live and point-in-time recovery with their own
+// calls, then at most one UpdateTable. A table being updated accepts no other UpdateTable, so
+// table settings go first and index changes follow one per reconcile (the engine looks again
+// once the table is ACTIVE).
+func (d *driver) plan(p *managed.Plan, t *v1alpha1.DynamoDBTable, st *State, desired, observed map[string]string) {
 	s, name, arn := &t.Spec, aws.ToString(st.Table.TableName), aws.ToString(st.Table.TableArn)
-	p.AddTags(desiredTags, st.Tags, func(ctx context.Context, set map[string]string, remove []string) error {
-		if len(set) > 0 {
-			if _, err := d.api.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(arn), Tags: awsTags(set)}); err != nil {
-				return fmt.Errorf("tag table %s: %w", arn, err)
-			}
-		}
-		if len(remove) == 0 {
-			return nil
-		}
+	p.AddTags(desired, observed, managed.TagCalls(func(ctx context.Context, set map[string]string) error {
+		_, err := d.api.TagResource(ctx, &dynamodb.TagResourceInput{ResourceArn: aws.String(arn), Tags: awsTags(set)})
+		return managed.Wrap(err, "tag table %s", arn)
+	}, func(ctx context.Context, remove []string) error {
 		_, err := d.api.UntagResource(ctx, &dynamodb.UntagResourceInput{ResourceArn: aws.String(arn), TagKeys: remove})
 		return managed.Wrap(err, "untag table %s", arn)
-	})
+	}))
 	if s.TimeToLive != nil && !sameTTL(s.TimeToLive, st.TimeToLive) {
 		p.Add("timeToLive", func(ctx context.Context) error {
 			_, err := d.api.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(name),
@@ -64,10 +59,10 @@ func ttlAttribute(want *v1alpha1.DynamoDBTimeToLive, got *types.TimeToLiveDescri
 
 // tableUpdate returns the one UpdateTable request to make next and the fields of the spec
 // the table does not match (none when it matches): the request changes the table's own
-// settings first, else removes one index, else creates one index, else changes index
-// capacities. The fields name indexes that differ even when the request leaves them for a
-// later reconcile.
+// settings first, else makes the next index change. The fields name indexes that differ even
+// when the request leaves them for a later reconcile.
 func tableUpdate(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription) (*dynamodb.UpdateTableInput, []string) {
+	indexes, existing := indexUpdate(s, table)
 	in := &dynamodb.UpdateTableInput{}
 	var fields []string
 	settings := false // whether the table's own settings differ
@@ -85,11 +80,10 @@ func tableUpdate(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription) (
 		in.ProvisionedThroughput = throughput(s.ReadCapacityUnits, s.WriteCapacityUnits)
 		if in.BillingMode == types.BillingModeProvisioned && billingMode(table) != in.BillingMode {
 			// Switching to PROVISIONED needs every index's capacity in the same call.
-			in.GlobalSecondaryIndexUpdates = capacityOfExisting(s, table)
+			in.GlobalSecondaryIndexUpdates = existing
 		}
 	}
-	p := planIndexes(s, table)
-	if len(p.remove)+len(p.create)+len(p.capacity) > 0 {
+	if indexes != nil {
 		fields = append(fields, "globalSecondaryIndexes")
 	}
 	if differs("stream", s.Stream != nil && !sameStream(s.Stream, table.StreamSpecification)) {
@@ -104,35 +98,125 @@ func tableUpdate(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription) (
 	if differs("deletionProtection", s.DeletionProtection != nil && aws.ToBool(table.DeletionProtectionEnabled) != *s.DeletionProtection) {
 		in.DeletionProtectionEnabled = s.DeletionProtection
 	}
-	if settings {
+	if settings || indexes == nil {
 		return in, fields
 	}
-	switch {
-	case len(p.remove) > 0:
-		in.GlobalSecondaryIndexUpdates = []types.GlobalSecondaryIndexUpdate{{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String(p.remove[0])}}}
-	case len(p.create) > 0:
-		g := globalIndex(p.create[0])
-		in.AttributeDefinitions = attributeDefinitions(keyAttributes(s))
-		in.GlobalSecondaryIndexUpdates = []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
-			IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection, ProvisionedThroughput: g.ProvisionedThroughput}}}
-	case len(p.capacity) > 0:
-		in.GlobalSecondaryIndexUpdates = p.capacity
-	}
-	return in, fields
+	return indexes, fields
 }
 
-// capacityOfExisting returns capacity updates for the spec's indexes the table already has.
-func capacityOfExisting(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription) []types.GlobalSecondaryIndexUpdate {
-	have := map[string]bool{}
+// indexUpdate returns the UpdateTable request that makes the next change to the table's global
+// secondary indexes (nil when they are the spec's; DynamoDB takes one index creation or
+// deletion per call): removals first (indexes the spec lacks, or whose keys or projection
+// changed; by name), then creations, then capacity changes. It also returns the capacity of
+// every index of the spec the table has, which a switch to PROVISIONED needs in the same call.
+func indexUpdate(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription) (*dynamodb.UpdateTableInput, []types.GlobalSecondaryIndexUpdate) {
+	have := map[string]types.GlobalSecondaryIndexDescription{}
 	for _, g := range table.GlobalSecondaryIndexes {
-		have[aws.ToString(g.IndexName)] = true
+		have[aws.ToString(g.IndexName)] = g
 	}
-	var out []types.GlobalSecondaryIndexUpdate
+	want := map[string]bool{}
+	var remove []string
+	var create []v1alpha1.DynamoDBGlobalSecondaryIndex
+	var capacity, existing []types.GlobalSecondaryIndexUpdate
 	for _, g := range s.GlobalSecondaryIndexes {
-		if have[g.IndexName] {
-			out = append(out, types.GlobalSecondaryIndexUpdate{Update: &types.UpdateGlobalSecondaryIndexAction{
-				IndexName: aws.String(g.IndexName), ProvisionedThroughput: throughput(g.ReadCapacityUnits, g.WriteCapacityUnits)}})
+		want[g.IndexName] = true
+		got, ok := have[g.IndexName]
+		update := types.GlobalSecondaryIndexUpdate{Update: &types.UpdateGlobalSecondaryIndexAction{
+			IndexName: aws.String(g.IndexName), ProvisionedThroughput: throughput(g.ReadCapacityUnits, g.WriteCapacityUnits)}}
+		if ok {
+			existing = append(existing, update)
+		}
+		switch {
+		case !ok:
+			create = append(create, g)
+		case !sameIndexShape(g, got):
+			remove, create = append(remove, g.IndexName), append(create, g)
+		case s.BillingMode == string(types.BillingModeProvisioned) && !sameThroughput(g.ReadCapacityUnits, g.WriteCapacityUnits, got.ProvisionedThroughput):
+			capacity = append(capacity, update)
 		}
 	}
-	return out
+	for _, g := range table.GlobalSecondaryIndexes {
+		if name := aws.ToString(g.IndexName); !want[name] {
+			remove = append(remove, name)
+		}
+	}
+	switch {
+	case len(remove) > 0:
+		return &dynamodb.UpdateTableInput{GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{
+			{Delete: &types.DeleteGlobalSecondaryIndexAction{IndexName: aws.String(slices.Min(remove))}}}}, existing
+	case len(create) > 0:
+		g := globalIndex(create[0])
+		return &dynamodb.UpdateTableInput{AttributeDefinitions: attributeDefinitions(keyAttributes(s)),
+			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+				IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection, ProvisionedThroughput: g.ProvisionedThroughput}}}}, existing
+	case len(capacity) > 0:
+		return &dynamodb.UpdateTableInput{GlobalSecondaryIndexUpdates: capacity}, existing
+	}
+	return nil, existing
+}
+
+// sameIndexShape reports whether an index has the spec's keys and projection, which cannot
+// change in place.
+func sameIndexShape(want v1alpha1.DynamoDBGlobalSecondaryIndex, got types.GlobalSecondaryIndexDescription) bool {
+	if !sameKeySchema(keySchema(want.HashKey, want.RangeKey), got.KeySchema) {
+		return false
+	}
+	wp, gp := projection(want.Projection), got.Projection
+	if gp == nil {
+		return wp.ProjectionType == types.ProjectionTypeAll
+	}
+	sorted := func(attrs []string) []string { return slices.Sorted(slices.Values(attrs)) }
+	return wp.ProjectionType == gp.ProjectionType && slices.Equal(sorted(wp.NonKeyAttributes), sorted(gp.NonKeyAttributes))
+}
+
+// sameKeySchema reports whether two key schemas have the same attributes as the same keys.
+func sameKeySchema(want, got []types.KeySchemaElement) bool {
+	return slices.EqualFunc(want, got, func(a, b types.KeySchemaElement) bool {
+		return aws.ToString(a.AttributeName) == aws.ToString(b.AttributeName) && a.KeyType == b.KeyType
+	})
+}
+
+// billingMode returns the table's billing mode; tables that never chose one are PROVISIONED.
+func billingMode(table *types.TableDescription) types.BillingMode {
+	if table.BillingModeSummary == nil || table.BillingModeSummary.BillingMode == "" {
+		return types.BillingModeProvisioned
+	}
+	return table.BillingModeSummary.BillingMode
+}
+
+// tableClass returns the table's class; tables that never chose one are STANDARD.
+func tableClass(table *types.TableDescription) types.TableClass {
+	if table.TableClassSummary == nil || table.TableClassSummary.TableClass == "" {
+		return types.TableClassStandard
+	}
+	return table.TableClassSummary.TableClass
+}
+
+// sameThroughput reports whether the provisioned capacity is read and write.
+func sameThroughput(read, write *int64, got *types.ProvisionedThroughputDescription) bool {
+	return got != nil && aws.ToInt64(read) == aws.ToInt64(got.ReadCapacityUnits) && aws.ToInt64(write) == aws.ToInt64(got.WriteCapacityUnits)
+}
+
+// sameStream reports whether the stream is the spec's: off, or on with its view type.
+func sameStream(want *v1alpha1.DynamoDBStream, got *types.StreamSpecification) bool {
+	enabled := got != nil && aws.ToBool(got.StreamEnabled)
+	return enabled == want.Enabled && (!enabled || string(got.StreamViewType) == want.ViewType)
+}
+
+// sameSSE reports whether the encryption is the spec's: off, or on with its KMS key when the
+// spec names one (by id or ARN).
+func sameSSE(want *v1alpha1.DynamoDBServerSideEncryption, got *types.SSEDescription) bool {
+	enabled := got != nil && (got.Status == types.SSEStatusEnabled || got.Status == types.SSEStatusEnabling)
+	return enabled == want.Enabled && (!enabled || want.KMSKeyID == "" || managed.SameKMSKey(want.KMSKeyID, aws.ToString(got.KMSMasterKeyArn)))
+}
+
+// sameTTL reports whether expiry is the spec's: off, or on with its attribute.
+func sameTTL(want *v1alpha1.DynamoDBTimeToLive, got *types.TimeToLiveDescription) bool {
+	enabled := got != nil && (got.TimeToLiveStatus == types.TimeToLiveStatusEnabled || got.TimeToLiveStatus == types.TimeToLiveStatusEnabling)
+	return enabled == want.Enabled && (!enabled || aws.ToString(got.AttributeName) == want.AttributeName)
+}
+
+// samePITR reports whether point-in-time recovery is on or off as the spec says.
+func samePITR(want *v1alpha1.DynamoDBToggle, got *types.PointInTimeRecoveryDescription) bool {
+	return (got != nil && got.PointInTimeRecoveryStatus == types.PointInTimeRecoveryStatusEnabled) == want.Enabled
 }

@@ -19,7 +19,9 @@ const groupRetry = time.Minute
 
 // Create creates the instance with every setting of the spec, the password from its Secret
 // and the desired tags (ownership included, so the instance is never untagged), and records
-// its identifier and the version of the password applied.
+// its identifier and the version of the password applied. A name taken in the meantime and a
+// missing group are waits (nothing was created): the next Observe claims or refuses the
+// instance found under the name, and a group created later is picked up by itself.
 func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance, req managed.Request) error {
 	pw, err := d.password(ctx, i)
 	if err != nil {
@@ -27,61 +29,57 @@ func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance, req manage
 	}
 	s, id := &i.Spec, identifier(i)
 	in := &rds.CreateDBInstanceInput{
-		DBInstanceIdentifier:    aws.String(id),
-		DBInstanceClass:         aws.String(s.DBInstanceClass),
-		Engine:                  aws.String(s.Engine),
-		AllocatedStorage:        aws.Int32(s.AllocatedStorage),
-		MaxAllocatedStorage:     s.MaxAllocatedStorage,
-		Iops:                    s.Iops,
-		StorageThroughput:       s.StorageThroughput,
-		StorageEncrypted:        s.StorageEncrypted,
-		MasterUsername:          aws.String(s.MasterUsername),
-		MasterUserPassword:      aws.String(pw.value),
-		Port:                    s.Port,
-		MultiAZ:                 aws.Bool(s.MultiAZ),
-		BackupRetentionPeriod:   s.BackupRetentionPeriod,
-		VpcSecurityGroupIds:     s.VPCSecurityGroupIDs,
-		PubliclyAccessible:      aws.Bool(s.PubliclyAccessible),
-		AutoMinorVersionUpgrade: s.AutoMinorVersionUpgrade,
-		CopyTagsToSnapshot:      aws.Bool(s.CopyTagsToSnapshot),
-		DeletionProtection:      aws.Bool(aws.ToBool(s.DeletionProtection)),
-		Tags:                    rdsTags(req.Tags),
-	}
-	optional := []struct {
-		dst **string
-		v   string
-	}{
-		{&in.EngineVersion, s.EngineVersion}, {&in.StorageType, s.StorageType}, {&in.KmsKeyId, s.KMSKeyID},
-		{&in.DBName, s.DBName}, {&in.PreferredBackupWindow, s.PreferredBackupWindow},
-		{&in.PreferredMaintenanceWindow, s.PreferredMaintenanceWindow}, {&in.DBSubnetGroupName, s.DBSubnetGroupName},
-		{&in.DBParameterGroupName, s.DBParameterGroupName}, {&in.OptionGroupName, s.OptionGroupName},
-	}
-	for _, o := range optional {
-		if o.v != "" {
-			*o.dst = aws.String(o.v)
-		}
+		DBInstanceIdentifier:       aws.String(id),
+		DBInstanceClass:            aws.String(s.DBInstanceClass),
+		Engine:                     aws.String(s.Engine),
+		EngineVersion:              optional(s.EngineVersion),
+		AllocatedStorage:           aws.Int32(s.AllocatedStorage),
+		MaxAllocatedStorage:        s.MaxAllocatedStorage,
+		StorageType:                optional(s.StorageType),
+		Iops:                       s.Iops,
+		StorageThroughput:          s.StorageThroughput,
+		StorageEncrypted:           s.StorageEncrypted,
+		KmsKeyId:                   optional(s.KMSKeyID),
+		DBName:                     optional(s.DBName),
+		MasterUsername:             aws.String(s.MasterUsername),
+		MasterUserPassword:         aws.String(pw.value),
+		Port:                       s.Port,
+		MultiAZ:                    aws.Bool(s.MultiAZ),
+		BackupRetentionPeriod:      s.BackupRetentionPeriod,
+		PreferredBackupWindow:      optional(s.PreferredBackupWindow),
+		PreferredMaintenanceWindow: optional(s.PreferredMaintenanceWindow),
+		DBSubnetGroupName:          optional(s.DBSubnetGroupName),
+		DBParameterGroupName:       optional(s.DBParameterGroupName),
+		OptionGroupName:            optional(s.OptionGroupName),
+		VpcSecurityGroupIds:        s.VPCSecurityGroupIDs,
+		PubliclyAccessible:         aws.Bool(s.PubliclyAccessible),
+		AutoMinorVersionUpgrade:    s.AutoMinorVersionUpgrade,
+		CopyTagsToSnapshot:         aws.Bool(s.CopyTagsToSnapshot),
+		DeletionProtection:         aws.Bool(aws.ToBool(s.DeletionProtection)),
+		Tags:                       rdsTags(req.Tags),
 	}
 	in.EnablePerformanceInsights, in.PerformanceInsightsRetentionPeriod, in.PerformanceInsightsKMSKeyId = performanceInsights(s.PerformanceInsights)
 	if _, err := d.api.CreateDBInstance(ctx, in); err != nil {
-		return createError(i, id, err)
+		if w := groupError(s, err); w != nil {
+			return w
+		}
+		if awserr.Code(err) == "DBInstanceAlreadyExists" {
+			return managed.Waiting(condition.ReasonIdentifierTaken,
+				"a DB instance named %s appeared in AWS while this one was being created; checking whether it belongs to this object", id)
+		}
+		return fmt.Errorf("create DB instance %s: %w", id, err)
 	}
 	managed.SetExternalName(i, id)
 	i.Status.MasterUserPasswordVersion = pw.version
 	return nil
 }
 
-// createError explains a failed CreateDBInstance. A name taken in the meantime and a missing
-// group are waits (nothing was created): the next Observe claims or refuses the instance found
-// under the name, and a group created later is picked up by itself.
-func createError(i *v1alpha1.RDSInstance, id string, err error) error {
-	if w := groupError(&i.Spec, err); w != nil {
-		return w
+// optional returns s for a request, or nil when the spec leaves it empty (AWS's default).
+func optional(s string) *string {
+	if s == "" {
+		return nil
 	}
-	if awserr.Code(err) == "DBInstanceAlreadyExists" {
-		return &managed.WaitingError{Reason: condition.ReasonIdentifierTaken,
-			Message: fmt.Sprintf("a DB instance named %s appeared in AWS while this one was being created; checking whether it belongs to this object", id)}
-	}
-	return fmt.Errorf("create DB instance %s: %w", id, err)
+	return aws.String(s)
 }
 
 // groupError returns a *managed.WaitingError when err says a group the spec names does not

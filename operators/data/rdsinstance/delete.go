@@ -24,11 +24,12 @@ func (d *driver) Delete(ctx context.Context, i *v1alpha1.RDSInstance, obs manage
 	if aws.ToString(inst.DBInstanceStatus) == statusDeleting {
 		return nil
 	}
-	if protected := aws.ToBool(inst.DeletionProtection); aws.ToBool(i.Spec.DeletionProtection) || protected && i.Spec.DeletionProtection == nil {
+	protected := aws.ToBool(inst.DeletionProtection)
+	if aws.ToBool(i.Spec.DeletionProtection) || protected && i.Spec.DeletionProtection == nil {
 		return managed.Terminal(condition.ReasonDeletionProtected, "DB instance %s has deletion protection: set spec.deletionProtection to false to delete the instance, "+
 			"or set deletionPolicy to Retain or Orphan to keep it", id)
 	}
-	if aws.ToBool(inst.DeletionProtection) {
+	if protected {
 		if _, err := d.api.ModifyDBInstance(ctx, &rds.ModifyDBInstanceInput{DBInstanceIdentifier: aws.String(id),
 			DeletionProtection: aws.Bool(false), ApplyImmediately: aws.Bool(true)}); err != nil {
 			return fmt.Errorf("turn off deletion protection of DB instance %s: %w", id, err)
@@ -64,8 +65,6 @@ func finalSnapshot(i *v1alpha1.RDSInstance, id string) string {
 // ReleaseOwnership removes the ownership tags, for deletionPolicy Orphan.
 func (d *driver) ReleaseOwnership(ctx context.Context, _ *v1alpha1.RDSInstance, obs managed.Observation[State]) error {
 	arn := aws.ToString(obs.State.Instance.DBInstanceArn)
-	if _, err := d.api.RemoveTagsFromResource(ctx, &rds.RemoveTagsFromResourceInput{ResourceName: aws.String(arn), TagKeys: managed.OwnershipTagKeys()}); err != nil {
-		return fmt.Errorf("remove ownership tags of DB instance %s: %w", arn, err)
-	}
-	return nil
+	_, err := d.api.RemoveTagsFromResource(ctx, &rds.RemoveTagsFromResourceInput{ResourceName: aws.String(arn), TagKeys: managed.OwnershipTagKeys()})
+	return managed.Wrap(err, "remove ownership tags of DB instance %s", arn)
 }

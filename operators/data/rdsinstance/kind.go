@@ -17,9 +17,6 @@ import (
 // Kind declares the RDSInstance kind to the engine.
 func Kind() managed.Kind[*v1alpha1.RDSInstance, State] {
 	return managed.Kind[*v1alpha1.RDSInstance, State]{
-		Name:     "RDSInstance",
-		New:      func() *v1alpha1.RDSInstance { return &v1alpha1.RDSInstance{} },
-		NewList:  func() client.ObjectList { return &v1alpha1.RDSInstanceList{} },
 		Validate: validate,
 		Connect: func(s *provider.Session, kube client.Reader) managed.Driver[*v1alpha1.RDSInstance, State] {
 			return &driver{api: provider.Client(s, "rds", func(c aws.Config) *rds.Client { return rds.NewFromConfig(c) }), kube: kube}
@@ -52,7 +49,7 @@ func identifier(i *v1alpha1.RDSInstance) string {
 
 // driver manages one provider's RDS DB instances.
 type driver struct {
-	api instanceAPI
+	api *rds.Client
 	// kube reads the Secret that holds the master password.
 	kube client.Reader
 }

@@ -35,21 +35,16 @@ type State struct {
 func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance, req managed.Request) (managed.Observation[State], error) {
 	id := identifier(i)
 	out, err := d.api.DescribeDBInstances(ctx, &rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String(id)})
-	if awserr.IsNotFound(err) {
-		return managed.Observation[State]{}, nil
-	}
-	if err != nil {
+	if err != nil && !awserr.IsNotFound(err) {
 		return managed.Observation[State]{}, fmt.Errorf("describe DB instance %s: %w", id, err)
 	}
-	if len(out.DBInstances) == 0 {
+	if err != nil || len(out.DBInstances) == 0 {
 		return managed.Observation[State]{}, nil
 	}
 	inst := &out.DBInstances[0]
 	tags := tagMap(inst.TagList)
-	if managed.ExternalName(i) == "" {
-		if err := managed.Claim(i, "RDS DB instance", id, tags); err != nil {
-			return managed.Observation[State]{}, err
-		}
+	if err := managed.Claim(i, "RDS DB instance", id, tags); err != nil {
+		return managed.Observation[State]{}, err
 	}
 	fillStatus(i, inst)
 	status := aws.ToString(inst.DBInstanceStatus)

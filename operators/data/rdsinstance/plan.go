@@ -14,6 +14,18 @@ import (
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
+// planTags plans the tag change that makes the instance carry exactly desired: the tags to add
+// or change with AddTagsToResource, then the keys to remove with RemoveTagsFromResource.
+func (d *driver) planTags(changes *managed.Plan, arn string, desired, observed map[string]string) {
+	changes.AddTags(desired, observed, managed.TagCalls(func(ctx context.Context, set map[string]string) error {
+		_, err := d.api.AddTagsToResource(ctx, &rds.AddTagsToResourceInput{ResourceName: aws.String(arn), Tags: rdsTags(set)})
+		return managed.Wrap(err, "tag DB instance %s", arn)
+	}, func(ctx context.Context, remove []string) error {
+		_, err := d.api.RemoveTagsFromResource(ctx, &rds.RemoveTagsFromResourceInput{ResourceName: aws.String(arn), TagKeys: remove})
+		return managed.Wrap(err, "untag DB instance %s", arn)
+	}))
+}
+
 // planModify plans one ModifyDBInstance with only the differing settings (see plan) and the
 // password when its Secret changed, applied now or in the maintenance window as
 // spec.applyImmediately says. RDS applies the password, backups and deletion protection at once
@@ -44,8 +56,8 @@ func (d *driver) planModify(changes *managed.Plan, i *v1alpha1.RDSInstance, inst
 // set; planModify adds the identifier, ApplyImmediately and the password) and the names of the
 // fields that differ. A setting the spec leaves unset is not managed. When applyImmediately is
 // false, a setting whose spec value is already pending (RDS keeps it for the maintenance
-// window) does not differ, so it is not sent again on every reconcile. Tags and the password
-// are compared by Observe.
+// window) does not differ, so it is not sent again on every reconcile. Tags are planned by
+// planTags, the password by planModify.
 func plan(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) (*rds.ModifyDBInstanceInput, []string) {
 	p := inst.PendingModifiedValues
 	if p == nil || s.ApplyImmediately {
@@ -102,11 +114,10 @@ func plan(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) (*rds.ModifyDBIns
 }
 
 // target returns the value a setting will have: its pending value, else its current one.
-func target[T any](current, pending *T) T {
+func target[T any](current, pending *T) (v T) {
 	if pending != nil {
-		return *pending
+		current = pending
 	}
-	var v T
 	if current != nil {
 		v = *current
 	}
@@ -192,4 +203,14 @@ func performanceInsights(want *v1alpha1.RDSPerformanceInsights) (enabled *bool, 
 // sameKey reports whether the KMS key ARN got is the key want names by ARN, key ID or alias.
 func sameKey(want, got string) bool {
 	return got == want || strings.HasSuffix(got, "/"+want) || strings.HasSuffix(got, ":"+want)
+}
+
+// tagMap returns an RDS tag list as a map.
+func tagMap(list []types.Tag) map[string]string {
+	return managed.TagMap(list, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
+}
+
+// rdsTags returns tags in RDS's form, sorted by key for stable requests.
+func rdsTags(tags map[string]string) []types.Tag {
+	return managed.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
 }

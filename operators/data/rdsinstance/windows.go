@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Minutes in a day and in a week, the periods of the backup and maintenance windows.
@@ -22,15 +23,9 @@ type window struct{ start, length int }
 // backup window recurs daily, the maintenance window weekly, and RDS refuses the two to meet.
 // Either window empty (AWS picks it) or malformed (admission refuses it) is not checked.
 func checkWindows(backup, maintenance string) error {
-	b, ok := backupWindow(backup)
-	if !ok {
-		return nil
-	}
-	m, ok := maintenanceWindow(maintenance)
-	if !ok {
-		return nil
-	}
-	if overlaps(b, m) {
+	b, ok1 := parseWindow(backup, clock, minutesPerDay)
+	m, ok2 := parseWindow(maintenance, weekTime, minutesPerWeek)
+	if ok1 && ok2 && overlaps(b, m) {
 		return fmt.Errorf("preferredBackupWindow %s overlaps preferredMaintenanceWindow %s: backups run every day, and RDS refuses a backup window that meets the maintenance window; move one of them", backup, maintenance)
 	}
 	return nil
@@ -46,34 +41,23 @@ func overlaps(b, m window) bool {
 	return (ms-b.start+minutesPerDay)%minutesPerDay < b.length || (b.start-ms+minutesPerDay)%minutesPerDay < m.length
 }
 
-// backupWindow reads "hh24:mi-hh24:mi".
-func backupWindow(s string) (window, bool) {
-	if len(s) != 11 || s[5] != '-' {
-		return window{}, false
-	}
-	start, ok1 := clock(s[:5])
-	end, ok2 := clock(s[6:])
-	return window{start: start, length: (end - start + minutesPerDay) % minutesPerDay}, ok1 && ok2
-}
-
-// maintenanceWindow reads "ddd:hh24:mi-ddd:hh24:mi".
-func maintenanceWindow(s string) (window, bool) {
-	if len(s) != 19 || s[9] != '-' {
-		return window{}, false
-	}
-	start, ok1 := weekTime(s[:9])
-	end, ok2 := weekTime(s[10:])
-	return window{start: start, length: (end - start + minutesPerWeek) % minutesPerWeek}, ok1 && ok2
+// parseWindow reads "<start>-<end>", each read by point as minutes within a period of
+// period minutes: "hh24:mi-hh24:mi" with clock, "ddd:hh24:mi-ddd:hh24:mi" with weekTime.
+func parseWindow(s string, point func(string) (int, bool), period int) (window, bool) {
+	from, to, ok := strings.Cut(s, "-")
+	start, ok1 := point(from)
+	end, ok2 := point(to)
+	return window{start: start, length: (end - start + period) % period}, ok && ok1 && ok2
 }
 
 // weekTime reads "ddd:hh24:mi" as minutes after Monday midnight.
 func weekTime(s string) (int, bool) {
-	d := slices.Index(weekdays, s[:3])
-	if d < 0 || s[3] != ':' {
+	if len(s) != 9 || s[3] != ':' {
 		return 0, false
 	}
+	d := slices.Index(weekdays, s[:3])
 	m, ok := clock(s[4:])
-	return d*minutesPerDay + m, ok
+	return d*minutesPerDay + m, ok && d >= 0
 }
 
 // clock reads "hh24:mi" as minutes after midnight.

@@ -3,7 +3,6 @@ package s3bucket
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -46,7 +45,10 @@ func (d *driver) compare(b *v1alpha1.S3Bucket, st *State, desiredTags map[string
 	}
 	if s.PublicAccessBlock != nil && !samePublicAccessBlock(s.PublicAccessBlock, st.PublicAccessBlock) {
 		p.Add("publicAccessBlock", func(ctx context.Context) error {
-			_, err := d.api.PutPublicAccessBlock(ctx, &s3.PutPublicAccessBlockInput{Bucket: bucket, PublicAccessBlockConfiguration: publicAccessBlock(s.PublicAccessBlock)})
+			pab := s.PublicAccessBlock
+			_, err := d.api.PutPublicAccessBlock(ctx, &s3.PutPublicAccessBlockInput{Bucket: bucket, PublicAccessBlockConfiguration: &types.PublicAccessBlockConfiguration{
+				BlockPublicAcls: aws.Bool(pab.BlockPublicAcls), IgnorePublicAcls: aws.Bool(pab.IgnorePublicAcls),
+				BlockPublicPolicy: aws.Bool(pab.BlockPublicPolicy), RestrictPublicBuckets: aws.Bool(pab.RestrictPublicBuckets)}})
 			return managed.Wrap(err, "put public access block of bucket %s", name)
 		})
 	}
@@ -78,7 +80,9 @@ func (d *driver) compare(b *v1alpha1.S3Bucket, st *State, desiredTags map[string
 			return managed.Wrap(err, "put CORS configuration of bucket %s", name)
 		})
 	}
-	if !samePolicy(s.Policy, st.Policy) {
+	// Policies are compared by what they say: AWS keeps neither the spec's spacing nor always
+	// its form.
+	if !policy.Equivalent(s.Policy, st.Policy) {
 		p.Add("policy", func(ctx context.Context) error {
 			if s.Policy == "" {
 				_, err := d.api.DeleteBucketPolicy(ctx, &s3.DeleteBucketPolicyInput{Bucket: bucket})
@@ -98,15 +102,8 @@ func sameEncryption(want *v1alpha1.S3Encryption, got *types.ServerSideEncryption
 		return false
 	}
 	def := got.ApplyServerSideEncryptionByDefault
-	if def.SSEAlgorithm != algorithm(want) {
-		return false
-	}
-	if !usesKMS(want) {
-		return true
-	}
-	key := aws.ToString(def.KMSMasterKeyID)
-	sameKey := key == want.KMSKeyID || strings.HasSuffix(key, "/"+want.KMSKeyID)
-	return sameKey && aws.ToBool(got.BucketKeyEnabled) == want.BucketKeyEnabled
+	return def.SSEAlgorithm == algorithm(want) && (!usesKMS(want) ||
+		managed.SameKMSKey(want.KMSKeyID, aws.ToString(def.KMSMasterKeyID)) && aws.ToBool(got.BucketKeyEnabled) == want.BucketKeyEnabled)
 }
 
 // samePublicAccessBlock reports whether the public access block is the spec's; a bucket
@@ -142,15 +139,121 @@ func sameLifecycle(want []v1alpha1.S3LifecycleRule, got []types.LifecycleRule) b
 
 // sameCORS compares CORS rules in order: S3 uses the first rule that matches a request.
 func sameCORS(want []v1alpha1.S3CORSRule, got []types.CORSRule) bool {
-	have := make([]v1alpha1.S3CORSRule, 0, len(got))
-	for _, r := range got {
-		have = append(have, specCORSRule(r))
-	}
-	return slices.EqualFunc(want, have, func(a, b v1alpha1.S3CORSRule) bool { return equality.Semantic.DeepEqual(a, b) })
+	return slices.EqualFunc(want, got, func(w v1alpha1.S3CORSRule, g types.CORSRule) bool {
+		return equality.Semantic.DeepEqual(w, specCORSRule(g))
+	})
 }
 
-// samePolicy compares policies by what they say: AWS keeps neither the spec's spacing nor
-// always its form.
-func samePolicy(want, got string) bool {
-	return policy.Equivalent(want, got)
+// algorithm returns the spec's encryption algorithm as S3 names it: aws_kms is aws:kms.
+func algorithm(e *v1alpha1.S3Encryption) types.ServerSideEncryption {
+	if e.Algorithm == "aws_kms" {
+		return types.ServerSideEncryptionAwsKms
+	}
+	return types.ServerSideEncryption(e.Algorithm)
+}
+
+// usesKMS reports whether the spec's encryption uses a KMS key.
+func usesKMS(e *v1alpha1.S3Encryption) bool {
+	return algorithm(e) != types.ServerSideEncryptionAes256
+}
+
+// encryptionRule returns the default encryption rule of the spec.
+func encryptionRule(e *v1alpha1.S3Encryption) types.ServerSideEncryptionRule {
+	def := &types.ServerSideEncryptionByDefault{SSEAlgorithm: algorithm(e)}
+	rule := types.ServerSideEncryptionRule{ApplyServerSideEncryptionByDefault: def}
+	if usesKMS(e) {
+		def.KMSMasterKeyID = aws.String(e.KMSKeyID)
+		rule.BucketKeyEnabled = aws.Bool(e.BucketKeyEnabled)
+	}
+	return rule
+}
+
+// lifecycleRules returns the spec's lifecycle rules in S3's form.
+func lifecycleRules(rules []v1alpha1.S3LifecycleRule) []types.LifecycleRule {
+	out := make([]types.LifecycleRule, 0, len(rules))
+	for _, r := range rules {
+		rule := types.LifecycleRule{
+			ID:     aws.String(r.ID),
+			Status: types.ExpirationStatusDisabled,
+			Filter: &types.LifecycleRuleFilter{Prefix: aws.String(r.Prefix)},
+		}
+		if r.Enabled {
+			rule.Status = types.ExpirationStatusEnabled
+		}
+		for _, t := range r.Transitions {
+			rule.Transitions = append(rule.Transitions, types.Transition{Days: aws.Int32(t.Days), StorageClass: types.TransitionStorageClass(t.StorageClass)})
+		}
+		if r.Expiration != nil {
+			rule.Expiration = &types.LifecycleExpiration{Days: aws.Int32(r.Expiration.Days)}
+		}
+		if r.NoncurrentVersionExpiration != nil {
+			rule.NoncurrentVersionExpiration = &types.NoncurrentVersionExpiration{NoncurrentDays: aws.Int32(r.NoncurrentVersionExpiration.NoncurrentDays)}
+		}
+		if r.AbortIncompleteMultipartUpload != nil {
+			rule.AbortIncompleteMultipartUpload = &types.AbortIncompleteMultipartUpload{DaysAfterInitiation: aws.Int32(r.AbortIncompleteMultipartUpload.DaysAfterInitiation)}
+		}
+		out = append(out, rule)
+	}
+	return out
+}
+
+// specLifecycleRule returns an S3 lifecycle rule in the spec's form, and false when the rule
+// uses settings the spec cannot express (a tag or size filter, a date, noncurrent version
+// transitions), so that it differs from every rule of the spec.
+func specLifecycleRule(r types.LifecycleRule) (v1alpha1.S3LifecycleRule, bool) {
+	out := v1alpha1.S3LifecycleRule{ID: aws.ToString(r.ID), Enabled: r.Status == types.ExpirationStatusEnabled, Prefix: aws.ToString(r.Prefix)}
+	ok := len(r.NoncurrentVersionTransitions) == 0
+	if f := r.Filter; f != nil {
+		out.Prefix = aws.ToString(f.Prefix)
+		ok = ok && f.And == nil && f.Tag == nil && f.ObjectSizeGreaterThan == nil && f.ObjectSizeLessThan == nil
+	}
+	for _, t := range r.Transitions {
+		ok = ok && t.Date == nil
+		out.Transitions = append(out.Transitions, v1alpha1.S3Transition{Days: aws.ToInt32(t.Days), StorageClass: string(t.StorageClass)})
+	}
+	if e := r.Expiration; e != nil {
+		ok = ok && e.Date == nil && !aws.ToBool(e.ExpiredObjectDeleteMarker)
+		if e.Days != nil {
+			out.Expiration = &v1alpha1.S3Expiration{Days: *e.Days}
+		}
+	}
+	if e := r.NoncurrentVersionExpiration; e != nil {
+		ok = ok && e.NewerNoncurrentVersions == nil
+		out.NoncurrentVersionExpiration = &v1alpha1.S3NoncurrentVersionExpiration{NoncurrentDays: aws.ToInt32(e.NoncurrentDays)}
+	}
+	if a := r.AbortIncompleteMultipartUpload; a != nil {
+		out.AbortIncompleteMultipartUpload = &v1alpha1.S3AbortIncompleteMultipartUpload{DaysAfterInitiation: aws.ToInt32(a.DaysAfterInitiation)}
+	}
+	return out, ok
+}
+
+// corsRules returns the spec's CORS rules in S3's form.
+func corsRules(rules []v1alpha1.S3CORSRule) []types.CORSRule {
+	out := make([]types.CORSRule, 0, len(rules))
+	for _, r := range rules {
+		rule := types.CORSRule{
+			AllowedOrigins: r.AllowedOrigins,
+			AllowedMethods: r.AllowedMethods,
+			AllowedHeaders: r.AllowedHeaders,
+			ExposeHeaders:  r.ExposeHeaders,
+			MaxAgeSeconds:  r.MaxAgeSeconds,
+		}
+		if r.ID != "" {
+			rule.ID = aws.String(r.ID)
+		}
+		out = append(out, rule)
+	}
+	return out
+}
+
+// specCORSRule returns an S3 CORS rule in the spec's form.
+func specCORSRule(r types.CORSRule) v1alpha1.S3CORSRule {
+	return v1alpha1.S3CORSRule{
+		ID:             aws.ToString(r.ID),
+		AllowedOrigins: r.AllowedOrigins,
+		AllowedMethods: r.AllowedMethods,
+		AllowedHeaders: r.AllowedHeaders,
+		ExposeHeaders:  r.ExposeHeaders,
+		MaxAgeSeconds:  r.MaxAgeSeconds,
+	}
 }

@@ -3,7 +3,6 @@ package s3bucket
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -17,19 +16,14 @@ import (
 // Kind declares the S3Bucket kind to the engine.
 func Kind() managed.Kind[*v1alpha1.S3Bucket, State] {
 	return managed.Kind[*v1alpha1.S3Bucket, State]{
-		Name:     "S3Bucket",
-		New:      func() *v1alpha1.S3Bucket { return &v1alpha1.S3Bucket{} },
-		NewList:  func() client.ObjectList { return &v1alpha1.S3BucketList{} },
 		Validate: validate,
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.S3Bucket, State] {
 			// A custom endpoint (the emulator, LocalStack) has no per-bucket host names.
 			pathStyle := s.Provider.ProviderSpec().Endpoint != ""
-			return &driver{
-				api: provider.Client(s, "s3", func(c aws.Config) *s3.Client {
-					return s3.NewFromConfig(c, func(o *s3.Options) { o.UsePathStyle = pathStyle })
-				}),
-				region: s.Config.Region,
-			}
+			api := provider.Client(s, "s3", func(c aws.Config) *s3.Client {
+				return s3.NewFromConfig(c, func(o *s3.Options) { o.UsePathStyle = pathStyle })
+			})
+			return &driver{api: api, region: s.Config.Region}
 		},
 	}
 }
@@ -40,15 +34,12 @@ func validate(b *v1alpha1.S3Bucket) error {
 		return nil
 	}
 	var doc map[string]any
-	if err := json.Unmarshal([]byte(b.Spec.Policy), &doc); err != nil {
-		return fmt.Errorf("policy is not a JSON object: %w", err)
-	}
-	return nil
+	return managed.Wrap(json.Unmarshal([]byte(b.Spec.Policy), &doc), "policy is not a JSON object")
 }
 
 // driver manages one provider's S3 buckets.
 type driver struct {
-	api bucketAPI
+	api *s3.Client
 	// region is the provider's region, where buckets are created.
 	region string
 }

@@ -1,10 +1,12 @@
 package s3bucket
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -43,36 +45,30 @@ type State struct {
 }
 
 // Observe reads the bucket (HeadBucket and GetBucketTagging, then, unless it is being
-// deleted, GetBucketLifecycleConfiguration, GetBucketCors and GetBucketPolicy, and the
-// versioning, encryption, public access block and ownership controls only when the spec
-// manages them), fills the status and plans the changes that make it match the spec. A
-// bucket is ready when it matches the spec.
+// deleted, its configuration: see readConfiguration), fills the status and plans the changes
+// that make it match the spec. A bucket is ready when it matches the spec.
 func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket, req managed.Request) (managed.Observation[State], error) {
-	name := managed.ExternalName(b)
-	if name == "" {
-		name = b.Spec.BucketName
-	}
+	name := cmp.Or(managed.ExternalName(b), b.Spec.BucketName)
 	head, err := d.api.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(name)})
+	var httpErr *smithyhttp.ResponseError
 	switch {
 	case awserr.IsNotFound(err):
 		return managed.Observation[State]{}, nil
-	case httpStatus(err) == http.StatusForbidden:
+	case errors.As(err, &httpErr) && httpErr.HTTPStatusCode() == http.StatusForbidden:
 		return managed.Observation[State]{}, managed.Terminal(condition.ReasonAlreadyExists, "S3 bucket %s exists and this provider's credentials may not use it: "+
 			"bucket names are global, so another AWS account most likely owns it (or the credentials lack s3:ListBucket on it); choose another bucketName", name)
 	case err != nil:
 		return managed.Observation[State]{}, fmt.Errorf("head bucket %s: %w", name, err)
 	}
-	st := &State{Name: name, Region: aws.ToString(head.BucketRegion)}
-	if st.Region == "" {
-		st.Region = d.region
+	st := &State{Name: name, Region: cmp.Or(aws.ToString(head.BucketRegion), d.region), Tags: map[string]string{}}
+	switch out, err := d.api.GetBucketTagging(ctx, &s3.GetBucketTaggingInput{Bucket: aws.String(name)}); {
+	case err == nil:
+		st.Tags = managed.TagMap(out.TagSet, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
+	case awserr.Code(err) != "NoSuchTagSet": // A bucket without a tag set has none.
+		return managed.Observation[State]{}, fmt.Errorf("get tagging of bucket %s: %w", name, err)
 	}
-	if st.Tags, err = d.tags(ctx, name); err != nil {
+	if err := managed.Claim(b, "S3 bucket", name, st.Tags); err != nil {
 		return managed.Observation[State]{}, err
-	}
-	if managed.ExternalName(b) == "" {
-		if err := managed.Claim(b, "S3 bucket", name, st.Tags); err != nil {
-			return managed.Observation[State]{}, err
-		}
 	}
 	obs := managed.Observation[State]{Exists: true, State: st, Tags: st.Tags}
 	if !req.Deleting {
@@ -82,55 +78,35 @@ func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket, req managed.
 		obs.Changes = d.compare(b, st, req.Tags)
 		obs.Ready = obs.UpToDate()
 	}
-	fillStatus(b, st)
+	b.Status.BucketName, b.Status.Region = name, st.Region
+	b.Status.ARN = "arn:" + partition(st.Region) + ":s3:::" + name
+	b.Status.BucketDomainName = domainName(name, st.Region)
 	return obs, nil
 }
 
-// httpStatus returns the HTTP status of a failed AWS call, or 0.
-func httpStatus(err error) int {
-	var re *smithyhttp.ResponseError
-	if errors.As(err, &re) {
-		return re.HTTPStatusCode()
-	}
-	return 0
-}
-
-// tags returns the bucket's tags; a bucket without a tag set has none.
-func (d *driver) tags(ctx context.Context, name string) (map[string]string, error) {
-	out, err := d.api.GetBucketTagging(ctx, &s3.GetBucketTaggingInput{Bucket: aws.String(name)})
-	if awserr.Code(err) == "NoSuchTagSet" {
-		return map[string]string{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("get tagging of bucket %s: %w", name, err)
-	}
-	return tagMap(out.TagSet), nil
-}
-
-// readConfiguration reads the sub-configurations the spec manages into st. S3 answers a
-// configuration that was never set with an error code of its own, which means none.
+// readConfiguration reads the lifecycle rules, CORS rules and policy into st, and the
+// versioning, encryption, public access block and ownership controls only when the spec
+// manages them. S3 answers a configuration that was never set with an error code of its own,
+// which means none.
 func (d *driver) readConfiguration(ctx context.Context, s *v1alpha1.S3BucketSpec, st *State) error {
 	bucket := aws.String(st.Name)
-	lc, err := d.api.GetBucketLifecycleConfiguration(ctx, &s3.GetBucketLifecycleConfigurationInput{Bucket: bucket})
-	if err := absent(err, "NoSuchLifecycleConfiguration"); err != nil {
+	switch out, err := d.api.GetBucketLifecycleConfiguration(ctx, &s3.GetBucketLifecycleConfigurationInput{Bucket: bucket}); {
+	case err == nil:
+		st.Lifecycle = out.Rules
+	case awserr.Code(err) != "NoSuchLifecycleConfiguration":
 		return fmt.Errorf("get lifecycle configuration of bucket %s: %w", st.Name, err)
 	}
-	if err == nil {
-		st.Lifecycle = lc.Rules
-	}
-	cors, err := d.api.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: bucket})
-	if err := absent(err, "NoSuchCORSConfiguration"); err != nil {
+	switch out, err := d.api.GetBucketCors(ctx, &s3.GetBucketCorsInput{Bucket: bucket}); {
+	case err == nil:
+		st.CORS = out.CORSRules
+	case awserr.Code(err) != "NoSuchCORSConfiguration":
 		return fmt.Errorf("get CORS configuration of bucket %s: %w", st.Name, err)
 	}
-	if err == nil {
-		st.CORS = cors.CORSRules
-	}
-	policy, err := d.api.GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: bucket})
-	if err := absent(err, "NoSuchBucketPolicy"); err != nil {
+	switch out, err := d.api.GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: bucket}); {
+	case err == nil:
+		st.Policy = aws.ToString(out.Policy)
+	case awserr.Code(err) != "NoSuchBucketPolicy":
 		return fmt.Errorf("get policy of bucket %s: %w", st.Name, err)
-	}
-	if err == nil {
-		st.Policy = aws.ToString(policy.Policy)
 	}
 	if s.Versioning != nil {
 		out, err := d.api.GetBucketVersioning(ctx, &s3.GetBucketVersioningInput{Bucket: bucket})
@@ -140,48 +116,57 @@ func (d *driver) readConfiguration(ctx context.Context, s *v1alpha1.S3BucketSpec
 		st.Versioning = out.Status
 	}
 	if s.Encryption != nil {
-		out, err := d.api.GetBucketEncryption(ctx, &s3.GetBucketEncryptionInput{Bucket: bucket})
-		if err := absent(err, "ServerSideEncryptionConfigurationNotFoundError"); err != nil {
+		switch out, err := d.api.GetBucketEncryption(ctx, &s3.GetBucketEncryptionInput{Bucket: bucket}); {
+		case err == nil:
+			if c := out.ServerSideEncryptionConfiguration; c != nil && len(c.Rules) > 0 {
+				st.Encryption = &c.Rules[0]
+			}
+		case awserr.Code(err) != "ServerSideEncryptionConfigurationNotFoundError":
 			return fmt.Errorf("get encryption of bucket %s: %w", st.Name, err)
-		}
-		if err == nil && out.ServerSideEncryptionConfiguration != nil && len(out.ServerSideEncryptionConfiguration.Rules) > 0 {
-			st.Encryption = &out.ServerSideEncryptionConfiguration.Rules[0]
 		}
 	}
 	if s.PublicAccessBlock != nil {
-		out, err := d.api.GetPublicAccessBlock(ctx, &s3.GetPublicAccessBlockInput{Bucket: bucket})
-		if err := absent(err, "NoSuchPublicAccessBlockConfiguration"); err != nil {
-			return fmt.Errorf("get public access block of bucket %s: %w", st.Name, err)
-		}
-		if err == nil {
+		switch out, err := d.api.GetPublicAccessBlock(ctx, &s3.GetPublicAccessBlockInput{Bucket: bucket}); {
+		case err == nil:
 			st.PublicAccessBlock = out.PublicAccessBlockConfiguration
+		case awserr.Code(err) != "NoSuchPublicAccessBlockConfiguration":
+			return fmt.Errorf("get public access block of bucket %s: %w", st.Name, err)
 		}
 	}
 	if s.ObjectOwnership != "" {
-		out, err := d.api.GetBucketOwnershipControls(ctx, &s3.GetBucketOwnershipControlsInput{Bucket: bucket})
-		if err := absent(err, "OwnershipControlsNotFoundError"); err != nil {
+		switch out, err := d.api.GetBucketOwnershipControls(ctx, &s3.GetBucketOwnershipControlsInput{Bucket: bucket}); {
+		case err == nil:
+			if c := out.OwnershipControls; c != nil && len(c.Rules) > 0 {
+				st.ObjectOwnership = c.Rules[0].ObjectOwnership
+			}
+		case awserr.Code(err) != "OwnershipControlsNotFoundError":
 			return fmt.Errorf("get ownership controls of bucket %s: %w", st.Name, err)
-		}
-		if err == nil && out.OwnershipControls != nil && len(out.OwnershipControls.Rules) > 0 {
-			st.ObjectOwnership = out.OwnershipControls.Rules[0].ObjectOwnership
 		}
 	}
 	return nil
 }
 
-// absent returns nil when err is nil or has the error code S3 gives a configuration that was
-// never set, and err otherwise.
-func absent(err error, code string) error {
-	if err == nil || awserr.Code(err) == code {
-		return nil
+// partition returns the AWS partition of region.
+func partition(region string) string {
+	switch {
+	case strings.HasPrefix(region, "cn-"):
+		return "aws-cn"
+	case strings.HasPrefix(region, "us-gov-"):
+		return "aws-us-gov"
 	}
-	return err
+	return "aws"
 }
 
-// fillStatus copies what the status shows.
-func fillStatus(b *v1alpha1.S3Bucket, st *State) {
-	b.Status.BucketName = st.Name
-	b.Status.Region = st.Region
-	b.Status.ARN = "arn:" + partition(st.Region) + ":s3:::" + st.Name
-	b.Status.BucketDomainName = domainName(st.Name, st.Region)
+// domainName returns the bucket's virtual-hosted domain name: the legacy global endpoint in
+// us-east-1, the regional endpoint elsewhere (bucket.s3.region.amazonaws.com), as AWS's
+// virtual-hosted-style addressing documents them.
+func domainName(bucket, region string) string {
+	suffix := "amazonaws.com"
+	if partition(region) == "aws-cn" {
+		suffix = "amazonaws.com.cn"
+	}
+	if region == "us-east-1" {
+		return bucket + ".s3." + suffix
+	}
+	return bucket + ".s3." + region + "." + suffix
 }

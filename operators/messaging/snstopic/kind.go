@@ -23,9 +23,6 @@ import (
 // Kind declares the SNSTopic kind to the engine.
 func Kind() managed.Kind[*v1alpha1.SNSTopic, State] {
 	return managed.Kind[*v1alpha1.SNSTopic, State]{
-		Name:       "SNSTopic",
-		New:        func() *v1alpha1.SNSTopic { return &v1alpha1.SNSTopic{} },
-		NewList:    func() client.ObjectList { return &v1alpha1.SNSTopicList{} },
 		Validate:   validate,
 		References: []managed.Ref[*v1alpha1.SNSTopic]{queueRefs},
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.SNSTopic, State] {

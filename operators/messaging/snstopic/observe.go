@@ -55,10 +55,8 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.SNSTopic, req managed.
 	if st.Tags, err = d.tags(ctx, arn); err != nil {
 		return managed.Observation[State]{}, err
 	}
-	if managed.ExternalName(t) == "" {
-		if err := managed.Claim(t, "SNS topic", arn, st.Tags); err != nil {
-			return managed.Observation[State]{}, err
-		}
+	if err := managed.Claim(t, "SNS topic", arn, st.Tags); err != nil {
+		return managed.Observation[State]{}, err
 	}
 	fillStatus(t, st)
 	if st.Subscriptions, err = subscriptions.List(ctx, d.sns, arn); err != nil {

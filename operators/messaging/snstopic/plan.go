@@ -36,9 +36,7 @@ func (d *driver) plan(p *managed.Plan, s *v1alpha1.SNSTopicSpec, st *State, tags
 			return nil
 		})
 	}
-	p.AddTags(tags, st.Tags, func(ctx context.Context, set map[string]string, remove []string) error {
-		return d.setTags(ctx, st.ARN, set, remove)
-	})
+	p.AddTags(tags, st.Tags, d.tagCalls(st.ARN))
 	var fields []string
 	subs := subscriptions.Compare(s.Subscriptions, st.Subscriptions)
 	if !subs.Empty() {
@@ -81,19 +79,15 @@ func (d *driver) deliver(ctx context.Context, st *State, subs subscriptions.Plan
 	return nil
 }
 
-// setTags adds or changes the tags set and removes the keys remove of the topic arn.
-func (d *driver) setTags(ctx context.Context, arn string, set map[string]string, remove []string) error {
-	if len(set) > 0 {
-		if _, err := d.sns.TagResource(ctx, &sns.TagResourceInput{ResourceArn: aws.String(arn), Tags: tagList(set)}); err != nil {
-			return fmt.Errorf("tag topic %s: %w", arn, err)
-		}
-	}
-	if len(remove) > 0 {
-		if _, err := d.sns.UntagResource(ctx, &sns.UntagResourceInput{ResourceArn: aws.String(arn), TagKeys: remove}); err != nil {
-			return fmt.Errorf("untag topic %s: %w", arn, err)
-		}
-	}
-	return nil
+// tagCalls changes the tags of the topic arn: TagResource, then UntagResource.
+func (d *driver) tagCalls(arn string) func(ctx context.Context, set map[string]string, remove []string) error {
+	return managed.TagCalls(func(ctx context.Context, set map[string]string) error {
+		_, err := d.sns.TagResource(ctx, &sns.TagResourceInput{ResourceArn: aws.String(arn), Tags: tagList(set)})
+		return managed.Wrap(err, "tag topic %s", arn)
+	}, func(ctx context.Context, remove []string) error {
+		_, err := d.sns.UntagResource(ctx, &sns.UntagResourceInput{ResourceArn: aws.String(arn), TagKeys: remove})
+		return managed.Wrap(err, "untag topic %s", arn)
+	})
 }
 
 // tagList returns tags as an SNS tag list, sorted by key.

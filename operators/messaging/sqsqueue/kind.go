@@ -22,9 +22,6 @@ import (
 // Kind declares the SQSQueue kind to the engine.
 func Kind() managed.Kind[*v1alpha1.SQSQueue, State] {
 	return managed.Kind[*v1alpha1.SQSQueue, State]{
-		Name:     "SQSQueue",
-		New:      func() *v1alpha1.SQSQueue { return &v1alpha1.SQSQueue{} },
-		NewList:  func() client.ObjectList { return &v1alpha1.SQSQueueList{} },
 		Validate: validate,
 		References: []managed.Ref[*v1alpha1.SQSQueue]{
 			managed.One(targets.SQSQueue, "spec.deadLetterQueue.queueRef", func(q *v1alpha1.SQSQueue) (*shared.Reference, *string) {

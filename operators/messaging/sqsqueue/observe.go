@@ -67,10 +67,8 @@ func (d *driver) Observe(ctx context.Context, q *v1alpha1.SQSQueue, req managed.
 	if st.Tags == nil {
 		st.Tags = map[string]string{}
 	}
-	if managed.ExternalName(q) == "" {
-		if err := managed.Claim(q, "SQS queue", name, st.Tags); err != nil {
-			return managed.Observation[State]{}, err
-		}
+	if err := managed.Claim(q, "SQS queue", name, st.Tags); err != nil {
+		return managed.Observation[State]{}, err
 	}
 	fillStatus(q, name, st)
 	obs := managed.Observation[State]{Exists: true, Ready: true, State: st, Tags: st.Tags}

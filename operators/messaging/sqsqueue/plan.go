@@ -27,18 +27,12 @@ func (d *driver) plan(p *managed.Plan, q *v1alpha1.SQSQueue, st *State, tags map
 		}
 		return nil
 	})
-	p.AddTags(tags, st.Tags, func(ctx context.Context, set map[string]string, remove []string) error {
-		if len(set) > 0 {
-			if _, err := d.api.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: aws.String(st.URL), Tags: set}); err != nil {
-				return fmt.Errorf("tag queue %s: %w", name, err)
-			}
-		}
-		if len(remove) > 0 {
-			if _, err := d.api.UntagQueue(ctx, &sqs.UntagQueueInput{QueueUrl: aws.String(st.URL), TagKeys: remove}); err != nil {
-				return fmt.Errorf("untag queue %s: %w", name, err)
-			}
-		}
-		return nil
-	})
+	p.AddTags(tags, st.Tags, managed.TagCalls(func(ctx context.Context, set map[string]string) error {
+		_, err := d.api.TagQueue(ctx, &sqs.TagQueueInput{QueueUrl: aws.String(st.URL), Tags: set})
+		return managed.Wrap(err, "tag queue %s", name)
+	}, func(ctx context.Context, remove []string) error {
+		_, err := d.api.UntagQueue(ctx, &sqs.UntagQueueInput{QueueUrl: aws.String(st.URL), TagKeys: remove})
+		return managed.Wrap(err, "untag queue %s", name)
+	}))
 	return nil
 }

@@ -14,9 +14,6 @@ import (
 // Kind declares the ElasticIP kind to the engine.
 func Kind() managed.Kind[*v1alpha1.ElasticIP, State] {
 	return managed.Kind[*v1alpha1.ElasticIP, State]{
-		Name:    "ElasticIP",
-		New:     func() *v1alpha1.ElasticIP { return &v1alpha1.ElasticIP{} },
-		NewList: func() client.ObjectList { return &v1alpha1.ElasticIPList{} },
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.ElasticIP, State] {
 			api := ec2util.Client(s)
 			return &driver{api: api, addresses: ec2util.Addresses(api).For(s)}

@@ -46,18 +46,11 @@ func (d *driver) Observe(ctx context.Context, g *v1alpha1.InternetGateway, req m
 	obs := managed.Observation[State]{Exists: true, State: &State{Gateway: gw}, Ready: attached == g.Spec.VPCID, Tags: tags}
 	if want := g.Spec.VPCID; attached != want {
 		obs.Changes.Add("vpcID", func(ctx context.Context) error {
-			if attached != "" {
-				if err := d.detach(ctx, id, attached); err != nil {
-					return err
-				}
+			if err := d.detach(ctx, id, attached); err != nil || want == "" {
+				return err
 			}
-			if want == "" {
-				return nil
-			}
-			if _, err := d.api.AttachInternetGateway(ctx, &ec2.AttachInternetGatewayInput{InternetGatewayId: aws.String(id), VpcId: aws.String(want)}); err != nil {
-				return fmt.Errorf("attach internet gateway %s to VPC %s: %w", id, want, err)
-			}
-			return nil
+			_, err := d.api.AttachInternetGateway(ctx, &ec2.AttachInternetGatewayInput{InternetGatewayId: aws.String(id), VpcId: aws.String(want)})
+			return managed.Wrap(err, "attach internet gateway %s to VPC %s", id, want)
 		})
 	}
 	ec2util.PlanTags(&obs.Changes, d.api, id, req.Tags, tags)
@@ -79,19 +72,20 @@ func (d *driver) Create(ctx context.Context, g *v1alpha1.InternetGateway, req ma
 
 // Delete detaches the gateway from its VPC and deletes it.
 func (d *driver) Delete(ctx context.Context, _ *v1alpha1.InternetGateway, obs managed.Observation[State]) error {
-	gw := obs.State.Gateway
-	id := aws.ToString(gw.InternetGatewayId)
-	if attached := attachedVPC(gw); attached != "" {
-		if err := d.detach(ctx, id, attached); err != nil {
-			return err
-		}
+	id := aws.ToString(obs.State.Gateway.InternetGatewayId)
+	if err := d.detach(ctx, id, attachedVPC(obs.State.Gateway)); err != nil {
+		return err
 	}
 	_, err := d.api.DeleteInternetGateway(ctx, &ec2.DeleteInternetGatewayInput{InternetGatewayId: aws.String(id)})
 	return ec2util.Deleted(err, "internet gateway", id)
 }
 
-// detach detaches gateway id from VPC vpcID; a gateway already detached is success.
+// detach detaches gateway id from VPC vpcID, when it is attached to one ("" is none); a
+// gateway already detached is success.
 func (d *driver) detach(ctx context.Context, id, vpcID string) error {
+	if vpcID == "" {
+		return nil
+	}
 	_, err := d.api.DetachInternetGateway(ctx, &ec2.DetachInternetGatewayInput{InternetGatewayId: aws.String(id), VpcId: aws.String(vpcID)})
 	if err != nil && awserr.Code(err) != "Gateway.NotAttached" && !awserr.IsNotFound(err) {
 		return fmt.Errorf("detach internet gateway %s from VPC %s: %w", id, vpcID, err)

@@ -1,6 +1,8 @@
 package loadbalancer
 
 import (
+	"cmp"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
 
@@ -42,8 +44,8 @@ func wantedAction(a v1alpha1.Action, groups map[string]types.TargetGroup) (want 
 	case a.Redirect != nil:
 		r := a.Redirect
 		want.typ, want.redirectStatus = types.ActionTypeEnumRedirect, r.StatusCode
-		want.redirectProtocol, want.redirectPort = or(r.Protocol, keepProtocol), or(r.Port, keepPort)
-		want.redirectHost, want.redirectPath, want.redirectQuery = or(r.Host, keepHost), or(r.Path, keepPath), or(r.Query, keepQuery)
+		want.redirectProtocol, want.redirectPort = cmp.Or(r.Protocol, keepProtocol), cmp.Or(r.Port, keepPort)
+		want.redirectHost, want.redirectPath, want.redirectQuery = cmp.Or(r.Host, keepHost), cmp.Or(r.Path, keepPath), cmp.Or(r.Query, keepQuery)
 	case a.FixedResponse != nil:
 		f := a.FixedResponse
 		want.typ, want.fixedStatus, want.fixedContentType, want.fixedBody = types.ActionTypeEnumFixedResponse, f.StatusCode, f.ContentType, f.MessageBody
@@ -64,8 +66,8 @@ func observedAction(actions []types.Action) action {
 	}
 	if r := a.RedirectConfig; r != nil {
 		got.redirectStatus = string(r.StatusCode)
-		got.redirectProtocol, got.redirectPort = or(aws.ToString(r.Protocol), keepProtocol), or(aws.ToString(r.Port), keepPort)
-		got.redirectHost, got.redirectPath, got.redirectQuery = or(aws.ToString(r.Host), keepHost), or(aws.ToString(r.Path), keepPath), or(aws.ToString(r.Query), keepQuery)
+		got.redirectProtocol, got.redirectPort = cmp.Or(aws.ToString(r.Protocol), keepProtocol), cmp.Or(aws.ToString(r.Port), keepPort)
+		got.redirectHost, got.redirectPath, got.redirectQuery = cmp.Or(aws.ToString(r.Host), keepHost), cmp.Or(aws.ToString(r.Path), keepPath), cmp.Or(aws.ToString(r.Query), keepQuery)
 	}
 	if f := a.FixedResponseConfig; f != nil {
 		got.fixedStatus, got.fixedContentType, got.fixedBody = aws.ToString(f.StatusCode), aws.ToString(f.ContentType), aws.ToString(f.MessageBody)
@@ -88,14 +90,6 @@ func (a action) sdk() []types.Action {
 			ContentType: optional(a.fixedContentType), MessageBody: optional(a.fixedBody)}
 	}
 	return []types.Action{out}
-}
-
-// or returns s, or def when s is empty.
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // optional returns nil for an empty string, a pointer to s otherwise.

@@ -4,6 +4,8 @@
 package loadbalancer
 
 import (
+	"cmp"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
@@ -17,7 +19,7 @@ import (
 )
 
 // view is what the driver needs of an ALB or NLB: its shared spec and status, its security
-// groups (nil for an NLB) and its AWS type.
+// groups (nil for an NLB), its AWS type and its AWS name (the spec's, or else the object's).
 type view struct {
 	spec   *v1alpha1.LoadBalancerSpec
 	status *v1alpha1.LoadBalancerStatus
@@ -29,27 +31,19 @@ type view struct {
 // albView returns the view of an ALB.
 func albView(b *v1alpha1.ALB) view {
 	return view{spec: &b.Spec.LoadBalancerSpec, status: &b.Status.LoadBalancerStatus, groups: &b.Spec.SecurityGroupIDs,
-		typ: types.LoadBalancerTypeEnumApplication, name: nameOf(b.Spec.Name, b.Name)}
+		typ: types.LoadBalancerTypeEnumApplication, name: cmp.Or(b.Spec.Name, b.Name)}
 }
 
 // nlbView returns the view of an NLB.
 func nlbView(b *v1alpha1.NLB) view {
 	return view{spec: &b.Spec.LoadBalancerSpec, status: &b.Status.LoadBalancerStatus,
-		typ: types.LoadBalancerTypeEnumNetwork, name: nameOf(b.Spec.Name, b.Name)}
-}
-
-// nameOf returns the load balancer's AWS name: the spec's, or else the object's.
-func nameOf(spec, object string) string {
-	if spec != "" {
-		return spec
-	}
-	return object
+		typ: types.LoadBalancerTypeEnumNetwork, name: cmp.Or(b.Spec.Name, b.Name)}
 }
 
 // ALBKind declares the ALB kind to the engine: its subnets, then its security groups, are
 // resolved from their references.
 func ALBKind() managed.Kind[*v1alpha1.ALB, State] {
-	k := kind("ALB", func() *v1alpha1.ALB { return &v1alpha1.ALB{} }, func() client.ObjectList { return &v1alpha1.ALBList{} }, albView)
+	k := kind(albView)
 	k.References = append(k.References, managed.List(targets.SecurityGroup, "spec.securityGroupRefs", "",
 		func(b *v1alpha1.ALB) ([]shared.Reference, *shared.Selector, *[]string) {
 			return b.Spec.SecurityGroupRefs, nil, &b.Spec.SecurityGroupIDs
@@ -60,16 +54,13 @@ func ALBKind() managed.Kind[*v1alpha1.ALB, State] {
 // NLBKind declares the NLB kind to the engine: its subnets are resolved from their
 // references.
 func NLBKind() managed.Kind[*v1alpha1.NLB, State] {
-	return kind("NLB", func() *v1alpha1.NLB { return &v1alpha1.NLB{} }, func() client.ObjectList { return &v1alpha1.NLBList{} }, nlbView)
+	return kind(nlbView)
 }
 
-// kind declares a load balancer kind named name, whose objects v views, with the subnet
-// references every load balancer has (subnetRefs, then subnetSelector).
-func kind[O shared.Managed](name string, newObject func() O, newList func() client.ObjectList, v func(O) view) managed.Kind[O, State] {
+// kind declares a load balancer kind whose objects v views, with the subnet references every
+// load balancer has (subnetRefs, then subnetSelector).
+func kind[O shared.Managed](v func(O) view) managed.Kind[O, State] {
 	return managed.Kind[O, State]{
-		Name:    name,
-		New:     newObject,
-		NewList: newList,
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[O, State] {
 			api := provider.Client(s, "elbv2", func(c aws.Config) *elb.Client { return elb.NewFromConfig(c) })
 			return &driver[O]{api: api, view: v}

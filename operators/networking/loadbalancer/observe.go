@@ -1,6 +1,7 @@
 package loadbalancer
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -33,6 +34,15 @@ type State struct {
 	Groups map[string]types.TargetGroup
 }
 
+// arns returns the ARNs of the load balancer and of its target groups (by name).
+func (st *State) arns() []string {
+	arns := []string{aws.ToString(st.LB.LoadBalancerArn)}
+	for _, name := range slices.Sorted(maps.Keys(st.Groups)) {
+		arns = append(arns, aws.ToString(st.Groups[name].TargetGroupArn))
+	}
+	return arns
+}
+
 // Observe reads the load balancer (by its recorded ARN, or by name, claiming it through its
 // ownership tags), its attributes, listeners, target groups and tags, fills the status and,
 // unless the object is being deleted, plans what differs from the spec. The load balancer is
@@ -48,13 +58,11 @@ func (d *driver[O]) Observe(ctx context.Context, o O, req managed.Request) (mana
 	if st.Groups, err = d.targetGroups(ctx, v); err != nil {
 		return managed.Observation[State]{}, err
 	}
-	if st.Tags, err = d.tags(ctx, arn, st.Groups); err != nil {
+	if st.Tags, err = d.tags(ctx, st); err != nil {
 		return managed.Observation[State]{}, err
 	}
-	if managed.ExternalName(o) == "" {
-		if err := managed.Claim(o, "load balancer", arn, st.Tags[arn]); err != nil {
-			return managed.Observation[State]{}, err
-		}
+	if err := managed.Claim(o, "load balancer", arn, st.Tags[arn]); err != nil {
+		return managed.Observation[State]{}, err
 	}
 	conflict := ownGroups(o, v, st)
 	if st.Listeners, err = d.listeners(ctx, arn); err != nil {
@@ -70,27 +78,19 @@ func (d *driver[O]) Observe(ctx context.Context, o O, req managed.Request) (mana
 			obs.Conflict = immutable
 		}
 	}
-	state := ""
+	var state types.LoadBalancerStateEnum
 	if lb.State != nil {
-		state = string(lb.State.Code)
+		state = lb.State.Code
 	}
-	switch types.LoadBalancerStateEnum(state) {
+	switch state {
 	case types.LoadBalancerStateEnumActive, types.LoadBalancerStateEnumActiveImpaired:
 		obs.Ready = obs.UpToDate()
 	case types.LoadBalancerStateEnumFailed:
-		obs.Message = "the load balancer failed: " + reasonOf(lb)
+		obs.Message = "the load balancer failed: " + cmp.Or(aws.ToString(lb.State.Reason), "no reason given")
 	default:
-		obs.Message = "state is " + state
+		obs.Message = "state is " + string(state)
 	}
 	return obs, nil
-}
-
-// reasonOf returns AWS's reason for a load balancer's state, or "no reason given".
-func reasonOf(lb types.LoadBalancer) string {
-	if lb.State != nil && aws.ToString(lb.State.Reason) != "" {
-		return aws.ToString(lb.State.Reason)
-	}
-	return "no reason given"
 }
 
 // find reads the load balancer by its recorded ARN or, before one is recorded, by name.
@@ -103,11 +103,8 @@ func (d *driver[O]) find(ctx context.Context, o O, name string) (types.LoadBalan
 	if awserr.IsNotFound(err) {
 		return types.LoadBalancer{}, false, nil
 	}
-	if err != nil {
-		return types.LoadBalancer{}, false, fmt.Errorf("describe load balancer %s: %w", name, err)
-	}
-	if len(out.LoadBalancers) == 0 {
-		return types.LoadBalancer{}, false, nil
+	if err != nil || len(out.LoadBalancers) == 0 {
+		return types.LoadBalancer{}, false, managed.Wrap(err, "describe load balancer %s", name)
 	}
 	return out.LoadBalancers[0], true, nil
 }
@@ -153,17 +150,14 @@ func (d *driver[O]) targetGroups(ctx context.Context, v view) (map[string]types.
 // maxTagARNs is how many resources one DescribeTags call takes.
 const maxTagARNs = 20
 
-// tags reads the tags of the load balancer and of the target groups, 20 resources a call.
-func (d *driver[O]) tags(ctx context.Context, arn string, groups map[string]types.TargetGroup) (map[string]map[string]string, error) {
-	arns := []string{arn}
-	for _, g := range groups {
-		arns = append(arns, aws.ToString(g.TargetGroupArn))
-	}
+// tags reads the tags of the load balancer and of the target groups in st, 20 resources a
+// call.
+func (d *driver[O]) tags(ctx context.Context, st *State) (map[string]map[string]string, error) {
 	tags := map[string]map[string]string{}
-	for batch := range slices.Chunk(arns, maxTagARNs) {
+	for batch := range slices.Chunk(st.arns(), maxTagARNs) {
 		out, err := d.api.DescribeTags(ctx, &elb.DescribeTagsInput{ResourceArns: batch})
 		if err != nil {
-			return nil, fmt.Errorf("describe the tags of load balancer %s and its target groups: %w", arn, err)
+			return nil, fmt.Errorf("describe the tags of load balancer %s and its target groups: %w", aws.ToString(st.LB.LoadBalancerArn), err)
 		}
 		for _, td := range out.TagDescriptions {
 			tags[aws.ToString(td.ResourceArn)] = managed.TagMap(td.Tags, func(t types.Tag) (string, string) {

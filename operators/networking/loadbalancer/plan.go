@@ -1,8 +1,8 @@
 package loadbalancer
 
 import (
+	"cmp"
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -22,50 +22,48 @@ import (
 // setting that differs and cannot change.
 func (d *driver[O]) plan(p *managed.Plan, v view, st *State, tags map[string]string) error {
 	lb, arn := st.LB, st.LB.LoadBalancerArn
-	if scheme := or(v.spec.Scheme, string(types.LoadBalancerSchemeEnumInternetFacing)); string(lb.Scheme) != scheme {
+	if scheme := cmp.Or(v.spec.Scheme, string(types.LoadBalancerSchemeEnumInternetFacing)); string(lb.Scheme) != scheme {
 		return managed.Terminal(condition.ReasonInvalidSpec, "load balancer %s is %s, not the spec's %s; a scheme cannot change, create a new load balancer",
 			v.name, lb.Scheme, scheme)
 	}
-	groups, err := d.planGroups(v, st, tags)
+	groups, unnamed, err := d.planGroups(v, st, tags)
 	if err != nil {
 		return err
 	}
 	if !managed.SameSet(v.spec.SubnetIDs, observedSubnets(lb)) {
 		p.Add("subnets", func(ctx context.Context) error {
 			_, err := d.api.SetSubnets(ctx, &elb.SetSubnetsInput{LoadBalancerArn: arn, Subnets: v.spec.SubnetIDs})
-			return failed(err, "set the subnets of load balancer %s", v.name)
+			return managed.Wrap(err, "set the subnets of load balancer %s", v.name)
 		})
 	}
 	if wantsGroups(v) && !managed.SameSet(*v.groups, lb.SecurityGroups) {
 		p.Add("securityGroups", func(ctx context.Context) error {
 			_, err := d.api.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: arn, SecurityGroups: *v.groups})
-			return failed(err, "set the security groups of load balancer %s", v.name)
+			return managed.Wrap(err, "set the security groups of load balancer %s", v.name)
 		})
 	}
 	if want := ipAddressType(v); string(lb.IpAddressType) != want {
 		p.Add("ipAddressType", func(ctx context.Context) error {
 			_, err := d.api.SetIpAddressType(ctx, &elb.SetIpAddressTypeInput{LoadBalancerArn: arn, IpAddressType: types.IpAddressType(want)})
-			return failed(err, "set the IP address type of load balancer %s", v.name)
+			return managed.Wrap(err, "set the IP address type of load balancer %s", v.name)
 		})
 	}
 	if changes := attributeChanges(v.spec.Attributes, st.Attributes); len(changes) > 0 {
 		p.Add("attributes", func(ctx context.Context) error {
 			_, err := d.api.ModifyLoadBalancerAttributes(ctx, &elb.ModifyLoadBalancerAttributesInput{LoadBalancerArn: arn, Attributes: changes})
-			return failed(err, "modify %d attributes of load balancer %s", len(changes), v.name)
+			return managed.Wrap(err, "modify %d attributes of load balancer %s", len(changes), v.name)
 		})
 	}
-	p.AddTags(tags, st.Tags[aws.ToString(arn)], func(ctx context.Context, set map[string]string, remove []string) error {
-		return d.setTags(ctx, aws.ToString(arn), set, remove)
-	})
-	if !groups.empty() {
-		p.Add("targetGroups", func(ctx context.Context) error { return d.applyGroups(ctx, v, st, groups, tags) })
+	p.AddTags(tags, st.Tags[aws.ToString(arn)], d.tagCalls(aws.ToString(arn)))
+	if len(groups)+len(unnamed) > 0 {
+		p.Add("targetGroups", groups.Apply)
 	}
-	if listeners := planListeners(v, st); !listeners.empty() {
-		p.Add("listeners", func(ctx context.Context) error { return d.applyListeners(ctx, arn, st, listeners) })
+	if listeners := d.planListeners(v, st); len(listeners) > 0 {
+		p.Add("listeners", listeners.Apply)
 	}
-	if len(groups.remove) > 0 {
+	if len(unnamed) > 0 {
 		// Part of the targetGroups change, made once no listener forwards to the groups.
-		*p = append(*p, managed.Change{Apply: func(ctx context.Context) error { return d.removeGroups(ctx, v, st, groups.remove) }})
+		*p = append(*p, managed.Change{Apply: func(ctx context.Context) error { return d.removeGroups(ctx, v, st, unnamed) }})
 	}
 	return nil
 }
@@ -78,7 +76,7 @@ func wantsGroups(v view) bool {
 
 // ipAddressType returns the spec's IP address type, ipv4 when absent.
 func ipAddressType(v view) string {
-	return or(v.spec.IPAddressType, string(types.IpAddressTypeIpv4))
+	return cmp.Or(v.spec.IPAddressType, string(types.IpAddressTypeIpv4))
 }
 
 // observedSubnets returns the subnets of the load balancer's availability zones.
@@ -99,12 +97,4 @@ func attributeChanges(want, got map[string]string) []types.LoadBalancerAttribute
 		}
 	}
 	return changes
-}
-
-// failed wraps err, when there is one, with what the failed call was doing.
-func failed(err error, format string, args ...any) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf(format+": %w", append(args, err)...)
 }

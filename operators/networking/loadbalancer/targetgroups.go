@@ -1,6 +1,7 @@
 package loadbalancer
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -16,56 +17,45 @@ import (
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
-// groupPlan is what brings the target groups to the spec.
-type groupPlan struct {
-	// create are the spec's groups that do not exist.
-	create []v1alpha1.TargetGroup
-	// modify are the spec's groups whose health check differs.
-	modify []v1alpha1.TargetGroup
-	// retag are the tag changes of the groups whose tags differ.
-	retag managed.Plan
-	// remove are the groups this object owns that the spec no longer names.
-	remove []types.TargetGroup
-}
-
-// empty reports whether the target groups match the spec.
-func (p groupPlan) empty() bool {
-	return len(p.create)+len(p.modify)+len(p.retag)+len(p.remove) == 0
-}
-
-// planGroups compares the spec's target groups with AWS's. A group whose protocol, port,
-// target type or VPC is not the spec's is a terminal error: those cannot change.
-func (d *driver[O]) planGroups(v view, st *State, tags map[string]string) (groupPlan, error) {
-	var p groupPlan
+// planGroups plans, in this order, the creation of the spec's target groups that do not exist,
+// the health checks that differ and the tags that differ; it returns those changes and the
+// groups this object owns that the spec no longer names. A group whose protocol, port, target
+// type or VPC is not the spec's is a terminal error: those cannot change.
+func (d *driver[O]) planGroups(v view, st *State, tags map[string]string) (managed.Plan, []types.TargetGroup, error) {
+	var create, modify, retag managed.Plan
 	for _, want := range v.spec.TargetGroups {
 		got, ok := st.Groups[want.Name]
 		if !ok {
-			p.create = append(p.create, want)
+			create.Add("targetGroups", func(ctx context.Context) error { return d.createGroup(ctx, v, st, want, tags) })
 			continue
 		}
 		if err := sameSettings(want, got, aws.ToString(st.LB.VpcId)); err != nil {
-			return groupPlan{}, err
+			return nil, nil, err
 		}
 		if healthCheckDiffers(want.HealthCheck, got) {
-			p.modify = append(p.modify, want)
+			modify.Add("targetGroups", func(ctx context.Context) error {
+				in := healthCheckInput(want.HealthCheck)
+				in.TargetGroupArn = got.TargetGroupArn
+				_, err := d.api.ModifyTargetGroup(ctx, in)
+				return managed.Wrap(err, "modify the health check of target group %s", want.Name)
+			})
 		}
 		arn := aws.ToString(got.TargetGroupArn)
-		p.retag.AddTags(tags, st.Tags[arn], func(ctx context.Context, set map[string]string, remove []string) error {
-			return d.setTags(ctx, arn, set, remove)
-		})
+		retag.AddTags(tags, st.Tags[arn], d.tagCalls(arn))
 	}
+	var remove []types.TargetGroup
 	for _, name := range slices.Sorted(maps.Keys(st.Groups)) {
 		if !slices.ContainsFunc(v.spec.TargetGroups, func(g v1alpha1.TargetGroup) bool { return g.Name == name }) {
-			p.remove = append(p.remove, st.Groups[name])
+			remove = append(remove, st.Groups[name])
 		}
 	}
-	return p, nil
+	return slices.Concat(create, modify, retag), remove, nil
 }
 
 // sameSettings returns a terminal error when got's protocol, port, target type or VPC is not
 // want's.
 func sameSettings(want v1alpha1.TargetGroup, got types.TargetGroup, vpc string) error {
-	targetType := or(want.TargetType, string(types.TargetTypeEnumInstance))
+	targetType := cmp.Or(want.TargetType, string(types.TargetTypeEnumInstance))
 	switch {
 	case string(got.TargetType) != targetType:
 		return immutable(want.Name, "target type", string(got.TargetType), targetType)
@@ -104,28 +94,28 @@ func healthCheckDiffers(want *v1alpha1.HealthCheck, got types.TargetGroup) bool 
 		differs(want.HealthyThresholdCount, got.HealthyThresholdCount) || differs(want.UnhealthyThresholdCount, got.UnhealthyThresholdCount)
 }
 
-// applyGroups creates the missing target groups in the load balancer's VPC (recording each in
-// st and the status at once), modifies the health checks that differ and sets the tags.
-func (d *driver[O]) applyGroups(ctx context.Context, v view, st *State, p groupPlan, tags map[string]string) error {
-	for _, g := range p.create {
-		out, err := d.api.CreateTargetGroup(ctx, createGroupInput(g, aws.ToString(st.LB.VpcId), tags))
-		if err != nil {
-			return fmt.Errorf("create target group %s: %w", g.Name, err)
-		}
-		if len(out.TargetGroups) == 0 {
-			return fmt.Errorf("create target group %s: AWS returned no target group", g.Name)
-		}
-		st.Groups[g.Name] = out.TargetGroups[0]
-		fillStatus(v, st)
+// createGroup creates the target group g in the load balancer's VPC with tags, and records it
+// in st and the status at once.
+func (d *driver[O]) createGroup(ctx context.Context, v view, st *State, g v1alpha1.TargetGroup, tags map[string]string) error {
+	targetType := types.TargetTypeEnum(cmp.Or(g.TargetType, string(types.TargetTypeEnumInstance)))
+	in := &elb.CreateTargetGroupInput{Name: aws.String(g.Name), TargetType: targetType, Tags: tagList(tags)}
+	if targetType != types.TargetTypeEnumLambda {
+		in.Protocol, in.Port, in.VpcId = types.ProtocolEnum(g.Protocol), g.Port, aws.String(aws.ToString(st.LB.VpcId))
 	}
-	for _, g := range p.modify {
-		in := healthCheckInput(g.HealthCheck)
-		in.TargetGroupArn = st.Groups[g.Name].TargetGroupArn
-		if _, err := d.api.ModifyTargetGroup(ctx, in); err != nil {
-			return fmt.Errorf("modify the health check of target group %s: %w", g.Name, err)
-		}
+	hc := healthCheckInput(g.HealthCheck)
+	in.HealthCheckEnabled, in.HealthCheckProtocol, in.HealthCheckPort, in.HealthCheckPath = hc.HealthCheckEnabled, hc.HealthCheckProtocol, hc.HealthCheckPort, hc.HealthCheckPath
+	in.HealthCheckIntervalSeconds, in.HealthCheckTimeoutSeconds = hc.HealthCheckIntervalSeconds, hc.HealthCheckTimeoutSeconds
+	in.HealthyThresholdCount, in.UnhealthyThresholdCount, in.Matcher = hc.HealthyThresholdCount, hc.UnhealthyThresholdCount, hc.Matcher
+	out, err := d.api.CreateTargetGroup(ctx, in)
+	if err != nil {
+		return fmt.Errorf("create target group %s: %w", g.Name, err)
 	}
-	return p.retag.Apply(ctx)
+	if len(out.TargetGroups) == 0 {
+		return fmt.Errorf("create target group %s: AWS returned no target group", g.Name)
+	}
+	st.Groups[g.Name] = out.TargetGroups[0]
+	fillStatus(v, st)
+	return nil
 }
 
 // removeGroups deletes the target groups the spec no longer names and drops them from st and
@@ -139,20 +129,6 @@ func (d *driver[O]) removeGroups(ctx context.Context, v view, st *State, groups 
 	}
 	fillStatus(v, st)
 	return nil
-}
-
-// createGroupInput returns the request that creates g in vpc with tags.
-func createGroupInput(g v1alpha1.TargetGroup, vpc string, tags map[string]string) *elb.CreateTargetGroupInput {
-	targetType := types.TargetTypeEnum(or(g.TargetType, string(types.TargetTypeEnumInstance)))
-	in := &elb.CreateTargetGroupInput{Name: aws.String(g.Name), TargetType: targetType, Tags: tagList(tags)}
-	if targetType != types.TargetTypeEnumLambda {
-		in.Protocol, in.Port, in.VpcId = types.ProtocolEnum(g.Protocol), g.Port, aws.String(vpc)
-	}
-	hc := healthCheckInput(g.HealthCheck)
-	in.HealthCheckEnabled, in.HealthCheckProtocol, in.HealthCheckPort, in.HealthCheckPath = hc.HealthCheckEnabled, hc.HealthCheckProtocol, hc.HealthCheckPort, hc.HealthCheckPath
-	in.HealthCheckIntervalSeconds, in.HealthCheckTimeoutSeconds = hc.HealthCheckIntervalSeconds, hc.HealthCheckTimeoutSeconds
-	in.HealthyThresholdCount, in.UnhealthyThresholdCount, in.Matcher = hc.HealthyThresholdCount, hc.UnhealthyThresholdCount, hc.Matcher
-	return in
 }
 
 // healthCheckInput returns the health check fields the spec sets, as ModifyTargetGroup takes

@@ -1,6 +1,7 @@
 package loadbalancer
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -24,7 +25,7 @@ func (d *driver[O]) Create(ctx context.Context, o O, req managed.Request) error 
 	in := &elb.CreateLoadBalancerInput{
 		Name:          aws.String(v.name),
 		Type:          v.typ,
-		Scheme:        types.LoadBalancerSchemeEnum(or(v.spec.Scheme, string(types.LoadBalancerSchemeEnumInternetFacing))),
+		Scheme:        types.LoadBalancerSchemeEnum(cmp.Or(v.spec.Scheme, string(types.LoadBalancerSchemeEnumInternetFacing))),
 		IpAddressType: types.IpAddressType(ipAddressType(v)),
 		Subnets:       v.spec.SubnetIDs,
 		Tags:          tagList(req.Tags),
@@ -43,19 +44,15 @@ func (d *driver[O]) Create(ctx context.Context, o O, req managed.Request) error 
 	return nil
 }
 
-// setTags adds or changes the tags set and removes the keys remove of resource arn.
-func (d *driver[O]) setTags(ctx context.Context, arn string, set map[string]string, remove []string) error {
-	if len(set) > 0 {
-		if _, err := d.api.AddTags(ctx, &elb.AddTagsInput{ResourceArns: []string{arn}, Tags: tagList(set)}); err != nil {
-			return fmt.Errorf("tag %s: %w", arn, err)
-		}
-	}
-	if len(remove) > 0 {
-		if _, err := d.api.RemoveTags(ctx, &elb.RemoveTagsInput{ResourceArns: []string{arn}, TagKeys: remove}); err != nil {
-			return fmt.Errorf("remove %d tags of %s: %w", len(remove), arn, err)
-		}
-	}
-	return nil
+// tagCalls changes the tags of resource arn: AddTags, then RemoveTags.
+func (d *driver[O]) tagCalls(arn string) func(ctx context.Context, set map[string]string, remove []string) error {
+	return managed.TagCalls(func(ctx context.Context, set map[string]string) error {
+		_, err := d.api.AddTags(ctx, &elb.AddTagsInput{ResourceArns: []string{arn}, Tags: tagList(set)})
+		return managed.Wrap(err, "tag %s", arn)
+	}, func(ctx context.Context, remove []string) error {
+		_, err := d.api.RemoveTags(ctx, &elb.RemoveTagsInput{ResourceArns: []string{arn}, TagKeys: remove})
+		return managed.Wrap(err, "remove %d tags of %s", len(remove), arn)
+	})
 }
 
 // Delete deletes the listeners, then the target groups (no longer in use), then the load
@@ -98,11 +95,7 @@ const deletionProtection = "deletion_protection.enabled"
 // ReleaseOwnership removes the ownership tags from the load balancer and its target groups,
 // 20 resources a call, for deletionPolicy Orphan.
 func (d *driver[O]) ReleaseOwnership(ctx context.Context, _ O, obs managed.Observation[State]) error {
-	arns := []string{aws.ToString(obs.State.LB.LoadBalancerArn)}
-	for _, name := range slices.Sorted(maps.Keys(obs.State.Groups)) {
-		arns = append(arns, aws.ToString(obs.State.Groups[name].TargetGroupArn))
-	}
-	for batch := range slices.Chunk(arns, maxTagARNs) {
+	for batch := range slices.Chunk(obs.State.arns(), maxTagARNs) {
 		if _, err := d.api.RemoveTags(ctx, &elb.RemoveTagsInput{ResourceArns: batch, TagKeys: managed.OwnershipTagKeys()}); err != nil {
 			return fmt.Errorf("remove the ownership tags of %d load balancer resources: %w", len(batch), err)
 		}

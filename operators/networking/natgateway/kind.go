@@ -4,7 +4,6 @@
 package natgateway
 
 import (
-	"context"
 	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -23,12 +22,9 @@ import (
 // Kind declares the NATGateway kind to the engine.
 func Kind() managed.Kind[*v1alpha1.NATGateway, State] {
 	return managed.Kind[*v1alpha1.NATGateway, State]{
-		Name:    "NATGateway",
-		New:     func() *v1alpha1.NATGateway { return &v1alpha1.NATGateway{} },
-		NewList: func() client.ObjectList { return &v1alpha1.NATGatewayList{} },
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.NATGateway, State] {
 			api := ec2util.Client(s)
-			return &driver{api: api, gateways: describer(api).For(s), addresses: ec2util.Addresses(api)}
+			return &driver{api: api, gateways: gateways(api).For(s), addresses: ec2util.Addresses(api)}
 		},
 		References: []managed.Ref[*v1alpha1.NATGateway]{
 			managed.One(targets.Subnet, "spec.subnetRef", func(g *v1alpha1.NATGateway) (*shared.Reference, *string) { return g.Spec.SubnetRef, &g.Spec.SubnetID }),
@@ -39,30 +35,23 @@ func Kind() managed.Kind[*v1alpha1.NATGateway, State] {
 	}
 }
 
-// describer reads NAT gateways. Among several gateways with the same owner (one that failed or
+// gateways reads NAT gateways. Among several gateways with the same owner (one that failed or
 // was deleted stays visible for about an hour), it picks a live one, else the newest.
-func describer(api *ec2.Client) ec2util.Describer[types.NatGateway] {
-	return ec2util.Describer[types.NatGateway]{
-		What: "NAT gateway",
-		Describe: ec2util.Pages(1000, api.DescribeNatGateways, func(ids []string, f []types.Filter, limit *int32, next *string) *ec2.DescribeNatGatewaysInput {
-			return &ec2.DescribeNatGatewaysInput{NatGatewayIds: ids, Filter: f, MaxResults: limit, NextToken: next}
-		}, func(out *ec2.DescribeNatGatewaysOutput) ([]types.NatGateway, *string) {
-			return out.NatGateways, out.NextToken
-		}),
-		ID:   func(g types.NatGateway) string { return aws.ToString(g.NatGatewayId) },
-		Gone: gone,
-		Choose: func(gs []types.NatGateway) types.NatGateway {
-			slices.SortStableFunc(gs, func(a, b types.NatGateway) int {
-				return aws.ToTime(b.CreateTime).Compare(aws.ToTime(a.CreateTime))
-			})
-			for _, g := range gs {
-				if !gone(g) {
-					return g
-				}
+func gateways(api *ec2.Client) ec2util.Describer[types.NatGateway] {
+	d := ec2util.NATGateways(api)
+	d.Gone = gone
+	d.Choose = func(gs []types.NatGateway) types.NatGateway {
+		slices.SortStableFunc(gs, func(a, b types.NatGateway) int {
+			return aws.ToTime(b.CreateTime).Compare(aws.ToTime(a.CreateTime))
+		})
+		for _, g := range gs {
+			if !gone(g) {
+				return g
 			}
-			return gs[0]
-		},
+		}
+		return gs[0]
 	}
+	return d
 }
 
 // gone reports whether a gateway is deleting or deleted.
@@ -72,18 +61,7 @@ func gone(g types.NatGateway) bool {
 
 // driver manages one provider's NAT gateways.
 type driver struct {
-	api       gatewayAPI
+	api       *ec2.Client
 	gateways  ec2util.Source[types.NatGateway]
 	addresses ec2util.Describer[types.Address]
-}
-
-// gatewayAPI is the part of the EC2 API the driver uses: NAT gateways, the Elastic IPs it
-// allocates for them, and the subnet and internet gateway it checks before a create.
-type gatewayAPI interface {
-	ec2util.TagAPI
-	ec2util.AddressAPI
-	CreateNatGateway(ctx context.Context, in *ec2.CreateNatGatewayInput, opts ...func(*ec2.Options)) (*ec2.CreateNatGatewayOutput, error)
-	DeleteNatGateway(ctx context.Context, in *ec2.DeleteNatGatewayInput, opts ...func(*ec2.Options)) (*ec2.DeleteNatGatewayOutput, error)
-	DescribeSubnets(ctx context.Context, in *ec2.DescribeSubnetsInput, opts ...func(*ec2.Options)) (*ec2.DescribeSubnetsOutput, error)
-	DescribeInternetGateways(ctx context.Context, in *ec2.DescribeInternetGatewaysInput, opts ...func(*ec2.Options)) (*ec2.DescribeInternetGatewaysOutput, error)
 }

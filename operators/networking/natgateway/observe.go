@@ -21,9 +21,8 @@ type State struct {
 	Address *types.Address
 }
 
-// Observe reads the gateway (from the provider's listing at periodic syncs, directly
-// otherwise), fills the status and plans the changes that bring it in line with the spec. A
-// gateway without a recorded id is looked up by its ownership tag.
+// Observe finds the gateway (see ec2util.Source.Find), fills the status and plans the changes
+// that bring it in line with the spec.
 //
 // A deleted gateway does not exist, except while the object is being deleted and the Elastic
 // IP the operator allocated for it is not released yet. A deleting gateway is busy: a
@@ -46,9 +45,8 @@ func (d *driver) Observe(ctx context.Context, g *v1alpha1.NATGateway, req manage
 		// Being deleted: the spec (whose references are not resolved now) no longer matters.
 		return managed.Observation[State]{Exists: true, State: st, Tags: tags}, nil
 	case gw.State == types.NatGatewayStateDeleting:
-		obs := managed.Observation[State]{Exists: true, Busy: true, State: st, Message: "NAT gateway " + id + " is deleting"}
-		obs.Uncompared = []string{"state (deleting)"}
-		return obs, nil
+		return managed.Observation[State]{Exists: true, Busy: true, State: st, Message: "NAT gateway " + id + " is deleting",
+			Uncompared: []string{"state (deleting)"}}, nil
 	case gw.State == types.NatGatewayStateFailed && req.StalledBefore == condition.ReasonNATGatewayFailed:
 		// The spec changed after the failure was reported: the gateway is deleted, and a new
 		// one is created once it is.

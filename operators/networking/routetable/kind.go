@@ -3,10 +3,8 @@
 package routetable
 
 import (
-	"context"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -25,20 +23,9 @@ import (
 // any of them is not Ready.
 func Kind() managed.Kind[*v1alpha1.RouteTable, State] {
 	return managed.Kind[*v1alpha1.RouteTable, State]{
-		Name:    "RouteTable",
-		New:     func() *v1alpha1.RouteTable { return &v1alpha1.RouteTable{} },
-		NewList: func() client.ObjectList { return &v1alpha1.RouteTableList{} },
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.RouteTable, State] {
 			api := ec2util.Client(s)
-			return &driver{api: api, tables: ec2util.Describer[types.RouteTable]{
-				What: "route table",
-				Describe: ec2util.Pages(100, api.DescribeRouteTables, func(ids []string, f []types.Filter, max *int32, next *string) *ec2.DescribeRouteTablesInput {
-					return &ec2.DescribeRouteTablesInput{RouteTableIds: ids, Filters: f, MaxResults: max, NextToken: next}
-				}, func(out *ec2.DescribeRouteTablesOutput) ([]types.RouteTable, *string) {
-					return out.RouteTables, out.NextToken
-				}),
-				ID: func(t types.RouteTable) string { return aws.ToString(t.RouteTableId) },
-			}.For(s)}
+			return &driver{api: api, tables: ec2util.RouteTables(api).For(s)}
 		},
 		Validate: validate,
 		References: []managed.Ref[*v1alpha1.RouteTable]{
@@ -82,19 +69,6 @@ func validate(t *v1alpha1.RouteTable) error {
 
 // driver manages one provider's route tables.
 type driver struct {
-	api    tableAPI
+	api    *ec2.Client
 	tables ec2util.Source[types.RouteTable]
-}
-
-// tableAPI is the part of the EC2 API the driver uses.
-type tableAPI interface {
-	ec2util.TagAPI
-	CreateRouteTable(ctx context.Context, in *ec2.CreateRouteTableInput, opts ...func(*ec2.Options)) (*ec2.CreateRouteTableOutput, error)
-	DescribeRouteTables(ctx context.Context, in *ec2.DescribeRouteTablesInput, opts ...func(*ec2.Options)) (*ec2.DescribeRouteTablesOutput, error)
-	DeleteRouteTable(ctx context.Context, in *ec2.DeleteRouteTableInput, opts ...func(*ec2.Options)) (*ec2.DeleteRouteTableOutput, error)
-	CreateRoute(ctx context.Context, in *ec2.CreateRouteInput, opts ...func(*ec2.Options)) (*ec2.CreateRouteOutput, error)
-	ReplaceRoute(ctx context.Context, in *ec2.ReplaceRouteInput, opts ...func(*ec2.Options)) (*ec2.ReplaceRouteOutput, error)
-	DeleteRoute(ctx context.Context, in *ec2.DeleteRouteInput, opts ...func(*ec2.Options)) (*ec2.DeleteRouteOutput, error)
-	AssociateRouteTable(ctx context.Context, in *ec2.AssociateRouteTableInput, opts ...func(*ec2.Options)) (*ec2.AssociateRouteTableOutput, error)
-	DisassociateRouteTable(ctx context.Context, in *ec2.DisassociateRouteTableInput, opts ...func(*ec2.Options)) (*ec2.DisassociateRouteTableOutput, error)
 }

@@ -18,10 +18,8 @@ type State struct {
 	Table types.RouteTable
 }
 
-// Observe reads the table (from the provider's listing at periodic syncs, directly
-// otherwise), fills the status and plans the changes of its routes, subnet associations and
-// tags. A table without a recorded id is looked up by its ownership tag. The table is Ready as
-// soon as it exists.
+// Observe finds the table (see ec2util.Source.Find), fills the status and plans the changes
+// of its routes, subnet associations and tags. The table is Ready as soon as it exists.
 func (d *driver) Observe(ctx context.Context, t *v1alpha1.RouteTable, req managed.Request) (managed.Observation[State], error) {
 	rt, found, err := d.tables.Find(ctx, t)
 	if err != nil || !found {

@@ -3,11 +3,9 @@
 package securitygroup
 
 import (
-	"context"
 	"fmt"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -24,20 +22,9 @@ import (
 // VPC is Ready; the groups the rules name come from sourceGroups.
 func Kind() managed.Kind[*v1alpha1.SecurityGroup, State] {
 	return managed.Kind[*v1alpha1.SecurityGroup, State]{
-		Name:    "SecurityGroup",
-		New:     func() *v1alpha1.SecurityGroup { return &v1alpha1.SecurityGroup{} },
-		NewList: func() client.ObjectList { return &v1alpha1.SecurityGroupList{} },
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.SecurityGroup, State] {
 			api := ec2util.Client(s)
-			return &driver{api: api, groups: ec2util.Describer[types.SecurityGroup]{
-				What: "security group",
-				Describe: ec2util.Pages(1000, api.DescribeSecurityGroups, func(ids []string, f []types.Filter, max *int32, next *string) *ec2.DescribeSecurityGroupsInput {
-					return &ec2.DescribeSecurityGroupsInput{GroupIds: ids, Filters: f, MaxResults: max, NextToken: next}
-				}, func(out *ec2.DescribeSecurityGroupsOutput) ([]types.SecurityGroup, *string) {
-					return out.SecurityGroups, out.NextToken
-				}),
-				ID: func(g types.SecurityGroup) string { return aws.ToString(g.GroupId) },
-			}.For(s)}
+			return &driver{api: api, groups: ec2util.SecurityGroups(api).For(s)}
 		},
 		References: []managed.Ref[*v1alpha1.SecurityGroup]{
 			managed.One(targets.VPC, "spec.vpcRef", func(g *v1alpha1.SecurityGroup) (*shared.Reference, *string) {
@@ -92,18 +79,6 @@ func sourceSites(g *v1alpha1.SecurityGroup) []managed.Site {
 
 // driver manages one provider's security groups.
 type driver struct {
-	api    groupAPI
+	api    *ec2.Client
 	groups ec2util.Source[types.SecurityGroup]
-}
-
-// groupAPI is the part of the EC2 API the driver uses.
-type groupAPI interface {
-	ec2util.TagAPI
-	CreateSecurityGroup(ctx context.Context, in *ec2.CreateSecurityGroupInput, opts ...func(*ec2.Options)) (*ec2.CreateSecurityGroupOutput, error)
-	DescribeSecurityGroups(ctx context.Context, in *ec2.DescribeSecurityGroupsInput, opts ...func(*ec2.Options)) (*ec2.DescribeSecurityGroupsOutput, error)
-	AuthorizeSecurityGroupIngress(ctx context.Context, in *ec2.AuthorizeSecurityGroupIngressInput, opts ...func(*ec2.Options)) (*ec2.AuthorizeSecurityGroupIngressOutput, error)
-	AuthorizeSecurityGroupEgress(ctx context.Context, in *ec2.AuthorizeSecurityGroupEgressInput, opts ...func(*ec2.Options)) (*ec2.AuthorizeSecurityGroupEgressOutput, error)
-	RevokeSecurityGroupIngress(ctx context.Context, in *ec2.RevokeSecurityGroupIngressInput, opts ...func(*ec2.Options)) (*ec2.RevokeSecurityGroupIngressOutput, error)
-	RevokeSecurityGroupEgress(ctx context.Context, in *ec2.RevokeSecurityGroupEgressInput, opts ...func(*ec2.Options)) (*ec2.RevokeSecurityGroupEgressOutput, error)
-	DeleteSecurityGroup(ctx context.Context, in *ec2.DeleteSecurityGroupInput, opts ...func(*ec2.Options)) (*ec2.DeleteSecurityGroupOutput, error)
 }

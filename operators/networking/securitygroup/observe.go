@@ -32,10 +32,9 @@ func desired(g *v1alpha1.SecurityGroup, id string) (ingress, egress ruleSet, pen
 	return ingress, egress, pending
 }
 
-// Observe reads the group with its rules (from the provider's listing at periodic syncs,
-// directly otherwise), fills the status and plans the changes of the rules, compared as sets
-// of atomic rules, and of the tags. A group without a recorded id is looked up by its
-// ownership tag. The group is Ready as soon as it exists.
+// Observe finds the group with its rules (see ec2util.Source.Find), fills the status and plans
+// the changes of the rules, compared as sets of atomic rules, and of the tags. The group is
+// Ready as soon as it exists.
 func (d *driver) Observe(ctx context.Context, g *v1alpha1.SecurityGroup, req managed.Request) (managed.Observation[State], error) {
 	sg, found, err := d.groups.Find(ctx, g)
 	if err != nil || !found {

@@ -48,17 +48,13 @@ func hasPorts(protocol string) bool {
 // ports returns the port range of a protocol from optional values: -1 where absent, and -1 for
 // protocols without ports.
 func ports(protocol string, from, to *int32) (int32, int32) {
-	if !hasPorts(protocol) {
-		return -1, -1
+	port := func(p *int32) int32 {
+		if p == nil || !hasPorts(protocol) {
+			return -1
+		}
+		return *p
 	}
-	f, t := int32(-1), int32(-1)
-	if from != nil {
-		f = *from
-	}
-	if to != nil {
-		t = *to
-	}
-	return f, t
+	return port(from), port(to)
 }
 
 // desiredRules expands the spec's rules into atomic rules. self is the group's own id, for

@@ -63,10 +63,7 @@ func (d *driver) planRules(plan *managed.Plan, id string, egress bool, want, hav
 		default:
 			_, err = d.api.AuthorizeSecurityGroupIngress(ctx, &ec2.AuthorizeSecurityGroupIngressInput{GroupId: gid, IpPermissions: ipPermissions(missing)})
 		}
-		if err != nil {
-			return fmt.Errorf("authorize %d %s rules of security group %s: %w", len(missing), what, id, err)
-		}
-		return nil
+		return managed.Wrap(err, "authorize %d %s rules of security group %s", len(missing), what, id)
 	})
 }
 

@@ -2,7 +2,6 @@ package subnet
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -20,9 +19,8 @@ type State struct {
 	Subnet types.Subnet
 }
 
-// Observe reads the subnet (from the provider's listing at periodic syncs, directly otherwise),
-// fills the status and, once it is available, plans the changes that bring it in line with the
-// spec. A subnet without a recorded id is looked up by its ownership tag.
+// Observe finds the subnet (see ec2util.Source.Find), fills the status and, once it is
+// available, plans the changes that bring it in line with the spec.
 func (d *driver) Observe(ctx context.Context, s *v1alpha1.Subnet, req managed.Request) (managed.Observation[State], error) {
 	sn, found, err := d.subnets.Find(ctx, s)
 	if err != nil || !found {
@@ -40,11 +38,9 @@ func (d *driver) Observe(ctx context.Context, s *v1alpha1.Subnet, req managed.Re
 	}
 	if want := s.Spec.MapPublicIPOnLaunch; aws.ToBool(sn.MapPublicIpOnLaunch) != want {
 		obs.Changes.Add("mapPublicIpOnLaunch", func(ctx context.Context) error {
-			if _, err := d.api.ModifySubnetAttribute(ctx, &ec2.ModifySubnetAttributeInput{SubnetId: aws.String(id),
-				MapPublicIpOnLaunch: &types.AttributeBooleanValue{Value: aws.Bool(want)}}); err != nil {
-				return fmt.Errorf("modify subnet %s: %w", id, err)
-			}
-			return nil
+			_, err := d.api.ModifySubnetAttribute(ctx, &ec2.ModifySubnetAttributeInput{SubnetId: aws.String(id),
+				MapPublicIpOnLaunch: &types.AttributeBooleanValue{Value: aws.Bool(want)}})
+			return managed.Wrap(err, "modify subnet %s", id)
 		})
 	}
 	ec2util.PlanTags(&obs.Changes, d.api, id, req.Tags, tags)
@@ -86,7 +82,7 @@ func (d *driver) Create(ctx context.Context, s *v1alpha1.Subnet, req managed.Req
 	}
 	out, err := d.api.CreateSubnet(ctx, in)
 	if err != nil {
-		return fmt.Errorf("create subnet %s in VPC %s: %w", s.Spec.CIDRBlock, s.Spec.VPCID, err)
+		return managed.Wrap(err, "create subnet %s in VPC %s", s.Spec.CIDRBlock, s.Spec.VPCID)
 	}
 	managed.SetExternalName(s, aws.ToString(out.Subnet.SubnetId))
 	return nil

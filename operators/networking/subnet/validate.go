@@ -16,21 +16,16 @@ import (
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
-// vpcReader reads VPCs; the EC2 client is one.
-type vpcReader interface {
-	DescribeVpcs(ctx context.Context, in *ec2.DescribeVpcsInput, opts ...func(*ec2.Options)) (*ec2.DescribeVpcsOutput, error)
-}
-
 // checkPlacement refuses, before anything is written, a subnet that CreateSubnet would refuse
 // for where it goes: an availability zone outside the provider's region, or a CIDR block
 // outside every IPv4 block of its VPC, which it reads with one DescribeVpcs. The refusals are
 // terminal InvalidSpec errors. A VPC that does not exist is left to CreateSubnet, which reports
 // it as before.
-func checkPlacement(ctx context.Context, vpcs vpcReader, region string, s *v1alpha1.Subnet) error {
+func checkPlacement(ctx context.Context, api *ec2.Client, region string, s *v1alpha1.Subnet) error {
 	if err := checkZone(s.Spec.AvailabilityZone, region); err != nil {
 		return err
 	}
-	out, err := vpcs.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{VpcIds: []string{s.Spec.VPCID}})
+	out, err := api.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{VpcIds: []string{s.Spec.VPCID}})
 	if awserr.IsNotFound(err) {
 		return nil
 	}

@@ -2,7 +2,6 @@ package vpc
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -20,10 +19,9 @@ type State struct {
 	VPC types.Vpc
 }
 
-// Observe reads the VPC (from the provider's listing at periodic syncs, directly otherwise)
-// and, once it is available, its two DNS attributes; it fills the status and plans the
-// changes that bring the VPC in line with the spec. A VPC without a recorded id is looked up
-// by its ownership tag.
+// Observe finds the VPC (see ec2util.Source.Find) and, once it is available, reads its two
+// DNS attributes; it fills the status and plans the changes that bring the VPC in line with
+// the spec.
 func (d *driver) Observe(ctx context.Context, v *v1alpha1.VPC, req managed.Request) (managed.Observation[State], error) {
 	vpc, found, err := d.vpcs.Find(ctx, v)
 	if err != nil || !found {
@@ -58,7 +56,7 @@ func (d *driver) Observe(ctx context.Context, v *v1alpha1.VPC, req managed.Reque
 func (d *driver) attribute(ctx context.Context, id string, name types.VpcAttributeName) (bool, error) {
 	out, err := d.api.DescribeVpcAttribute(ctx, &ec2.DescribeVpcAttributeInput{VpcId: aws.String(id), Attribute: name})
 	if err != nil {
-		return false, fmt.Errorf("describe attribute %s of VPC %s: %w", name, id, err)
+		return false, managed.Wrap(err, "describe attribute %s of VPC %s", name, id)
 	}
 	if name == types.VpcAttributeNameEnableDnsSupport {
 		return out.EnableDnsSupport != nil && aws.ToBool(out.EnableDnsSupport.Value), nil
@@ -71,25 +69,22 @@ func (d *driver) attribute(ctx context.Context, id string, name types.VpcAttribu
 // need DNS support: support is turned on first and off last.
 func (d *driver) planDNS(plan *managed.Plan, id string, v *v1alpha1.VPC, support, hostnames bool) {
 	var fields []string
-	var calls, last []*ec2.ModifyVpcAttributeInput
+	var calls []*ec2.ModifyVpcAttributeInput
 	if want := aws.ToBool(v.Spec.EnableDNSSupport); want != support {
 		fields = append(fields, "enableDnsSupport")
-		in := &ec2.ModifyVpcAttributeInput{VpcId: aws.String(id), EnableDnsSupport: &types.AttributeBooleanValue{Value: aws.Bool(want)}}
-		if want {
-			calls = append(calls, in)
-		} else {
-			last = append(last, in)
-		}
+		calls = append(calls, &ec2.ModifyVpcAttributeInput{VpcId: aws.String(id), EnableDnsSupport: &types.AttributeBooleanValue{Value: aws.Bool(want)}})
 	}
 	if want := aws.ToBool(v.Spec.EnableDNSHostnames); want != hostnames {
 		fields = append(fields, "enableDnsHostnames")
 		calls = append(calls, &ec2.ModifyVpcAttributeInput{VpcId: aws.String(id), EnableDnsHostnames: &types.AttributeBooleanValue{Value: aws.Bool(want)}})
 	}
-	calls = append(calls, last...)
+	if len(calls) == 2 && !aws.ToBool(v.Spec.EnableDNSSupport) {
+		calls[0], calls[1] = calls[1], calls[0] // support off after hostnames
+	}
 	plan.AddFields(fields, func(ctx context.Context) error {
 		for _, in := range calls {
 			if _, err := d.api.ModifyVpcAttribute(ctx, in); err != nil {
-				return fmt.Errorf("modify the attributes of VPC %s: %w", id, err)
+				return managed.Wrap(err, "modify the attributes of VPC %s", id)
 			}
 		}
 		return nil
@@ -99,16 +94,13 @@ func (d *driver) planDNS(plan *managed.Plan, id string, v *v1alpha1.VPC, support
 // Create creates the VPC with its ownership tags and records its id. The DNS attributes are
 // set by the next reconcile, once the VPC is available.
 func (d *driver) Create(ctx context.Context, v *v1alpha1.VPC, req managed.Request) error {
-	in := &ec2.CreateVpcInput{
+	out, err := d.api.CreateVpc(ctx, &ec2.CreateVpcInput{
 		CidrBlock:         aws.String(v.Spec.CIDRBlock),
+		InstanceTenancy:   types.Tenancy(v.Spec.InstanceTenancy), // "" leaves AWS's default
 		TagSpecifications: ec2util.TagSpecifications(types.ResourceTypeVpc, req.Tags),
-	}
-	if v.Spec.InstanceTenancy != "" {
-		in.InstanceTenancy = types.Tenancy(v.Spec.InstanceTenancy)
-	}
-	out, err := d.api.CreateVpc(ctx, in)
+	})
 	if err != nil {
-		return fmt.Errorf("create VPC %s: %w", v.Spec.CIDRBlock, err)
+		return managed.Wrap(err, "create VPC %s", v.Spec.CIDRBlock)
 	}
 	managed.SetExternalName(v, aws.ToString(out.Vpc.VpcId))
 	return nil

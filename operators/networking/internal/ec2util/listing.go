@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
@@ -67,17 +66,4 @@ func (d Describer[T]) Listing() *managed.Listing[T] {
 		}
 		return out, nil
 	}}
-}
-
-// Paging returns the MaxResults and NextToken of one Describe request: pages of max when
-// listing by filters (EC2 refuses MaxResults together with ids), and the token of the page
-// after next ("" for the first).
-func Paging(ids []string, max int32, next string) (maxResults *int32, token *string) {
-	if ids == nil {
-		maxResults = aws.Int32(max)
-	}
-	if next != "" {
-		token = aws.String(next)
-	}
-	return maxResults, token
 }

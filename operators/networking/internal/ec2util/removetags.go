@@ -4,5 +4,5 @@ import "context"
 
 // RemoveTags removes the tags keys from resource id.
 func RemoveTags(ctx context.Context, api TagAPI, id string, keys ...string) error {
-	return setTags(ctx, api, id, nil, keys)
+	return tagCalls(api, id)(ctx, nil, keys)
 }

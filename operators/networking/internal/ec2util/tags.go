@@ -1,6 +1,6 @@
-// Package ec2util holds what the networking family's EC2 drivers share: tag conversions, tag
-// updates, the ownership filter, Elastic IP addresses and the per-provider listings that batch
-// observations.
+// Package ec2util holds what the networking family's EC2 drivers share: a describer for each
+// EC2 type, tag conversions, tag updates, the ownership filter, Elastic IP addresses and the
+// per-provider listings that batch observations.
 package ec2util
 
 import (
@@ -74,28 +74,22 @@ func OwnedFilter() []types.Filter {
 // PlanTags plans, when observed is not desired, the tag change that makes resource id carry
 // exactly desired.
 func PlanTags(plan *managed.Plan, api TagAPI, id string, desired, observed map[string]string) {
-	plan.AddTags(desired, observed, func(ctx context.Context, set map[string]string, remove []string) error {
-		return setTags(ctx, api, id, set, remove)
-	})
+	plan.AddTags(desired, observed, tagCalls(api, id))
 }
 
-// setTags adds or changes the tags set and removes the keys remove of resource id.
-func setTags(ctx context.Context, api TagAPI, id string, set map[string]string, remove []string) error {
-	if len(set) > 0 {
-		if _, err := api.CreateTags(ctx, &ec2.CreateTagsInput{Resources: []string{id}, Tags: TagList(set)}); err != nil {
-			return fmt.Errorf("tag %s: %w", id, err)
-		}
-	}
-	if len(remove) > 0 {
+// tagCalls changes the tags of resource id: CreateTags, then DeleteTags.
+func tagCalls(api TagAPI, id string) func(ctx context.Context, set map[string]string, remove []string) error {
+	return managed.TagCalls(func(ctx context.Context, set map[string]string) error {
+		_, err := api.CreateTags(ctx, &ec2.CreateTagsInput{Resources: []string{id}, Tags: TagList(set)})
+		return managed.Wrap(err, "tag %s", id)
+	}, func(ctx context.Context, remove []string) error {
 		keys := make([]types.Tag, 0, len(remove))
 		for _, k := range remove {
 			keys = append(keys, types.Tag{Key: aws.String(k)})
 		}
-		if _, err := api.DeleteTags(ctx, &ec2.DeleteTagsInput{Resources: []string{id}, Tags: keys}); err != nil {
-			return fmt.Errorf("untag %s: %w", id, err)
-		}
-	}
-	return nil
+		_, err := api.DeleteTags(ctx, &ec2.DeleteTagsInput{Resources: []string{id}, Tags: keys})
+		return managed.Wrap(err, "untag %s", id)
+	})
 }
 
 // ReleaseOwnership removes the ownership tags of resource id, for deletionPolicy Orphan.
