@@ -31,7 +31,7 @@ func NewCommand(f Family) *cobra.Command {
 				return err
 			}
 			ctrl.SetLogger(NewLogger(opts.LogLevel, opts.LogFormat))
-			cfg, err := RESTConfig(opts.Kubeconfig)
+			cfg, err := RESTConfig(opts.Kubeconfig, opts.KubeAPIQPS, opts.KubeAPIBurst)
 			if err != nil {
 				return err
 			}

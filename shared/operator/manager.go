@@ -142,18 +142,22 @@ func cacheSynced(mgr manager.Manager) healthz.Checker {
 }
 
 // RESTConfig returns the configuration to reach the API server: from kubeconfig when given,
-// otherwise in-cluster, otherwise $KUBECONFIG or ~/.kube/config.
-func RESTConfig(kubeconfig string) (*rest.Config, error) {
+// otherwise in-cluster, otherwise $KUBECONFIG or ~/.kube/config. Whatever the path, its client
+// rate is qps requests per second with bursts of burst (0: twice qps); a negative qps turns the
+// client-side limit off.
+func RESTConfig(kubeconfig string, qps float32, burst int) (*rest.Config, error) {
+	var cfg *rest.Config
+	var err error
 	if kubeconfig != "" {
-		cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-		if err != nil {
+		if cfg, err = clientcmd.BuildConfigFromFlags("", kubeconfig); err != nil {
 			return nil, fmt.Errorf("load kubeconfig %s: %w", kubeconfig, err)
 		}
-		return cfg, nil
-	}
-	cfg, err := ctrl.GetConfig()
-	if err != nil {
+	} else if cfg, err = ctrl.GetConfig(); err != nil {
 		return nil, fmt.Errorf("find the cluster (no in-cluster config, no $KUBECONFIG, no ~/.kube/config): %w", err)
+	}
+	cfg.QPS, cfg.Burst = qps, burst
+	if burst <= 0 && qps > 0 {
+		cfg.Burst = int(2 * qps)
 	}
 	return cfg, nil
 }

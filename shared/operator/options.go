@@ -1,6 +1,7 @@
 package operator
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -36,6 +37,12 @@ type Options struct {
 	LogFormat string
 	// Kubeconfig is the path of a kubeconfig; empty means in-cluster or $KUBECONFIG.
 	Kubeconfig string
+	// KubeAPIQPS limits the requests per second to the API server; negative means no
+	// client-side limit (the API server's priority and fairness governs), whatever the path
+	// to the cluster.
+	KubeAPIQPS float32
+	// KubeAPIBurst is how many requests may exceed KubeAPIQPS at once; 0 means twice the QPS.
+	KubeAPIBurst int
 	// SharedProcess lets several managers run in one process, as tests start them; it turns
 	// off controller-runtime's check that controller names are unique in the process.
 	SharedProcess bool
@@ -76,6 +83,9 @@ func DefaultOptions() Options {
 		ReconcileTimeout:        2 * time.Minute,
 		AWSTimeout:              30 * time.Second,
 		CreateGrace:             time.Minute,
+		// As controller-runtime's own default: thousands of objects are not throttled to
+		// client-go's 5 requests per second, and the API server still protects itself.
+		KubeAPIQPS: -1,
 		// One team per cluster is the common case, as with ACK and Crossplane; a multi-team
 		// cluster restricts it.
 		OperatorIdentityNamespaces: []string{"*"},
@@ -96,6 +106,8 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug, info or error")
 	fs.StringVar(&o.LogFormat, "log-format", o.LogFormat, "log format: json or console")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "path of a kubeconfig (default: in-cluster, or $KUBECONFIG)")
+	fs.Float32Var(&o.KubeAPIQPS, "kube-api-qps", o.KubeAPIQPS, "requests per second to the API server; -1 leaves the rate to the API server's priority and fairness")
+	fs.IntVar(&o.KubeAPIBurst, "kube-api-burst", o.KubeAPIBurst, "requests to the API server that may exceed --kube-api-qps at once (default: twice the QPS)")
 	fs.StringSliceVar(&o.OperatorIdentityNamespaces, "operator-identity-namespaces", o.OperatorIdentityNamespaces,
 		`namespaces whose AWSProviders may use the operator's own identity (IRSA, Pod Identity, default chain); "*" for all`)
 	fs.StringArrayVar(&o.AssumeRolePolicy, "assume-role-policy", o.AssumeRolePolicy,
@@ -133,6 +145,14 @@ func (o *Options) Validate() error {
 	case "json", "console":
 	default:
 		return fmt.Errorf("--log-format must be json or console, not %q", o.LogFormat)
+	}
+	if o.KubeAPIQPS == 0 {
+		// client-go reads 0 as its default of 5 requests per second, which throttles a
+		// controller of many objects to a crawl.
+		return errors.New("--kube-api-qps must be positive, or -1 for no client-side limit; 0 would mean client-go's 5 requests per second")
+	}
+	if o.KubeAPIBurst < 0 {
+		return fmt.Errorf("--kube-api-burst must not be negative, not %d", o.KubeAPIBurst)
 	}
 	if o.MaxConcurrentReconciles < 1 {
 		return fmt.Errorf("--max-concurrent-reconciles must be at least 1, not %d", o.MaxConcurrentReconciles)
