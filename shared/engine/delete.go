@@ -46,7 +46,7 @@ func (r *Reconciler[O, S]) delete(ctx context.Context, p *pass[O]) (ctrl.Result,
 	defer done()
 	// Observe's Conflict (a difference from the spec that no update can fix) is ignored here:
 	// it must never keep an object from being deleted.
-	obs, err := drv.Observe(ctx, o, managed.Request{Tags: DesiredTags(o, sess.DefaultTags()), Deleting: true})
+	obs, err := drv.Observe(ctx, o, managed.Request{Tags: desiredTags(o, sess.DefaultTags()), Deleting: true})
 	if t, ok := managed.AsTerminal(err); ok && t.Reason == condition.ReasonAlreadyExists && managed.ExternalName(o) == "" {
 		// The name this object's interrupted create would have used belongs to another owner:
 		// the object never created anything.

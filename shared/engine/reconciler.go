@@ -172,7 +172,7 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	if err != nil {
 		return r.fail(p, err)
 	}
-	desired := DesiredTags(o, sess.DefaultTags())
+	desired := desiredTags(o, sess.DefaultTags())
 	if n := len(desired); n > managed.MaxTags {
 		return r.fail(p, managed.Terminal(condition.ReasonTooManyTags, "the resource would carry %d tags (provider defaultTags, spec.tags and %d ownership tags); AWS allows %d", n, len(managed.OwnerTags(o)), managed.MaxTags))
 	}

@@ -107,7 +107,7 @@ func inCloud(size int32, ready bool) func(*cloud, *testkind.Widget) {
 		if !ready {
 			pending = 1000
 		}
-		c.items["w-9"] = &widgetState{Size: size, Ready: ready, Tags: DesiredTags(w, nil), PendingObserves: pending}
+		c.items["w-9"] = &widgetState{Size: size, Ready: ready, Tags: desiredTags(w, nil), PendingObserves: pending}
 	}
 }
 func apiError(code string) error {

@@ -7,11 +7,11 @@ import (
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
-// DesiredTags returns the tags the AWS resource of o should carry: the provider's default
+// desiredTags returns the tags the AWS resource of o should carry: the provider's default
 // tags, then o's spec.tags (which win), then the ownership tags (which nothing overrides).
 // Empty ownership values (a kind not yet known) are left out. The engine hands them to
 // drivers in managed.Request.
-func DesiredTags(o v1alpha1.Managed, defaults map[string]string) map[string]string {
+func desiredTags(o v1alpha1.Managed, defaults map[string]string) map[string]string {
 	tags := make(map[string]string, len(defaults)+len(o.GetManagedSpec().Tags)+4)
 	maps.Copy(tags, defaults)
 	maps.Copy(tags, o.GetManagedSpec().Tags)
