@@ -74,7 +74,7 @@ func (r *Reconciler[O, S]) delete(ctx context.Context, p *pass[O]) (ctrl.Result,
 	setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonDeleting, "the AWS resource is being deleted")
 	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
 	p.result = "deleting"
-	return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
+	return ctrl.Result{RequeueAfter: r.polls.next(p.o, r.opts.WaitInterval)}, nil
 }
 
 // release removes the finalizer so the API server can finish deleting the object.
@@ -83,6 +83,7 @@ func (r *Reconciler[O, S]) release(ctx context.Context, p *pass[O], what string)
 		return r.fail(p, err)
 	}
 	r.progress.done(p.o)
+	r.polls.done(p.o)
 	log.FromContext(ctx).Info("released", "what", what)
 	r.event(p.o, corev1.EventTypeNormal, "Released", "Delete", "%s", what)
 	p.result = "deleted"

@@ -24,6 +24,9 @@ type cloud struct {
 	nextID int
 	calls  map[string]int
 	errs   map[string]error
+	// lagging makes Observe see no widget, as AWS's eventual consistency may right after a
+	// create.
+	lagging bool
 }
 
 type widgetState struct {
@@ -111,7 +114,7 @@ func (d *fakeDriver) Observe(ctx context.Context, o *testkind.Widget, req manage
 		}
 	}
 	w, ok := d.c.items[id]
-	if !ok {
+	if !ok || d.c.lagging {
 		return managed.Observation[widgetState]{}, nil
 	}
 	o.Status.WidgetID = id

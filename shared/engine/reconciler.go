@@ -79,6 +79,7 @@ type Reconciler[O v1alpha1.Managed, S any] struct {
 	ready    *readiness
 	slots    *providerSlots
 	progress *convergence
+	polls    *polling
 }
 
 // NewReconciler returns a reconciler for kind. c reads objects (normally from the cache) and
@@ -87,7 +88,7 @@ type Reconciler[O v1alpha1.Managed, S any] struct {
 // none); workers is how many objects of the kind are reconciled at once.
 func NewReconciler[O v1alpha1.Managed, S any](kind managed.Kind[O, S], c client.Client, reader client.Reader, r *provider.Resolver, rec events.EventRecorder, family string, workers int, opts Options) *Reconciler[O, S] {
 	return &Reconciler[O, S]{kind: kind, client: c, reader: reader, resolver: r, recorder: rec, family: family,
-		opts: opts.withDefaults(), ready: newReadiness(kind.Name), slots: newProviderSlots(workers), progress: newConvergence()}
+		opts: opts.withDefaults(), ready: newReadiness(kind.Name), slots: newProviderSlots(workers), progress: newConvergence(), polls: newPolling()}
 }
 
 // pass is one reconcile of one object: the object, its state at the start, and what the
@@ -201,6 +202,13 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	now := metav1.NewTime(r.opts.Now())
 	o.GetManagedStatus().LastSyncTime = &now
 
+	if obs.Exists {
+		r.polls.seen(o)
+	} else if managed.ExternalName(o) != "" && r.polls.createdSince(o, r.opts.Now().Add(-r.opts.CreateGrace)) {
+		// Created moments ago and not visible yet (eventual consistency): creating again could
+		// make a second resource.
+		return r.waitForCreated(p)
+	}
 	if !obs.Exists {
 		return r.create(ctx, p, drv, req)
 	}
@@ -217,6 +225,7 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	if !obs.Ready || obs.Busy || !obs.UpToDate() {
 		return r.wait(p, obs)
 	}
+	r.polls.done(o)
 	setCondition(o, condition.TypeReady, metav1.ConditionTrue, condition.ReasonAvailable, "")
 	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
 	o.GetManagedStatus().ObservedGeneration = o.GetGeneration()
@@ -244,7 +253,16 @@ func (r *Reconciler[O, S]) wait(p *pass[O], obs managed.Observation[S]) (ctrl.Re
 		o.GetManagedStatus().ObservedGeneration = o.GetGeneration()
 	}
 	p.result = "wait"
-	return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
+	return ctrl.Result{RequeueAfter: r.polls.next(o, r.opts.WaitInterval)}, nil
+}
+
+// waitForCreated reports a resource created moments ago that AWS does not show yet, and looks
+// for it again soon.
+func (r *Reconciler[O, S]) waitForCreated(p *pass[O]) (ctrl.Result, error) {
+	setCondition(p.o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonCreating, "waiting for the resource created moments ago to appear in AWS")
+	setCondition(p.o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
+	p.result = "wait"
+	return ctrl.Result{RequeueAfter: r.polls.next(p.o, r.opts.WaitInterval)}, nil
 }
 
 // create creates the AWS resource, guarding against a second create after a crash.
@@ -254,10 +272,7 @@ func (r *Reconciler[O, S]) create(ctx context.Context, p *pass[O], drv managed.D
 		// A create call was made moments ago and AWS does not show its result yet (eventual
 		// consistency, or a crash before the identifier was recorded). Creating again could
 		// make a second resource; wait for the first to appear.
-		setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonCreating, "waiting for the resource created moments ago to appear in AWS")
-		setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
-		p.result = "wait"
-		return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
+		return r.waitForCreated(p)
 	}
 	managed.SetAnnotation(o, v1alpha1.AnnotationCreatePending, r.opts.Now().UTC().Format(time.RFC3339))
 	if err := r.persistBookkeeping(ctx, p); err != nil {
@@ -276,11 +291,12 @@ func (r *Reconciler[O, S]) create(ctx context.Context, p *pass[O], drv managed.D
 	if createErr != nil {
 		return r.fail(p, fmt.Errorf("create: %w", createErr))
 	}
+	r.polls.createdAt(o, r.opts.Now())
 	r.event(o, corev1.EventTypeNormal, "Created", "Create", "created %s %s in AWS", r.kind.Name, managed.ExternalName(o))
 	setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonCreating, "the AWS resource is being created")
 	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
 	p.result = "created"
-	return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
+	return ctrl.Result{RequeueAfter: r.polls.wrote(o, r.opts.WaitInterval)}, nil
 }
 
 // update carries out the plan of changes Observe made for an AWS resource that differs from
@@ -315,6 +331,10 @@ func (r *Reconciler[O, S]) update(ctx context.Context, p *pass[O], obs managed.O
 	}
 	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
 	p.result = "updated"
+	if repeats < notConvergingAfter-1 {
+		// Most changes take at once: look again in a moment.
+		return ctrl.Result{RequeueAfter: r.polls.wrote(o, r.opts.WaitInterval)}, nil
+	}
 	return ctrl.Result{RequeueAfter: r.progress.backoff(repeats, r.opts.WaitInterval, r.opts.SyncPeriod)}, nil
 }
 

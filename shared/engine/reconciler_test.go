@@ -243,6 +243,12 @@ func TestReconcile(t *testing.T) {
 			})},
 			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess", Pending: true, Finalizer: true, Requeue: "wait"},
 		},
+		"CreatedNotVisibleYet": {
+			reason: "A resource created moments ago that AWS does not show yet is waited for, not created again.",
+			args:   fixture{widget: widget(), reconciles: 3, cloud: func(c *cloud, _ *testkind.Widget) { c.lagging = true }},
+			want: outcome{Calls: map[string]int{"Observe": 3, "Create": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-1", Finalizer: true, Requeue: "wait", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
+		},
 		"CreatePendingExpired": {
 			reason: "A create marker older than the grace period is retried (drivers pass idempotency tokens).",
 			args: fixture{widget: widget(withFinalizer, func(w *testkind.Widget) {
@@ -362,7 +368,7 @@ func requeueKind(res ctrl.Result) string {
 	switch d := res.RequeueAfter; {
 	case d == 0:
 		return "none"
-	case d == testOptions.WaitInterval:
+	case d > 0 && d <= testOptions.WaitInterval:
 		return "wait"
 	case d == testOptions.ProviderRetry:
 		return "provider"
