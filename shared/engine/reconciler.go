@@ -29,8 +29,9 @@ type Options struct {
 	// SyncPeriod is how often a Ready resource is compared with AWS (default 10m), jittered by
 	// up to ±10% so resources do not all wake together.
 	SyncPeriod time.Duration
-	// WaitInterval is how soon a resource that is being created, changed or deleted in AWS is
-	// looked at again (default 5s).
+	// WaitInterval is the longest wait between looks at a resource that is being created,
+	// changed or deleted in AWS (default 5s): the first look comes soon after a write, and the
+	// waits double up to it.
 	WaitInterval time.Duration
 	// ProviderRetry is how soon a resource whose AWSProvider is missing or not ready is looked
 	// at again; a change of the provider wakes it sooner (default 1m).

@@ -28,8 +28,8 @@ type Options struct {
 	SyncPeriod time.Duration
 	// ProviderRevalidation is how often AWSProviders are revalidated with STS.
 	ProviderRevalidation time.Duration
-	// WaitInterval is how soon a resource that AWS is still creating, changing or deleting is
-	// looked at again.
+	// WaitInterval is the longest wait between looks at a resource that AWS is still
+	// creating, changing or deleting.
 	WaitInterval time.Duration
 	// LogLevel is debug, info or error.
 	LogLevel string
@@ -102,7 +102,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.MaxConcurrentReconciles, "max-concurrent-reconciles", o.MaxConcurrentReconciles, "objects of each kind reconciled at once")
 	fs.DurationVar(&o.SyncPeriod, "sync-period", o.SyncPeriod, "how often a Ready resource is compared with AWS (jittered by ±10%)")
 	fs.DurationVar(&o.ProviderRevalidation, "provider-revalidation", o.ProviderRevalidation, "how often AWSProvider credentials are revalidated")
-	fs.DurationVar(&o.WaitInterval, "wait-interval", o.WaitInterval, "how soon a resource AWS is still creating, changing or deleting is looked at again")
+	fs.DurationVar(&o.WaitInterval, "wait-interval", o.WaitInterval, "longest wait between looks at a resource AWS is still creating, changing or deleting (the first comes 200ms after a write, the waits double up to it)")
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug, info or error")
 	fs.StringVar(&o.LogFormat, "log-format", o.LogFormat, "log format: json or console")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "path of a kubeconfig (default: in-cluster, or $KUBECONFIG)")
