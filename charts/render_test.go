@@ -93,7 +93,7 @@ func checkDeployment(t *testing.T, u *unstructured.Unstructured) {
 	wantArgs := []string{
 		"--metrics-bind-address=:8080", "--health-probe-bind-address=:8081", "--leader-elect=true",
 		"--sync-period=10m", "--provider-revalidation=5m", "--wait-interval=5s",
-		"--max-concurrent-reconciles=4", "--kube-api-qps=-1", "--kube-api-burst=0", "--log-level=info", "--log-format=json",
+		"--max-concurrent-reconciles=10", "--kube-api-qps=-1", "--kube-api-burst=0", "--log-level=info", "--log-format=json",
 		"--operator-identity-namespaces=*", "--allow-endpoint-override=false",
 	}
 	if diff := cmp.Diff(wantArgs, c.Args); diff != "" {

@@ -19,8 +19,11 @@ var bookkeepingKeys = []string{v1alpha1.AnnotationExternalName, v1alpha1.Annotat
 
 // persistBookkeeping writes the external-name and create-pending annotations when the driver
 // or the reconciler changed them in memory, so that the AWS identifier is recorded the moment
-// it is known. Only those annotations are sent, so the status built in memory is left alone.
-func (r *Reconciler[O, S]) persistBookkeeping(ctx context.Context, p *pass[O]) error {
+// it is known; with finalizer set it also adds the finalizer when o lacks it, in the same
+// patch. Only those fields are sent, so the status built in memory is left alone. A patch that
+// adds the finalizer carries o's resourceVersion (a merge patch replaces the finalizer list
+// whole), so it fails with a conflict rather than drop another writer's finalizer.
+func (r *Reconciler[O, S]) persistBookkeeping(ctx context.Context, p *pass[O], finalizer bool) error {
 	if p.persisted == nil {
 		p.persisted = copyAnnotations(p.orig)
 	}
@@ -36,16 +39,25 @@ func (r *Reconciler[O, S]) persistBookkeeping(ctx context.Context, p *pass[O]) e
 			changes[key] = nil
 		}
 	}
-	if len(changes) == 0 {
+	md := map[string]any{}
+	if len(changes) > 0 {
+		md["annotations"] = changes
+	}
+	if finalizer && !controllerutil.ContainsFinalizer(p.o, v1alpha1.Finalizer) {
+		controllerutil.AddFinalizer(p.o, v1alpha1.Finalizer)
+		md["finalizers"] = p.o.GetFinalizers()
+		md["resourceVersion"] = p.o.GetResourceVersion()
+	}
+	if len(md) == 0 {
 		return nil
 	}
-	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"annotations": changes}})
+	patch, err := json.Marshal(map[string]any{"metadata": md})
 	if err != nil {
-		return fmt.Errorf("encode annotations: %w", err)
+		return fmt.Errorf("encode bookkeeping: %w", err)
 	}
 	target := p.o.DeepCopyObject().(client.Object)
 	if err := r.client.Patch(ctx, target, client.RawPatch(types.MergePatchType, patch)); err != nil {
-		return fmt.Errorf("record annotations of %s %s/%s: %w", r.kind.Name, p.o.GetNamespace(), p.o.GetName(), err)
+		return fmt.Errorf("record the bookkeeping of %s %s/%s: %w", r.kind.Name, p.o.GetNamespace(), p.o.GetName(), err)
 	}
 	p.o.SetResourceVersion(target.GetResourceVersion())
 	p.persisted = copyAnnotations(p.o)
@@ -58,14 +70,6 @@ func copyAnnotations(o v1alpha1.Managed) map[string]string {
 		out[k] = v
 	}
 	return out
-}
-
-// ensureFinalizer saves the finalizer before the first AWS call that could write.
-func (r *Reconciler[O, S]) ensureFinalizer(ctx context.Context, o O) error {
-	if controllerutil.ContainsFinalizer(o, v1alpha1.Finalizer) {
-		return nil
-	}
-	return r.patchMetaLocked(ctx, o, func() { controllerutil.AddFinalizer(o, v1alpha1.Finalizer) })
 }
 
 // removeFinalizer lets the API server finish deleting o.

@@ -39,7 +39,7 @@ func (r *Reconciler[O, S]) delete(ctx context.Context, p *pass[O]) (ctrl.Result,
 		}
 		return r.fail(p, err)
 	}
-	drv, done, ok := r.connect(sess)
+	drv, done, ok := r.connect(ctx, sess)
 	if !ok {
 		return r.busy(p)
 	}

@@ -27,6 +27,8 @@ type cloud struct {
 	// lagging makes Observe see no widget, as AWS's eventual consistency may right after a
 	// create.
 	lagging bool
+	// immediate makes created widgets available at once, as a bucket or a queue is.
+	immediate bool
 }
 
 type widgetState struct {
@@ -151,6 +153,9 @@ func (d *fakeDriver) Create(_ context.Context, o *testkind.Widget, req managed.R
 	d.c.nextID++
 	id := fmt.Sprintf("w-%d", d.c.nextID)
 	d.c.items[id] = &widgetState{Size: o.Spec.Size, Tags: req.Tags, PendingObserves: 1, Parent: o.Spec.ParentID}
+	if d.c.immediate {
+		d.c.items[id].PendingObserves = 0
+	}
 	managed.SetExternalName(o, id)
 	return nil
 }

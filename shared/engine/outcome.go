@@ -2,6 +2,7 @@ package engine
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -20,6 +21,12 @@ import (
 // the way out (deletionPolicy Orphan), so that nobody needs to remove a finalizer by hand.
 func (r *Reconciler[O, S]) fail(p *pass[O], err error) (ctrl.Result, error) {
 	o := p.o
+	if apierrors.IsConflict(err) {
+		// Another writer changed the object since the cache showed it (optimistic locking):
+		// normal, not worth a condition or an event. The newer object is looked at shortly.
+		p.result = "conflict"
+		return ctrl.Result{RequeueAfter: firstPoll}, nil
+	}
 	wayOut := ""
 	if !o.GetDeletionTimestamp().IsZero() {
 		wayOut = deletionWayOut

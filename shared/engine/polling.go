@@ -22,30 +22,37 @@ const firstPoll = 200 * time.Millisecond
 // again, while one that disappears later (deleted outside, or replaced) is created again.
 type polling struct {
 	mu      sync.Mutex
-	waits   map[types.UID]int
+	waits   map[types.UID]time.Duration
 	created map[types.UID]time.Time
 }
 
 func newPolling() *polling {
-	return &polling{waits: map[types.UID]int{}, created: map[types.UID]time.Time{}}
+	return &polling{waits: map[types.UID]time.Duration{}, created: map[types.UID]time.Time{}}
 }
 
-// wrote restarts o's pacing after a write to AWS and returns how soon to look again.
-func (p *polling) wrote(o v1alpha1.Managed, interval time.Duration) time.Duration {
+// wrote restarts o's pacing after a write to AWS and returns how soon to look again: after
+// first, the time the kind's quickest lifecycle step takes (at least firstPoll), and never
+// later than interval.
+func (p *polling) wrote(o v1alpha1.Managed, first, interval time.Duration) time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.waits[o.GetUID()] = 1
-	return min(firstPoll, interval)
+	d := min(max(first, firstPoll), interval)
+	p.waits[o.GetUID()] = d
+	return d
 }
 
-// next returns how soon to look again at o, which still waits for AWS: the wait after the
-// last one doubled, from firstPoll up to interval.
+// next returns how soon to look again at o, which still waits for AWS: the last wait doubled,
+// from firstPoll up to interval.
 func (p *polling) next(o v1alpha1.Managed, interval time.Duration) time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	n := p.waits[o.GetUID()]
-	p.waits[o.GetUID()] = n + 1
-	return min(firstPoll<<min(n, 16), interval)
+	d := firstPoll
+	if last, ok := p.waits[o.GetUID()]; ok {
+		d = 2 * last
+	}
+	d = min(d, interval)
+	p.waits[o.GetUID()] = d
+	return d
 }
 
 // createdAt records that o created its resource at t.

@@ -16,7 +16,7 @@ func TestPollingShortAfterWritesThenDoubling(t *testing.T) {
 	p := newPolling()
 	o := &testkind.Widget{ObjectMeta: metav1.ObjectMeta{UID: "uid-1"}}
 	interval := 5 * time.Second
-	got := []time.Duration{p.wrote(o, interval)}
+	got := []time.Duration{p.wrote(o, 0, interval)}
 	for range 6 {
 		got = append(got, p.next(o, interval))
 	}
@@ -27,15 +27,21 @@ func TestPollingShortAfterWritesThenDoubling(t *testing.T) {
 			t.Fatalf("waits %v, want %v", got, want)
 		}
 	}
-	if d := p.wrote(o, interval); d != firstPoll {
+	if d := p.wrote(o, 0, interval); d != firstPoll {
 		t.Errorf("after a new write the wait is %v, want %v", d, firstPoll)
 	}
 	p.done(o)
 	if d := p.next(o, interval); d != firstPoll {
 		t.Errorf("a done object's first wait is %v, want %v", d, firstPoll)
 	}
-	if d := p.wrote(o, 100*time.Millisecond); d != 100*time.Millisecond {
+	if d := p.wrote(o, 0, 100*time.Millisecond); d != 100*time.Millisecond {
 		t.Errorf("with a wait interval below the first poll, the wait is %v, want the interval", d)
+	}
+	if d := p.wrote(o, 2*time.Second, interval); d != 2*time.Second {
+		t.Errorf("a kind whose quickest step takes 2s first waits %v after a write", d)
+	}
+	if d := p.next(o, interval); d != 4*time.Second {
+		t.Errorf("after a first look at 2s the next wait is %v, want 4s", d)
 	}
 }
 

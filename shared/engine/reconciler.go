@@ -100,6 +100,10 @@ type pass[O v1alpha1.Managed] struct {
 	result string
 	// persisted holds the annotations as last written to the API server in this pass.
 	persisted map[string]string
+	// applied names the changes this pass made to AWS: when the next observation in the same
+	// pass still finds them, AWS has not shown them yet (it may take seconds), and the object
+	// waits rather than making the same calls again.
+	applied string
 }
 
 // Reconcile brings one object's AWS resource in line with its spec, within Options.Timeout.
@@ -124,7 +128,7 @@ func (r *Reconciler[O, S]) Reconcile(ctx context.Context, req ctrl.Request) (res
 	p := &pass[O]{o: o, orig: o.DeepCopyObject().(O)}
 	ctx = managed.WithEventSink(ctx, func(typ, reason, action, message string) { r.event(o, typ, reason, action, "%s", message) })
 	defer func() {
-		if p.result != "terminal" && p.result != "busy" {
+		if p.result != "terminal" && p.result != "busy" && p.result != "conflict" {
 			meta.RemoveStatusCondition(&o.GetManagedStatus().Conditions, condition.TypeStalled)
 		}
 		if statusErr := r.writeStatus(outer, p); statusErr != nil && err == nil {
@@ -146,20 +150,23 @@ func (r *Reconciler[O, S]) Reconcile(ctx context.Context, req ctrl.Request) (res
 }
 
 // connect returns the driver for o through the provider session sess and a release function,
-// or ok false when o's provider already has its share of this kind's workers busy: an
+// or ok false when o's provider kept its share of this kind's workers busy for slotWait: an
 // endpoint that answers slowly in one namespace never holds every worker.
-func (r *Reconciler[O, S]) connect(sess *provider.Session) (drv managed.Driver[O, S], release func(), ok bool) {
+func (r *Reconciler[O, S]) connect(ctx context.Context, sess *provider.Session) (drv managed.Driver[O, S], release func(), ok bool) {
 	key := provider.KeyOf(sess.Provider)
-	if !r.slots.acquire(key) {
+	if !r.slots.acquire(ctx, key) {
 		return nil, nil, false
 	}
 	return r.kind.Connect(sess, r.reader), func() { r.slots.release(key) }, true
 }
 
-// busy puts o back in the queue, its status untouched, while its provider's workers are busy.
+// busy puts o back in the queue, its status untouched, while its provider's workers are busy:
+// it is looked at again in a moment (jittered, so that many waiting objects do not return
+// together), when a worker of its provider has likely finished, and costs nothing meanwhile
+// but a read of the cache.
 func (r *Reconciler[O, S]) busy(p *pass[O]) (ctrl.Result, error) {
 	p.result = "busy"
-	return ctrl.Result{RequeueAfter: r.opts.WaitInterval}, nil
+	return ctrl.Result{RequeueAfter: min(firstPoll/2+time.Duration(rand.Int64N(int64(firstPoll))), r.opts.WaitInterval)}, nil
 }
 
 // apply creates or updates the AWS resource and reports its state.
@@ -184,21 +191,38 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	if err := r.resolveReferences(ctx, o); err != nil {
 		return r.fail(p, err)
 	}
-	if err := r.ensureFinalizer(ctx, o); err != nil {
-		return r.fail(p, err)
-	}
-	drv, release, ok := r.connect(sess)
+	drv, release, ok := r.connect(ctx, sess)
 	if !ok {
 		return r.busy(p)
 	}
 	defer release()
 	req := managed.Request{Tags: desired, StalledBefore: stalledBefore(o)}
+	for round := 1; ; round++ {
+		res, wrote, err := r.round(ctx, p, drv, req, sess.InstallID())
+		if !wrote || round == maxRounds || (p.result == "created" && r.kind.FirstLook > 0) {
+			return res, err
+		}
+	}
+}
+
+// maxRounds bounds the observe-and-write rounds of one pass: a create, the changes the next
+// observation still finds, and the observation that finds the resource Ready.
+const maxRounds = 3
+
+// round observes o's AWS resource once and creates it, changes it, or reports its state. wrote
+// says that it wrote to AWS successfully: for a kind whose results AWS shows at once, the pass
+// then observes again instead of waiting, so that the resource is Ready in the pass that
+// created or changed it.
+func (r *Reconciler[O, S]) round(ctx context.Context, p *pass[O], drv managed.Driver[O, S], req managed.Request, installID string) (ctrl.Result, bool, error) {
+	o := p.o
 	obs, err := drv.Observe(ctx, o, req)
-	if perr := r.persistBookkeeping(ctx, p); perr != nil {
-		return r.fail(p, perr)
+	// A resource that exists needs the finalizer before anything writes to it; one that does
+	// not gets it with the create-pending marker, in one patch.
+	if perr := r.persistBookkeeping(ctx, p, obs.Exists); perr != nil {
+		return r.failed(p, perr)
 	}
 	if err != nil {
-		return r.fail(p, fmt.Errorf("observe: %w", err))
+		return r.failed(p, fmt.Errorf("observe: %w", err))
 	}
 	now := metav1.NewTime(r.opts.Now())
 	o.GetManagedStatus().LastSyncTime = &now
@@ -208,30 +232,45 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	} else if managed.ExternalName(o) != "" && r.polls.createdSince(o, r.opts.Now().Add(-r.opts.CreateGrace)) {
 		// Created moments ago and not visible yet (eventual consistency): creating again could
 		// make a second resource.
-		return r.waitForCreated(p)
+		return r.settled(r.waitForCreated(p))
 	}
 	if !obs.Exists {
 		return r.create(ctx, p, drv, req)
 	}
-	if err := r.checkOwnership(o, obs.Tags, sess.InstallID()); err != nil {
-		return r.fail(p, err)
+	if err := r.checkOwnership(o, obs.Tags, installID); err != nil {
+		return r.failed(p, err)
 	}
 	if obs.Conflict != nil {
-		return r.fail(p, obs.Conflict)
+		return r.failed(p, obs.Conflict)
 	}
 	if len(obs.Changes) > 0 && !obs.Busy {
+		if diff := obs.Changes.String(); diff == p.applied {
+			// Just changed in this pass: AWS does not show it yet.
+			return r.settled(r.wait(p, managed.Observation[S]{Ready: obs.Ready, Changes: obs.Changes,
+				Message: "waiting for AWS to show the changes just made (" + diffOrUnknown(diff) + ")"}))
+		}
 		return r.update(ctx, p, obs)
 	}
 	r.progress.done(o)
 	if !obs.Ready || obs.Busy || !obs.UpToDate() {
-		return r.wait(p, obs)
+		return r.settled(r.wait(p, obs))
 	}
 	r.polls.done(o)
 	setCondition(o, condition.TypeReady, metav1.ConditionTrue, condition.ReasonAvailable, "")
 	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
 	o.GetManagedStatus().ObservedGeneration = o.GetGeneration()
 	p.result = "success"
-	return ctrl.Result{RequeueAfter: r.jitter(r.opts.SyncPeriod)}, nil
+	return ctrl.Result{RequeueAfter: r.jitter(r.opts.SyncPeriod)}, false, nil
+}
+
+// failed is fail for a round: nothing was written, so the pass ends.
+func (r *Reconciler[O, S]) failed(p *pass[O], err error) (ctrl.Result, bool, error) {
+	return r.settled(r.fail(p, err))
+}
+
+// settled ends a round that wrote nothing to AWS.
+func (r *Reconciler[O, S]) settled(res ctrl.Result, err error) (ctrl.Result, bool, error) {
+	return res, false, err
 }
 
 // wait reports a resource that AWS is still creating or changing and looks at it again soon.
@@ -267,17 +306,17 @@ func (r *Reconciler[O, S]) waitForCreated(p *pass[O]) (ctrl.Result, error) {
 }
 
 // create creates the AWS resource, guarding against a second create after a crash.
-func (r *Reconciler[O, S]) create(ctx context.Context, p *pass[O], drv managed.Driver[O, S], req managed.Request) (ctrl.Result, error) {
+func (r *Reconciler[O, S]) create(ctx context.Context, p *pass[O], drv managed.Driver[O, S], req managed.Request) (ctrl.Result, bool, error) {
 	o := p.o
 	if started, ok := r.createPendingSince(o); ok && r.opts.Now().Sub(started) < r.opts.CreateGrace {
 		// A create call was made moments ago and AWS does not show its result yet (eventual
 		// consistency, or a crash before the identifier was recorded). Creating again could
 		// make a second resource; wait for the first to appear.
-		return r.waitForCreated(p)
+		return r.settled(r.waitForCreated(p))
 	}
 	managed.SetAnnotation(o, v1alpha1.AnnotationCreatePending, r.opts.Now().UTC().Format(time.RFC3339))
-	if err := r.persistBookkeeping(ctx, p); err != nil {
-		return r.fail(p, err)
+	if err := r.persistBookkeeping(ctx, p, true); err != nil {
+		return r.failed(p, err)
 	}
 	createCtx, attempts := metrics.WithAttempts(ctx)
 	createErr := drv.Create(createCtx, o, req)
@@ -286,18 +325,18 @@ func (r *Reconciler[O, S]) create(ctx context.Context, p *pass[O], drv managed.D
 		// done its job.
 		removeAnnotation(o, v1alpha1.AnnotationCreatePending)
 	}
-	if err := r.persistBookkeeping(ctx, p); err != nil {
-		return r.fail(p, err)
+	if err := r.persistBookkeeping(ctx, p, false); err != nil {
+		return r.failed(p, err)
 	}
 	if createErr != nil {
-		return r.fail(p, fmt.Errorf("create: %w", createErr))
+		return r.failed(p, fmt.Errorf("create: %w", createErr))
 	}
 	r.polls.createdAt(o, r.opts.Now())
 	r.event(o, corev1.EventTypeNormal, "Created", "Create", "created %s %s in AWS", r.kind.Name, managed.ExternalName(o))
 	setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonCreating, "the AWS resource is being created")
 	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
 	p.result = "created"
-	return ctrl.Result{RequeueAfter: r.polls.wrote(o, r.opts.WaitInterval)}, nil
+	return ctrl.Result{RequeueAfter: r.polls.wrote(o, r.kind.FirstLook, r.opts.WaitInterval)}, true, nil
 }
 
 // update carries out the plan of changes Observe made for an AWS resource that differs from
@@ -306,7 +345,7 @@ func (r *Reconciler[O, S]) create(ctx context.Context, p *pass[O], drv managed.D
 // says (it normalises a value, or something outside changes it back): the updates then back
 // off toward the sync period, with one NotConverging event, instead of repeating every wait
 // interval.
-func (r *Reconciler[O, S]) update(ctx context.Context, p *pass[O], obs managed.Observation[S]) (ctrl.Result, error) {
+func (r *Reconciler[O, S]) update(ctx context.Context, p *pass[O], obs managed.Observation[S]) (ctrl.Result, bool, error) {
 	o := p.o
 	diff := obs.Changes.String()
 	repeats := r.progress.repeats(o, diff)
@@ -322,9 +361,10 @@ func (r *Reconciler[O, S]) update(ctx context.Context, p *pass[O], obs managed.O
 		r.event(o, corev1.EventTypeNormal, "Updating", "Update", "applying spec changes (%s)", diffOrUnknown(diff))
 	}
 	if err := obs.Changes.Apply(ctx); err != nil {
-		return r.fail(p, fmt.Errorf("update: %w", err))
+		return r.failed(p, fmt.Errorf("update: %w", err))
 	}
 	r.progress.updated(o, diff)
+	p.applied = diff
 	if obs.Ready {
 		setCondition(o, condition.TypeReady, metav1.ConditionTrue, condition.ReasonUpdating, "applying spec changes")
 	} else {
@@ -334,9 +374,9 @@ func (r *Reconciler[O, S]) update(ctx context.Context, p *pass[O], obs managed.O
 	p.result = "updated"
 	if repeats < notConvergingAfter-1 {
 		// Most changes take at once: look again in a moment.
-		return ctrl.Result{RequeueAfter: r.polls.wrote(o, r.opts.WaitInterval)}, nil
+		return ctrl.Result{RequeueAfter: r.polls.wrote(o, 0, r.opts.WaitInterval)}, true, nil
 	}
-	return ctrl.Result{RequeueAfter: r.progress.backoff(repeats, r.opts.WaitInterval, r.opts.SyncPeriod)}, nil
+	return ctrl.Result{RequeueAfter: r.progress.backoff(repeats, r.opts.WaitInterval, r.opts.SyncPeriod)}, false, nil
 }
 
 func diffOrUnknown(diff string) string {
@@ -397,9 +437,28 @@ func (r *Reconciler[O, S]) event(o O, typ, reason, action, format string, args .
 	}
 }
 
+// syncTimeRefresh is how old status.lastSyncTime may grow before a pass that changes nothing
+// else in the status writes it anyway.
+const syncTimeRefresh = time.Hour
+
+// keepSyncTime puts orig's lastSyncTime back into o when it is the only change to the status and
+// is less than syncTimeRefresh old: a sync that finds everything as it was then costs the API
+// server no write, and thousands of unchanged objects cost none per sync period.
+func keepSyncTime[O v1alpha1.Managed](orig, o O) {
+	old, cur := orig.GetManagedStatus().LastSyncTime, o.GetManagedStatus().LastSyncTime
+	if old == nil || cur == nil || cur.Sub(old.Time) >= syncTimeRefresh {
+		return
+	}
+	o.GetManagedStatus().LastSyncTime = old
+	if _, changed, err := statusPatch(orig, o); err != nil || changed {
+		o.GetManagedStatus().LastSyncTime = cur
+	}
+}
+
 // writeStatus patches the status once per reconcile, when it changed. The patch holds only the
 // status difference, so it never conflicts with metadata written earlier in the reconcile.
 func (r *Reconciler[O, S]) writeStatus(ctx context.Context, p *pass[O]) error {
+	keepSyncTime(p.orig, p.o)
 	r.ready.observe(p.orig, p.o)
 	patch, changed, err := statusPatch(p.orig, p.o)
 	if err != nil || !changed {

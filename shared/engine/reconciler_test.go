@@ -21,6 +21,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
@@ -48,7 +49,14 @@ type fixture struct {
 	cloud      func(c *cloud, w *testkind.Widget)
 	validate   func(*testkind.Widget) error
 	reconciles int
+	// firstLook is the kind's FirstLook.
+	firstLook time.Duration
+	// writes, when set, counts the reconciler's writes of the widget to the API server.
+	writes *apiWrites
 }
+
+// apiWrites counts writes of the widget: patches of its metadata and of its status.
+type apiWrites struct{ Meta, Status int }
 
 // outcome summarises the state after the reconciles.
 type outcome struct {
@@ -121,14 +129,14 @@ func TestReconcile(t *testing.T) {
 		want   outcome
 	}{
 		"Create": {
-			reason: "A new object gets a finalizer, one create call, its id recorded and a short requeue.",
+			reason: "A new object gets a finalizer, one create call, its id recorded, one more look in the same pass, and a short requeue while AWS creates it.",
 			args:   fixture{widget: widget()},
-			want: outcome{Calls: map[string]int{"Observe": 1, "Create": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
+			want: outcome{Calls: map[string]int{"Observe": 2, "Create": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
 				ExternalName: "w-1", Finalizer: true, Requeue: "wait", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
 		},
 		"CreateThenReady": {
 			reason: "The created resource becomes Ready at a later reconcile, without a second create.",
-			args:   fixture{widget: widget(), reconciles: 3},
+			args:   fixture{widget: widget(), reconciles: 2},
 			want: outcome{Calls: map[string]int{"Observe": 3, "Create": 1}, Ready: "True/Available", Synced: "True/ReconcileSuccess",
 				ExternalName: "w-1", Finalizer: true, Requeue: "sync", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
 		},
@@ -148,8 +156,8 @@ func TestReconcile(t *testing.T) {
 			reason: "A spec change is applied with an update call and announced as an update.",
 			args: fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied, func(w *testkind.Widget) { w.Generation = 2 }),
 				cloud: inCloud(2, true)},
-			want: outcome{Calls: map[string]int{"Observe": 1, "Update": 1}, Ready: "True/Updating", Synced: "True/ReconcileSuccess",
-				ExternalName: "w-9", Finalizer: true, Requeue: "wait", Events: []string{"Updating"}, CloudItems: 1, OwnerTagged: true},
+			want: outcome{Calls: map[string]int{"Observe": 2, "Update": 1}, Ready: "True/Available", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Finalizer: true, Requeue: "sync", Events: []string{"Updating"}, CloudItems: 1, OwnerTagged: true},
 		},
 		"BusyWithSpecChange": {
 			reason: "A usable resource that accepts no change now is waited for: no update call, and the spec is not counted as applied.",
@@ -161,8 +169,8 @@ func TestReconcile(t *testing.T) {
 		"Drift": {
 			reason: "A change made in AWS while the spec stayed the same is reverted and reported as drift.",
 			args:   fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied), cloud: inCloud(7, true)},
-			want: outcome{Calls: map[string]int{"Observe": 1, "Update": 1}, Ready: "True/Updating", Synced: "True/ReconcileSuccess",
-				ExternalName: "w-9", Finalizer: true, Requeue: "wait", Events: []string{"DriftDetected"}, CloudItems: 1, OwnerTagged: true},
+			want: outcome{Calls: map[string]int{"Observe": 2, "Update": 1}, Ready: "True/Available", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Finalizer: true, Requeue: "sync", Events: []string{"DriftDetected"}, CloudItems: 1, OwnerTagged: true},
 		},
 		"DeletePolicyDelete": {
 			reason: "Policy Delete deletes the AWS resource, then releases the object once AWS no longer shows it.",
@@ -246,15 +254,34 @@ func TestReconcile(t *testing.T) {
 		"CreatedNotVisibleYet": {
 			reason: "A resource created moments ago that AWS does not show yet is waited for, not created again.",
 			args:   fixture{widget: widget(), reconciles: 3, cloud: func(c *cloud, _ *testkind.Widget) { c.lagging = true }},
-			want: outcome{Calls: map[string]int{"Observe": 3, "Create": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
+			want: outcome{Calls: map[string]int{"Observe": 4, "Create": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
 				ExternalName: "w-1", Finalizer: true, Requeue: "wait", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
+		},
+		"CreateReadyAtOnce": {
+			reason: "A resource AWS makes available at once is Ready in the pass that created it.",
+			args:   fixture{widget: widget(), cloud: func(c *cloud, _ *testkind.Widget) { c.immediate = true }},
+			want: outcome{Calls: map[string]int{"Observe": 2, "Create": 1}, Ready: "True/Available", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-1", Finalizer: true, Requeue: "sync", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
+		},
+		"CreateWithLifecycle": {
+			reason: "A kind with a creation lifecycle is not looked at again in the pass that created it.",
+			args:   fixture{widget: widget(), firstLook: 2 * time.Second, cloud: func(c *cloud, _ *testkind.Widget) { c.immediate = true }},
+			want: outcome{Calls: map[string]int{"Observe": 1, "Create": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-1", Finalizer: true, Requeue: "wait", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
+		},
+		"UpdateNotShownYet": {
+			reason: "A change AWS does not show at once is made once per pass and waited for, not repeated in the same pass.",
+			args: fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied, func(w *testkind.Widget) { w.Generation = 2 }),
+				cloud: func(c *cloud, w *testkind.Widget) { inCloud(2, true)(c, w); c.items["w-9"].Stubborn = true }},
+			want: outcome{Calls: map[string]int{"Observe": 2, "Update": 1}, Ready: "True/Updating", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Finalizer: true, Requeue: "wait", Events: []string{"Updating"}, CloudItems: 1, OwnerTagged: true},
 		},
 		"CreatePendingExpired": {
 			reason: "A create marker older than the grace period is retried (drivers pass idempotency tokens).",
 			args: fixture{widget: widget(withFinalizer, func(w *testkind.Widget) {
 				w.Annotations = map[string]string{v1alpha1.AnnotationCreatePending: testNow.Add(-5 * time.Minute).Format(time.RFC3339)}
 			})},
-			want: outcome{Calls: map[string]int{"Observe": 1, "Create": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
+			want: outcome{Calls: map[string]int{"Observe": 2, "Create": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
 				ExternalName: "w-1", Finalizer: true, Requeue: "wait", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
 		},
 		"CreateTransportError": {
@@ -276,6 +303,38 @@ func TestReconcile(t *testing.T) {
 				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
 			}
 		})
+	}
+}
+
+// TestAPIWritesPerPass checks the API-server side of a pass: a create writes the finalizer
+// with the create-pending marker in one patch, records the identifier in a second, and the
+// status once; a pass that changes nothing writes nothing.
+func TestAPIWritesPerPass(t *testing.T) {
+	created := &apiWrites{}
+	run(t, fixture{widget: widget(), writes: created, cloud: func(c *cloud, _ *testkind.Widget) { c.immediate = true }})
+	if *created != (apiWrites{Meta: 2, Status: 1}) {
+		t.Errorf("a create pass wrote %+v, want 2 metadata patches and 1 status patch", *created)
+	}
+	steady := &apiWrites{}
+	ready := func(w *testkind.Widget) {
+		now := metav1.NewTime(testNow)
+		w.Status.LastSyncTime = &now
+		w.Status.WidgetID = "w-9"
+		w.Status.Ready = true
+		w.Status.Conditions = []metav1.Condition{
+			{Type: condition.TypeReady, Status: metav1.ConditionTrue, Reason: condition.ReasonAvailable, ObservedGeneration: 1, LastTransitionTime: now},
+			{Type: condition.TypeSynced, Status: metav1.ConditionTrue, Reason: condition.ReasonReconcileSuccess, ObservedGeneration: 1, LastTransitionTime: now},
+		}
+	}
+	run(t, fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied, ready), cloud: inCloud(3, true), writes: steady})
+	if *steady != (apiWrites{}) {
+		t.Errorf("a pass that changed nothing wrote %+v", *steady)
+	}
+	stale := &apiWrites{}
+	hourOld := func(w *testkind.Widget) { w.Status.LastSyncTime = &metav1.Time{Time: testNow.Add(-syncTimeRefresh)} }
+	run(t, fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied, ready, hourOld), cloud: inCloud(3, true), writes: stale})
+	if *stale != (apiWrites{Status: 1}) {
+		t.Errorf("a pass that found lastSyncTime an hour old wrote %+v, want the status once", *stale)
 	}
 }
 
@@ -309,14 +368,30 @@ func run(t *testing.T, f fixture) outcome {
 		objs = append(objs, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "creds"},
 			Data: map[string][]byte{"id": []byte("AKIDTEST"), "secret": []byte("s3cr3t")}})
 	}
-	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).
+	funcs := interceptor.Funcs{
+		Patch: func(ctx context.Context, c client.WithWatch, o client.Object, p client.Patch, opts ...client.PatchOption) error {
+			if _, ok := o.(*testkind.Widget); ok && f.writes != nil {
+				f.writes.Meta++
+			}
+			return c.Patch(ctx, o, p, opts...)
+		},
+		SubResourcePatch: func(ctx context.Context, c client.Client, sub string, o client.Object, p client.Patch, opts ...client.SubResourcePatchOption) error {
+			if _, ok := o.(*testkind.Widget); ok && f.writes != nil {
+				f.writes.Status++
+			}
+			return c.SubResource(sub).Patch(ctx, o, p, opts...)
+		},
+	}
+	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).WithInterceptorFuncs(funcs).
 		WithStatusSubresource(&testkind.Widget{}, &v1alpha1.AWSProvider{}).Build()
 	cl := newCloud()
 	if f.cloud != nil {
 		f.cloud(cl, f.widget)
 	}
 	rec := events.NewFakeRecorder(100)
-	r := NewReconciler(widgetKind(cl, f.validate), c, c, &provider.Resolver{Client: c, APIReader: c}, rec, "", 1, testOptions)
+	kind := widgetKind(cl, f.validate)
+	kind.FirstLook = f.firstLook
+	r := NewReconciler(kind, c, c, &provider.Resolver{Client: c, APIReader: c}, rec, "", 1, testOptions)
 
 	var res ctrl.Result
 	var err error

@@ -7,6 +7,7 @@ package managed
 
 import (
 	"context"
+	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -117,4 +118,13 @@ type Kind[O v1alpha1.Managed, S any] struct {
 	// resolves them before each pass (filling the identifiers in memory) and watches their
 	// targets, so that o is looked at again as soon as a target becomes Ready or changes.
 	References []Ref[O]
+	// FirstLook is how soon after a create AWS can first show the new resource available: zero
+	// (the default) for resources AWS makes available at once (a bucket, a queue, a topic),
+	// which the engine observes again in the same pass, so that they are Ready in the pass
+	// that created them; for kinds with a creation lifecycle (a table, a database, a NAT
+	// gateway, a load balancer) the time its quickest step takes, after which the engine looks
+	// again with waits that double toward the wait interval. After an update the engine
+	// always observes again in the same pass: most changes (tags, attributes) show at once,
+	// and one that starts a lifecycle is then waited for the same way.
+	FirstLook time.Duration
 }

@@ -6,6 +6,11 @@ import (
 	"time"
 )
 
+// ListingTTL is how old a listing of a kind's resources may be before it is read again. The
+// periodic syncs of many resources of one kind share one paginated read per ListingTTL; drift
+// is seen at the first sync of a resource after a listing newer than the change.
+const ListingTTL = time.Minute
+
 // Listing serves the periodic observations of one kind under one AWSProvider from one
 // paginated read of every resource the operator owns (for example DescribeSubnets filtered by
 // the ownership tag), instead of one Describe per resource per sync. A listing is read again

@@ -43,7 +43,7 @@ func NewManager(ctx context.Context, cfg *rest.Config, families []Family, instan
 			return nil, fmt.Errorf("build scheme: %w", err)
 		}
 	}
-	cacheOpts := cache.Options{}
+	cacheOpts := cache.Options{DefaultTransform: slimForCache}
 	if len(opts.Namespaces) > 0 {
 		cacheOpts.DefaultNamespaces = map[string]cache.Config{}
 		for _, ns := range opts.Namespaces {

@@ -74,7 +74,7 @@ func DefaultOptions() Options {
 	return Options{
 		MetricsAddress:          ":8080",
 		ProbeAddress:            ":8081",
-		MaxConcurrentReconciles: 4,
+		MaxConcurrentReconciles: 10,
 		SyncPeriod:              10 * time.Minute,
 		ProviderRevalidation:    5 * time.Minute,
 		WaitInterval:            5 * time.Second,
@@ -102,7 +102,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.MaxConcurrentReconciles, "max-concurrent-reconciles", o.MaxConcurrentReconciles, "objects of each kind reconciled at once")
 	fs.DurationVar(&o.SyncPeriod, "sync-period", o.SyncPeriod, "how often a Ready resource is compared with AWS (jittered by ±10%)")
 	fs.DurationVar(&o.ProviderRevalidation, "provider-revalidation", o.ProviderRevalidation, "how often AWSProvider credentials are revalidated")
-	fs.DurationVar(&o.WaitInterval, "wait-interval", o.WaitInterval, "longest wait between looks at a resource AWS is still creating, changing or deleting (the first comes 200ms after a write, the waits double up to it)")
+	fs.DurationVar(&o.WaitInterval, "wait-interval", o.WaitInterval, "longest wait between looks at a resource AWS is still creating, changing or deleting (a resource AWS makes available at once is looked at again in the same pass; otherwise the first look comes 200ms, or the kind's first lifecycle step, after a write, and the waits double up to it)")
 	fs.StringVar(&o.LogLevel, "log-level", o.LogLevel, "log level: debug, info or error")
 	fs.StringVar(&o.LogFormat, "log-format", o.LogFormat, "log format: json or console")
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", o.Kubeconfig, "path of a kubeconfig (default: in-cluster, or $KUBECONFIG)")

@@ -46,6 +46,9 @@ func RunBinary(t testing.TB, dir string, args ...string) *Binary {
 	return b
 }
 
+// PID returns the process id of the running binary.
+func (b *Binary) PID() int { return b.cmd.Process.Pid }
+
 // Logs returns what the binary printed so far.
 func (b *Binary) Logs() string { return b.logs.String() }
 

@@ -3,6 +3,7 @@ package dynamodbtable
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -17,6 +18,8 @@ import (
 func Kind() managed.Kind[*v1alpha1.DynamoDBTable, State] {
 	return managed.Kind[*v1alpha1.DynamoDBTable, State]{
 		Validate: validate,
+		// A table is CREATING for seconds in AWS (2s in the emulator).
+		FirstLook: time.Second,
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.DynamoDBTable, State] {
 			return &driver{api: provider.Client(s, "dynamodb", func(c aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(c) })}
 		},

@@ -4,9 +4,11 @@ package rdsinstance
 import (
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/rds"
+	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
@@ -19,9 +21,12 @@ func Kind() managed.Kind[*v1alpha1.RDSInstance, State] {
 	return managed.Kind[*v1alpha1.RDSInstance, State]{
 		Validate: validate,
 		Connect: func(s *provider.Session, kube client.Reader) managed.Driver[*v1alpha1.RDSInstance, State] {
-			return &driver{api: provider.Client(s, "rds", func(c aws.Config) *rds.Client { return rds.NewFromConfig(c) }), kube: kube}
+			api := provider.Client(s, "rds", func(c aws.Config) *rds.Client { return rds.NewFromConfig(c) })
+			return &driver{api: api, kube: kube, instances: listing(s, api)}
 		},
 		Secrets: func(i *v1alpha1.RDSInstance) []string { return []string{i.Spec.MasterUserPasswordSecretRef.Name} },
+		// An instance is creating, then backing up, for minutes in AWS (2s each in the emulator).
+		FirstLook: 2 * time.Second,
 	}
 }
 
@@ -52,4 +57,6 @@ type driver struct {
 	api *rds.Client
 	// kube reads the Secret that holds the master password.
 	kube client.Reader
+	// instances serves periodic syncs from one listing of the provider's DB instances.
+	instances *managed.Listing[types.DBInstance]
 }

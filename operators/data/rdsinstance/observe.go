@@ -27,21 +27,18 @@ type State struct {
 	Instance *types.DBInstance
 }
 
-// Observe reads the instance with one DescribeDBInstances call (its tags come along) and the
-// password Secret, fills the status and plans what differs from the spec: the tags with their
+// Observe reads the instance (its tags come along) from the provider's listing at a periodic
+// sync of a recorded instance, otherwise with one DescribeDBInstances call, and the password
+// Secret, fills the status and plans what differs from the spec: the tags with their
 // own calls, then one ModifyDBInstance (see planModify). An instance that is not available
 // (creating, backing-up, modifying, upgrading, ...) is reported busy and not ready: RDS
 // refuses most changes until it is available again.
 func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance, req managed.Request) (managed.Observation[State], error) {
 	id := identifier(i)
-	out, err := d.api.DescribeDBInstances(ctx, &rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String(id)})
-	if err != nil && !awserr.IsNotFound(err) {
-		return managed.Observation[State]{}, fmt.Errorf("describe DB instance %s: %w", id, err)
+	inst, err := d.describe(ctx, i, id)
+	if err != nil || inst == nil {
+		return managed.Observation[State]{}, err
 	}
-	if err != nil || len(out.DBInstances) == 0 {
-		return managed.Observation[State]{}, nil
-	}
-	inst := &out.DBInstances[0]
 	tags := tagMap(inst.TagList)
 	if err := managed.Claim(i, "RDS DB instance", id, tags); err != nil {
 		return managed.Observation[State]{}, err
@@ -134,4 +131,24 @@ func pendingModifications(inst *types.DBInstance) []string {
 		}
 	}
 	return names
+}
+
+// describe returns DB instance id as the listing holds it, when i records it and the listing
+// has not served it yet, or else as DescribeDBInstances returns it; nil when it does not exist.
+func (d *driver) describe(ctx context.Context, i *v1alpha1.RDSInstance, id string) (*types.DBInstance, error) {
+	if managed.ExternalName(i) != "" {
+		// A listing refused (credentials limited to some instances may not list them all)
+		// leaves the direct read, which reports its own errors.
+		if listed, ok, err := d.instances.Get(ctx, id); err == nil && ok {
+			return &listed, nil
+		}
+	}
+	out, err := d.api.DescribeDBInstances(ctx, &rds.DescribeDBInstancesInput{DBInstanceIdentifier: aws.String(id)})
+	if awserr.IsNotFound(err) || (err == nil && len(out.DBInstances) == 0) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("describe DB instance %s: %w", id, err)
+	}
+	return &out.DBInstances[0], nil
 }

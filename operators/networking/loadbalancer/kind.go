@@ -5,6 +5,7 @@ package loadbalancer
 
 import (
 	"cmp"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
@@ -61,6 +62,8 @@ func NLBKind() managed.Kind[*v1alpha1.NLB, State] {
 // load balancer has (subnetRefs, then subnetSelector).
 func kind[O shared.Managed](v func(O) view) managed.Kind[O, State] {
 	return managed.Kind[O, State]{
+		// A load balancer is provisioning for minutes in AWS (2s in the emulator).
+		FirstLook: time.Second,
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[O, State] {
 			api := provider.Client(s, "elbv2", func(c aws.Config) *elb.Client { return elb.NewFromConfig(c) })
 			return &driver[O]{api: api, view: v}

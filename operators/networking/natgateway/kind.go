@@ -5,6 +5,7 @@ package natgateway
 
 import (
 	"slices"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -22,6 +23,8 @@ import (
 // Kind declares the NATGateway kind to the engine.
 func Kind() managed.Kind[*v1alpha1.NATGateway, State] {
 	return managed.Kind[*v1alpha1.NATGateway, State]{
+		// A NAT gateway is pending for a minute or more in AWS (1s in the emulator).
+		FirstLook: time.Second,
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.NATGateway, State] {
 			api := ec2util.Client(s)
 			return &driver{api: api, gateways: gateways(api).For(s), addresses: ec2util.Addresses(api)}

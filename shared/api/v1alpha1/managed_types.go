@@ -83,7 +83,9 @@ type ManagedStatus struct {
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
-	// LastSyncTime is when the resource was last compared with AWS.
+	// LastSyncTime is when the resource was last reconciled: compared with AWS, to within an
+	// hour. A comparison that changes nothing else in the status refreshes it only once it is an
+	// hour old, so that unchanged objects cost the API server no write on every sync.
 	// +optional
 	LastSyncTime *metav1.Time `json:"lastSyncTime,omitempty"`
 }

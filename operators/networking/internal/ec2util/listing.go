@@ -3,18 +3,12 @@ package ec2util
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
-
-// ListingTTL is how old a listing of owned resources may be. Periodic syncs of many resources
-// of one kind share one paginated Describe per ListingTTL; drift is seen at the first sync of a
-// resource after a listing newer than the change.
-const ListingTTL = time.Minute
 
 // Describer reads resources of one EC2 type: by ids, or by filters when ids is empty, one page
 // at a time (next is the page token; "" for the first page).
@@ -39,7 +33,7 @@ type Describer[T any] struct {
 // share their owner with a duplicate are left out, so that their object reads them directly
 // at every sync and Find reports the duplicates.
 func (d Describer[T]) Listing() *managed.Listing[T] {
-	return &managed.Listing[T]{TTL: ListingTTL, List: func(ctx context.Context) (map[string]T, error) {
+	return &managed.Listing[T]{TTL: managed.ListingTTL, List: func(ctx context.Context) (map[string]T, error) {
 		byOwner := map[string][]T{}
 		next := ""
 		for {
