@@ -71,6 +71,13 @@ func (r *Reconciler[O, S]) delete(ctx context.Context, p *pass[O]) (ctrl.Result,
 	if err := drv.Delete(ctx, o, obs); err != nil {
 		return r.fail(p, fmt.Errorf("delete: %w", err))
 	}
+	if r.kind.FirstLook == 0 {
+		// A resource AWS makes available at once is usually gone at once too (a bucket, a
+		// topic): look again in this pass, so that the object goes without another.
+		if again, err := drv.Observe(ctx, o, managed.Request{Tags: desiredTags(o, sess.DefaultTags()), Deleting: true}); err == nil && !again.Exists {
+			return r.release(ctx, p, fmt.Sprintf("deleted %s %s from AWS", r.kind.Name, managed.ExternalName(o)))
+		}
+	}
 	setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonDeleting, "the AWS resource is being deleted")
 	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
 	p.result = "deleting"
