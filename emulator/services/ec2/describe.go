@@ -20,19 +20,21 @@ type kind struct {
 }
 
 var (
-	vpcKind    = kind{"vpc", "vpc ID", "InvalidVpcID.NotFound", "InvalidVpcID.Malformed"}
-	subnetKind = kind{"subnet", "subnet ID", "InvalidSubnetID.NotFound", "InvalidSubnetID.Malformed"}
-	igwKind    = kind{"igw", "internet gateway ID", "InvalidInternetGatewayID.NotFound", "InvalidInternetGatewayID.Malformed"}
-	eipKind    = kind{"eipalloc", "allocation ID", "InvalidAllocationID.NotFound", "InvalidAllocationID.Malformed"}
-	natKind    = kind{"nat", "NAT gateway ID", "NatGatewayNotFound", "InvalidNatGatewayID.Malformed"}
-	sgKind     = kind{"sg", "security group", "InvalidGroup.NotFound", "InvalidGroupId.Malformed"}
-	ruleKind   = kind{"sgr", "security group rule ID", "InvalidSecurityGroupRuleId.NotFound", "InvalidSecurityGroupRuleId.Malformed"}
-	rtbKind    = kind{"rtb", "route table ID", "InvalidRouteTableID.NotFound", "InvalidRouteTableId.Malformed"}
-	assocKind  = kind{"rtbassoc", "association ID", "InvalidAssociationID.NotFound", "InvalidAssociationID.Malformed"}
+	vpcKind      = kind{"vpc", "vpc ID", "InvalidVpcID.NotFound", "InvalidVpcID.Malformed"}
+	subnetKind   = kind{"subnet", "subnet ID", "InvalidSubnetID.NotFound", "InvalidSubnetID.Malformed"}
+	igwKind      = kind{"igw", "internet gateway ID", "InvalidInternetGatewayID.NotFound", "InvalidInternetGatewayID.Malformed"}
+	eipKind      = kind{"eipalloc", "allocation ID", "InvalidAllocationID.NotFound", "InvalidAllocationID.Malformed"}
+	natKind      = kind{"nat", "NAT gateway ID", "NatGatewayNotFound", "InvalidNatGatewayID.Malformed"}
+	sgKind       = kind{"sg", "security group", "InvalidGroup.NotFound", "InvalidGroupId.Malformed"}
+	ruleKind     = kind{"sgr", "security group rule ID", "InvalidSecurityGroupRuleId.NotFound", "InvalidSecurityGroupRuleId.Malformed"}
+	rtbKind      = kind{"rtb", "route table ID", "InvalidRouteTableID.NotFound", "InvalidRouteTableId.Malformed"}
+	assocKind    = kind{"rtbassoc", "association ID", "InvalidAssociationID.NotFound", "InvalidAssociationID.Malformed"}
+	instanceKind = kind{"i", "instance ID", "InvalidInstanceID.NotFound", "InvalidInstanceID.Malformed"}
+	amiKind      = kind{"ami", "image id", "InvalidAMIID.NotFound", "InvalidAMIID.Malformed"}
 )
 
 // kinds are the resource types whose ids CreateTags and DeleteTags accept, by id prefix.
-var kinds = []kind{vpcKind, subnetKind, igwKind, eipKind, natKind, sgKind, ruleKind, rtbKind}
+var kinds = []kind{vpcKind, subnetKind, igwKind, eipKind, natKind, sgKind, ruleKind, rtbKind, instanceKind}
 
 // missing returns the error EC2 gives when ids do not exist; it names all of them, as AWS does.
 func (k kind) missing(ids ...string) *core.APIError {

@@ -1,14 +1,18 @@
-// Package ec2 emulates Amazon EC2 over its ec2Query protocol: what the networking family needs.
-// VPCs (AWS's CIDR validation, attributes, an optional Amazon-provided IPv6 block, and the
-// default security group and main route table every VPC gets), subnets (containment and overlap
-// of CIDRs, the region's availability zones, free addresses), internet gateways (attach and
-// detach rules), Elastic IPs, NAT gateways (ClientToken idempotency; pending -> available,
+// Package ec2 emulates Amazon EC2 over its ec2Query protocol: what the networking family needs,
+// and instances. VPCs (AWS's CIDR validation, attributes, an optional Amazon-provided IPv6 block,
+// and the default security group and main route table every VPC gets), subnets (containment and
+// overlap of CIDRs, the region's availability zones, free addresses), internet gateways (attach
+// and detach rules), Elastic IPs, NAT gateways (ClientToken idempotency; pending -> available,
 // deleting -> deleted and failed on the simulation clock, deleted ones visible for an hour),
 // security groups and their rules (stored per atomic rule with sgr- ids), route tables (local
-// route, routes to gateways, subnet associations, replacing the main association), tags on all
-// of them, and the availability zones of each region. Describe* operations answer any number of
-// ids in one call, filter and paginate as EC2 does, and deletes refuse with DependencyViolation
-// while something depends on the resource.
+// route, routes to gateways, subnet associations, replacing the main association), instances
+// (RunInstances with ClientToken idempotency, a private address drawn from the subnet and a
+// public one when asked for; pending -> running, stopping -> stopped and shutting-down ->
+// terminated on the simulation clock, terminated ones visible for an hour; termination and stop
+// protection, attributes, metadata options and monitoring), tags on all of them, and the
+// availability zones of each region. Describe* operations answer any number of ids in one call,
+// filter and paginate as EC2 does, and deletes refuse with DependencyViolation while something
+// depends on the resource.
 package ec2
 
 import (
@@ -26,7 +30,8 @@ import (
 )
 
 // TransitionTime is how long EC2's asynchronous lifecycles (a VPC, subnet or NAT gateway
-// pending, a NAT gateway deleting) take on the simulation clock by default.
+// pending, a NAT gateway deleting, an instance pending, stopping or shutting down) take on the
+// simulation clock by default.
 const TransitionTime = time.Second
 
 // Backend holds the EC2 resources of every account and region.
@@ -38,25 +43,30 @@ type Backend struct {
 
 // region is the EC2 state of one account in one region.
 type region struct {
-	vpcs      map[string]*vpc
-	subnets   map[string]*subnet
-	igws      map[string]*igw
-	eips      map[string]*eip
-	nats      map[string]*natGateway
-	natTokens map[string]string // ClientToken -> NAT gateway id
-	rtbTokens map[string]string // ClientToken -> route table id
-	groups    map[string]*securityGroup
-	rules     map[string]*sgRule
-	ruleSeq   int // rules created so far, to keep their order
-	tables    map[string]*routeTable
-	tags      *core.Tags // by resource id
+	vpcs         map[string]*vpc
+	subnets      map[string]*subnet
+	igws         map[string]*igw
+	eips         map[string]*eip
+	nats         map[string]*natGateway
+	natTokens    map[string]string // ClientToken -> NAT gateway id
+	rtbTokens    map[string]string // ClientToken -> route table id
+	groups       map[string]*securityGroup
+	rules        map[string]*sgRule
+	ruleSeq      int // rules created so far, to keep their order
+	tables       map[string]*routeTable
+	instances    map[string]*instance
+	reservations map[string]*reservation
+	runTokens    map[string]string // RunInstances ClientToken -> reservation id
+	publicSeq    uint32            // the last public address handed out, as an offset in publicPool
+	tags         *core.Tags        // by resource id
 }
 
 // newRegion returns the empty EC2 state of an account in a region.
 func newRegion(core.Scope) *region {
 	return &region{vpcs: map[string]*vpc{}, subnets: map[string]*subnet{}, igws: map[string]*igw{}, eips: map[string]*eip{},
 		nats: map[string]*natGateway{}, natTokens: map[string]string{}, rtbTokens: map[string]string{}, groups: map[string]*securityGroup{},
-		rules: map[string]*sgRule{}, tables: map[string]*routeTable{}, tags: core.NewTags(tagRules)}
+		rules: map[string]*sgRule{}, tables: map[string]*routeTable{}, instances: map[string]*instance{}, reservations: map[string]*reservation{},
+		runTokens: map[string]string{}, tags: core.NewTags(tagRules)}
 }
 
 // New returns an empty EC2 backend on clock.
@@ -116,6 +126,16 @@ func (b *Backend) Service() *core.Service {
 			"CreateTags":                    core.Op(b.createTags),
 			"DeleteTags":                    core.Op(b.deleteTags),
 			"DescribeAvailabilityZones":     core.Op(b.describeAvailabilityZones),
+			"RunInstances":                  core.Op(b.runInstances),
+			"DescribeInstances":             core.Op(b.describeInstances),
+			"StartInstances":                core.Op(b.startInstances),
+			"StopInstances":                 core.Op(b.stopInstances),
+			"TerminateInstances":            core.Op(b.terminateInstances),
+			"ModifyInstanceAttribute":       core.Op(b.modifyInstanceAttribute),
+			"DescribeInstanceAttribute":     core.Op(b.describeInstanceAttribute),
+			"ModifyInstanceMetadataOptions": core.Op(b.modifyInstanceMetadataOptions),
+			"MonitorInstances":              core.Op(b.monitorInstances),
+			"UnmonitorInstances":            core.Op(b.unmonitorInstances),
 		},
 		Dump: b.dump,
 	}
@@ -141,7 +161,8 @@ func (b *Backend) dump() any {
 		out[scope.Account+"/"+scope.Region] = map[string]any{
 			"vpcs": core.SortedKeys(r.vpcs), "subnets": core.SortedKeys(r.subnets), "internetGateways": core.SortedKeys(r.igws),
 			"addresses": core.SortedKeys(r.eips), "natGateways": core.SortedKeys(r.nats), "securityGroups": core.SortedKeys(r.groups),
-			"securityGroupRules": core.SortedKeys(r.rules), "routeTables": core.SortedKeys(r.tables), "tags": r.tags,
+			"securityGroupRules": core.SortedKeys(r.rules), "routeTables": core.SortedKeys(r.tables), "instances": core.SortedKeys(r.instances),
+			"reservations": core.SortedKeys(r.reservations), "tags": r.tags,
 		}
 	}
 	return out

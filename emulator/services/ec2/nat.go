@@ -105,22 +105,6 @@ func (r *region) describeNat(n *natGateway, call *core.Call) types.NatGateway {
 	return d
 }
 
-// natPrivateIP returns the first address of a subnet (after the four AWS reserves) that no
-// gateway holds.
-func (r *region) natPrivateIP(s *subnet, now time.Time) netip.Addr {
-	used := map[netip.Addr]bool{}
-	for _, n := range r.nats {
-		if n.subnet == s.id && n.holdsAddress(now) {
-			used[n.privateIP] = true
-		}
-	}
-	a := nth(s.cidr, 4)
-	for used[a] {
-		a = a.Next()
-	}
-	return a
-}
-
 // createNatGateway creates a gateway that becomes available on the clock. As on AWS, an Elastic
 // IP another gateway holds, or a public gateway in a VPC without an internet gateway, is
 // accepted and the gateway then fails (Resource.AlreadyAssociated, Gateway.NotAttached). A
@@ -183,10 +167,14 @@ func (b *Backend) createNatGateway(call *core.Call, in *ec2.CreateNatGatewayInpu
 	if conn == types.ConnectivityTypePublic && n.failCode == "" && !r.hasInternetGateway(s.vpc) {
 		n.failCode, n.failMsg = "Gateway.NotAttached", "Network "+s.vpc+" has no Internet gateway attached"
 	}
+	addrs := r.privateAddresses(s, call.Now, 1)
+	if len(addrs) == 0 {
+		return nil, core.Errorf("InsufficientFreeAddressesInSubnet", "There are not enough free addresses in subnet '%s' to satisfy the request.", s.id)
+	}
 	if err := r.tags.Merge(tags, n.id); err != nil {
 		return nil, err
 	}
-	n.privateIP = r.natPrivateIP(s, call.Now)
+	n.privateIP = addrs[0]
 	r.nats[n.id] = n
 	if token != "" {
 		r.natTokens[token] = n.id

@@ -127,8 +127,9 @@ func (b *Backend) describeSecurityGroups(call *core.Call, in *ec2.DescribeSecuri
 	return &ec2.DescribeSecurityGroupsOutput{SecurityGroups: groups, NextToken: next}, err
 }
 
-// deleteSecurityGroup refuses for a VPC's default group (CannotDelete) and while another
-// group's rule refers to the group (DependencyViolation).
+// deleteSecurityGroup refuses for a VPC's default group (CannotDelete), and while another
+// group's rule refers to the group or an instance that is not terminated is in it
+// (DependencyViolation).
 func (b *Backend) deleteSecurityGroup(call *core.Call, in *ec2.DeleteSecurityGroupInput) (*ec2.DeleteSecurityGroupOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -142,6 +143,11 @@ func (b *Backend) deleteSecurityGroup(call *core.Call, in *ec2.DeleteSecurityGro
 	}
 	for _, rule := range r.rules {
 		if rule.refGroup == g.id && rule.group != g.id {
+			return nil, core.Errorf("DependencyViolation", "resource %s has a dependent object", g.id)
+		}
+	}
+	for _, i := range r.instances {
+		if i.usesGroup(g.id, call.Now) {
 			return nil, core.Errorf("DependencyViolation", "resource %s has a dependent object", g.id)
 		}
 	}

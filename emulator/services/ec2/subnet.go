@@ -33,12 +33,7 @@ func (r *region) describeSubnet(s *subnet, call *core.Call) types.Subnet {
 	if call.Now.Before(s.available) {
 		state = types.SubnetStatePending
 	}
-	free := 1<<(32-s.cidr.Bits()) - reservedAddresses
-	for _, n := range r.nats {
-		if n.subnet == s.id && n.holdsAddress(call.Now) {
-			free--
-		}
-	}
+	free := 1<<(32-s.cidr.Bits()) - reservedAddresses - len(r.heldAddresses(s.id, call.Now))
 	d := types.Subnet{
 		SubnetId: aws.String(s.id), VpcId: aws.String(s.vpc), CidrBlock: aws.String(s.cidr.String()), State: state,
 		AvailabilityZone: aws.String(s.zone.name), AvailabilityZoneId: aws.String(s.zone.id), AvailableIpAddressCount: aws.Int32(int32(free)),
@@ -52,6 +47,36 @@ func (r *region) describeSubnet(s *subnet, call *core.Call) types.Subnet {
 			Ipv6CidrBlock: aws.String(s.ipv6.String()), Ipv6CidrBlockState: &types.SubnetCidrBlockState{State: types.SubnetCidrBlockStateCodeAssociated}}}
 	}
 	return d
+}
+
+// heldAddresses returns the addresses of a subnet that network interfaces hold: those of its NAT
+// gateways and of its instances that are not terminated.
+func (r *region) heldAddresses(subnetID string, now time.Time) map[netip.Addr]bool {
+	held := map[netip.Addr]bool{}
+	for _, n := range r.nats {
+		if n.subnet == subnetID && n.holdsAddress(now) {
+			held[n.privateIP] = true
+		}
+	}
+	for _, i := range r.instances {
+		if i.subnet == subnetID && i.holdsAddress(now) {
+			held[i.privateIP] = true
+		}
+	}
+	return held
+}
+
+// privateAddresses returns up to n free addresses of a subnet, lowest first, skipping the five
+// AWS reserves (the first four and the last).
+func (r *region) privateAddresses(s *subnet, now time.Time, n int) []netip.Addr {
+	held := r.heldAddresses(s.id, now)
+	var out []netip.Addr
+	for a := nth(s.cidr, 4); len(out) < n && s.cidr.Contains(a.Next()); a = a.Next() {
+		if !held[a] {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // subnetZone resolves the zone a subnet is created in: by name or ID, or, given neither, the
@@ -170,8 +195,9 @@ func (b *Backend) describeSubnets(call *core.Call, in *ec2.DescribeSubnetsInput)
 	return &ec2.DescribeSubnetsOutput{Subnets: subnets, NextToken: next}, err
 }
 
-// deleteSubnet refuses while a NAT gateway (its network interface) is in the subnet; explicit
-// route table associations go with the subnet, as on AWS.
+// deleteSubnet refuses while a network interface is in the subnet (a NAT gateway's, or an
+// instance's until it is terminated); explicit route table associations go with the subnet, as
+// on AWS.
 func (b *Backend) deleteSubnet(call *core.Call, in *ec2.DeleteSubnetInput) (*ec2.DeleteSubnetOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -180,10 +206,8 @@ func (b *Backend) deleteSubnet(call *core.Call, in *ec2.DeleteSubnetInput) (*ec2
 	if _, err := get(r.subnets, subnetKind, id); err != nil {
 		return nil, err
 	}
-	for _, n := range r.nats {
-		if n.subnet == id && n.holdsAddress(call.Now) {
-			return nil, dependencyViolation("subnet", id)
-		}
+	if len(r.heldAddresses(id, call.Now)) > 0 {
+		return nil, dependencyViolation("subnet", id)
 	}
 	for _, t := range r.tables {
 		for assoc, sub := range t.assocs {

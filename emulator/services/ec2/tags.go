@@ -58,7 +58,8 @@ func (r *region) exists(id string) error {
 // has reports whether a resource of kind k exists.
 func (r *region) has(k kind, id string) bool {
 	return map[kind]bool{vpcKind: r.vpcs[id] != nil, subnetKind: r.subnets[id] != nil, igwKind: r.igws[id] != nil, eipKind: r.eips[id] != nil,
-		natKind: r.nats[id] != nil, sgKind: r.groups[id] != nil, ruleKind: r.rules[id] != nil, rtbKind: r.tables[id] != nil}[k]
+		natKind: r.nats[id] != nil, sgKind: r.groups[id] != nil, ruleKind: r.rules[id] != nil, rtbKind: r.tables[id] != nil,
+		instanceKind: r.instances[id] != nil}[k]
 }
 
 // createTags adds or replaces tags on every resource, or on none when one would break EC2's

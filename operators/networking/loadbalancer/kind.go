@@ -66,7 +66,7 @@ func kind[O shared.Managed](v func(O) view) managed.Kind[O, State] {
 		FirstLook: time.Second,
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[O, State] {
 			api := provider.Client(s, "elbv2", func(c aws.Config) *elb.Client { return elb.NewFromConfig(c) })
-			return &driver[O]{api: api, view: v}
+			return &driver[O]{api: api, view: v, balancers: balancers(s, api)}
 		},
 		References: []managed.Ref[O]{managed.List(targets.Subnet, "spec.subnetRefs", "spec.subnetSelector",
 			func(o O) ([]shared.Reference, *shared.Selector, *[]string) {
@@ -80,4 +80,6 @@ func kind[O shared.Managed](v func(O) view) managed.Kind[O, State] {
 type driver[O shared.Managed] struct {
 	api  elbAPI
 	view func(O) view
+	// balancers serves periodic syncs from one listing of the provider's load balancers.
+	balancers *managed.Listing[types.LoadBalancer]
 }

@@ -93,10 +93,16 @@ func (d *driver[O]) Observe(ctx context.Context, o O, req managed.Request) (mana
 	return obs, nil
 }
 
-// find reads the load balancer by its recorded ARN or, before one is recorded, by name.
+// find reads the load balancer by its recorded ARN (from the provider's listing at a periodic
+// sync) or, before one is recorded, by name.
 func (d *driver[O]) find(ctx context.Context, o O, name string) (types.LoadBalancer, bool, error) {
 	in := &elb.DescribeLoadBalancersInput{Names: []string{name}}
 	if arn := managed.ExternalName(o); arn != "" {
+		// A listing refused (credentials limited to some load balancers) leaves the direct
+		// read, which reports its own errors.
+		if listed, ok, err := d.balancers.Get(ctx, arn); err == nil && ok {
+			return listed, true, nil
+		}
 		in = &elb.DescribeLoadBalancersInput{LoadBalancerArns: []string{arn}}
 	}
 	out, err := d.api.DescribeLoadBalancers(ctx, in)

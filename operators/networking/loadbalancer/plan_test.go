@@ -103,7 +103,7 @@ func TestPlanMakesTheCallsInOrder(t *testing.T) {
 	b.Spec.Listeners = []v1alpha1.Listener{{Port: 80, Protocol: "HTTP", DefaultAction: v1alpha1.Action{Forward: &v1alpha1.ForwardAction{TargetGroup: "web"}}}}
 	b.Status.TargetGroups = []v1alpha1.TargetGroupStatus{{Name: "old", ARN: "arn:tg/old"}}
 	api := &fakeELB{}
-	d := &driver[*v1alpha1.ALB]{api: api, view: albView}
+	d := &driver[*v1alpha1.ALB]{api: api, view: albView, balancers: newListing(api)}
 	ctx := context.Background()
 
 	obs, err := d.Observe(ctx, b, managed.Request{Tags: map[string]string{"team": "web"}})
@@ -115,6 +115,13 @@ func TestPlanMakesTheCallsInOrder(t *testing.T) {
 	}
 	if got, want := obs.Changes.String(), "subnets, attributes, tags, targetGroups, listeners"; got != want || obs.Ready {
 		t.Errorf("changes %q (Ready %v), want %q and not Ready", got, obs.Ready, want)
+	}
+	again, err := d.Observe(ctx, b, managed.Request{Tags: map[string]string{"team": "web"}})
+	if err != nil || again.Changes.String() != obs.Changes.String() {
+		t.Fatalf("second observe: %v, changes %q", err, again.Changes.String())
+	}
+	if want := []string{"DescribeLoadBalancers", "DescribeTargetGroups", "DescribeTags", "DescribeListeners", "DescribeLoadBalancerAttributes"}; !slices.Equal(api.calls[5:], want) {
+		t.Errorf("a second look at a listed load balancer calls %q, want the direct read %q", api.calls[5:], want)
 	}
 	api.calls = nil
 	if err := obs.Changes.Apply(ctx); err != nil {
