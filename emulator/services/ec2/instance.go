@@ -265,3 +265,21 @@ func (r *region) describeInstance(i *instance, call *core.Call) types.Instance {
 func (i *instance) usesGroup(id string, now time.Time) bool {
 	return i.holdsAddress(now) && slices.Contains(i.groups, id)
 }
+
+// instancesOf returns call's region, its instances out of sight forgotten, and the instances
+// ids name (an unknown id is an error). The caller holds b.mu.
+func (b *Backend) instancesOf(call *core.Call, ids []string) (*region, []*instance, error) {
+	r := b.regions.Of(call)
+	r.purgeInstances(call.Now)
+	list, err := r.instancesNamed(ids)
+	return r, list, err
+}
+
+// instanceOf returns call's region, its instances out of sight forgotten, and instance id. The
+// caller holds b.mu.
+func (b *Backend) instanceOf(call *core.Call, id string) (*region, *instance, error) {
+	r := b.regions.Of(call)
+	r.purgeInstances(call.Now)
+	i, err := get(r.instances, instanceKind, id)
+	return r, i, err
+}

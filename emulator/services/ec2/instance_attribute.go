@@ -116,9 +116,7 @@ func (r *region) attributeChanges(in *ec2.ModifyInstanceAttributeInput, i *insta
 func (b *Backend) modifyInstanceAttribute(call *core.Call, in *ec2.ModifyInstanceAttributeInput) (*ec2.ModifyInstanceAttributeOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	r.purgeInstances(call.Now)
-	i, err := get(r.instances, instanceKind, aws.ToString(in.InstanceId))
+	r, i, err := b.instanceOf(call, aws.ToString(in.InstanceId))
 	if err != nil {
 		return nil, err
 	}
@@ -149,9 +147,7 @@ func (b *Backend) modifyInstanceAttribute(call *core.Call, in *ec2.ModifyInstanc
 func (b *Backend) describeInstanceAttribute(call *core.Call, in *ec2.DescribeInstanceAttributeInput) (*ec2.DescribeInstanceAttributeOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	r.purgeInstances(call.Now)
-	i, err := get(r.instances, instanceKind, aws.ToString(in.InstanceId))
+	r, i, err := b.instanceOf(call, aws.ToString(in.InstanceId))
 	if err != nil {
 		return nil, err
 	}

@@ -13,9 +13,7 @@ import (
 func (b *Backend) modifyInstanceMetadataOptions(call *core.Call, in *ec2.ModifyInstanceMetadataOptionsInput) (*ec2.ModifyInstanceMetadataOptionsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	r.purgeInstances(call.Now)
-	i, err := get(r.instances, instanceKind, aws.ToString(in.InstanceId))
+	_, i, err := b.instanceOf(call, aws.ToString(in.InstanceId))
 	if err != nil {
 		return nil, err
 	}
@@ -39,9 +37,7 @@ func (b *Backend) modifyInstanceMetadataOptions(call *core.Call, in *ec2.ModifyI
 func (b *Backend) setMonitoring(call *core.Call, ids []string, dry *bool, on bool) ([]types.InstanceMonitoring, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	r.purgeInstances(call.Now)
-	list, err := r.instancesNamed(ids)
+	_, list, err := b.instancesOf(call, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -28,9 +28,7 @@ func incorrectState(id, action string) *core.APIError {
 func (b *Backend) startInstances(call *core.Call, in *ec2.StartInstancesInput) (*ec2.StartInstancesOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	r.purgeInstances(call.Now)
-	list, err := r.instancesNamed(in.InstanceIds)
+	r, list, err := b.instancesOf(call, in.InstanceIds)
 	if err != nil {
 		return nil, err
 	}
@@ -74,9 +72,7 @@ func (b *Backend) startInstances(call *core.Call, in *ec2.StartInstancesInput) (
 func (b *Backend) stopInstances(call *core.Call, in *ec2.StopInstancesInput) (*ec2.StopInstancesOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	r.purgeInstances(call.Now)
-	list, err := r.instancesNamed(in.InstanceIds)
+	_, list, err := b.instancesOf(call, in.InstanceIds)
 	if err != nil {
 		return nil, err
 	}
@@ -113,9 +109,7 @@ func (b *Backend) stopInstances(call *core.Call, in *ec2.StopInstancesInput) (*e
 func (b *Backend) terminateInstances(call *core.Call, in *ec2.TerminateInstancesInput) (*ec2.TerminateInstancesOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	r.purgeInstances(call.Now)
-	list, err := r.instancesNamed(in.InstanceIds)
+	_, list, err := b.instancesOf(call, in.InstanceIds)
 	if err != nil {
 		return nil, err
 	}
