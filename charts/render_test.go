@@ -159,12 +159,15 @@ func container(t *testing.T, u *unstructured.Unstructured) corev1.Container {
 }
 
 // checkRBAC checks that the ClusterRole grants the family's kinds, AWSProviders and
-// ClusterAWSProviders, Secrets and the namespaces (read) and events and nothing else, and that
+// ClusterAWSProviders, Secrets and the namespaces (read), events, and for the compute family
+// ConfigMaps (get), and nothing else, and that
 // the Lease rule is a Role of the namespace.
 func checkRBAC(t *testing.T, m manifest, family string) {
 	t.Helper()
 	allowed := map[string]bool{"secrets": true, "namespaces": true, "events": true}
-	readOnly := map[string][]string{"secrets": {"get", "list", "watch"}, "namespaces": {"get"}}
+	readOnly := map[string][]string{"secrets": {"get", "list", "watch"}, "namespaces": {"get"}, "configmaps": {"get"}}
+	// The compute family reads the ConfigMaps that hold Lambda deployment packages, one by one.
+	allowed["configmaps"] = family == "compute"
 	for _, u := range m {
 		if u.GetKind() != "CustomResourceDefinition" {
 			continue

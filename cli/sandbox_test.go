@@ -19,9 +19,12 @@ import (
 	"github.com/runner-codes/infra-operator/shared/testenv"
 )
 
-// TestSandbox starts the sandbox as a user would, applying the sandbox providers and the data
-// and messaging families' seed examples, follows them until they settle, and checks with `infractl status`
-// that every one is Ready, once the seed's sg-xxx placeholder is replaced by a real-looking id.
+// TestSandbox starts the sandbox as a user would, applying the sandbox providers, the data and
+// messaging families' seed examples and the compute family's (the seed's web server and Lambda
+// function, a web server placed by references in a VPC of its own, and an EKS cluster with a node
+// group and add-ons), follows them until they
+// settle, and checks with `infractl status` that every one is Ready, once the seeds'
+// placeholders (sg-xxx, subnet-xxx) are replaced by a real-looking id or by references.
 // Ctrl-C (a cancelled context) stops everything cleanly.
 func TestSandbox(t *testing.T) {
 	kubeconfig := filepath.Join(t.TempDir(), "sandbox.kubeconfig")
@@ -34,7 +37,9 @@ func TestSandbox(t *testing.T) {
 		cmd.SetOut(out)
 		cmd.SetErr(out)
 		cmd.SetArgs([]string{"sandbox", "--kubeconfig-out", kubeconfig, "--wait-interval", "300ms",
-			"--apply", "../examples/sandbox", "--apply", "../examples/data", "--apply", "../examples/messaging"})
+			"--apply", "../examples/sandbox", "--apply", "../examples/data", "--apply", "../examples/messaging",
+			"--apply", "../examples/compute/ec2instance-with-references.yaml", "--apply", "../examples/compute/ec2instance-web-server.yaml",
+			"--apply", "../examples/compute/lambdafunction-api-handler.yaml", "--apply", "../examples/compute/ekscluster.yaml"})
 		done <- cmd.ExecuteContext(ctx)
 	}()
 	waitOutput(t, out, done, "of the resources failed", 3*time.Minute)
@@ -50,20 +55,28 @@ func TestSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pg := &unstructured.Unstructured{}
-	pg.SetGroupVersionKind(shared.GroupVersion.WithKind("RDSInstance"))
-	pg.SetNamespace("default")
-	pg.SetName("production-postgres")
-	patch := []byte(`{"spec":{"vpcSecurityGroupIDs":["sg-0123456789abcdef0"]}}`)
-	if err := c.Patch(ctx, pg, client.RawPatch(types.MergePatchType, patch)); err != nil {
-		t.Fatal(err)
+	// The placeholders replaced: a well-formed security group for the database, and the
+	// subnet and security group of the compute example made with references for the seed's web
+	// server and Lambda function.
+	for _, p := range []struct{ kind, name, spec string }{
+		{"RDSInstance", "production-postgres", `{"vpcSecurityGroupIDs":["sg-0123456789abcdef0"]}`},
+		{"EC2Instance", "web-server", `{"subnetID":null,"subnetRef":{"name":"web-public-1a"},"securityGroupIDs":null,"securityGroupRefs":[{"name":"web-http"}]}`},
+		{"LambdaFunction", "api-handler", `{"vpcConfig":{"subnetIDs":null,"subnetRefs":[{"name":"web-public-1a"}],"securityGroupIDs":null,"securityGroupRefs":[{"name":"web-http"}]}}`},
+	} {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(shared.GroupVersion.WithKind(p.kind))
+		u.SetNamespace("default")
+		u.SetName(p.name)
+		if err := c.Patch(ctx, u, client.RawPatch(types.MergePatchType, []byte(`{"spec":`+p.spec+`}`))); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	var status string
 	deadline := time.Now().Add(time.Minute)
 	for {
 		status = runStatus(t, kubeconfig)
-		if allReady(status, 2+10+3+5) {
+		if allReady(status, 2+10+3+5+4+2+5) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -71,7 +84,8 @@ func TestSandbox(t *testing.T) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	for _, want := range []string{"AWSProvider", "S3Bucket", "mycompany-app-data-prod", "DynamoDBTable", "production-users", "RDSInstance", "app-mysql-01", "SQSQueue", "production-orders.fifo", "SNSTopic", "production-notifications"} {
+	for _, want := range []string{"AWSProvider", "S3Bucket", "mycompany-app-data-prod", "DynamoDBTable", "production-users", "RDSInstance", "app-mysql-01", "SQSQueue", "production-orders.fifo", "SNSTopic", "production-notifications",
+		"EC2Instance", "web-server", "web-server-refs", "LambdaFunction", "api-handler", "EKSCluster", "platform"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status lacks %s:\n%s", want, status)
 		}

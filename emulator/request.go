@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -10,10 +11,6 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/wire"
 )
-
-// maxBody is the largest request body read (SQS allows 1 MiB messages; S3 objects are
-// streamed by their own service).
-const maxBody = 8 << 20
 
 // request is one parsed AWS request.
 type request struct {
@@ -29,12 +26,17 @@ type request struct {
 // parse identifies the service and operation of r and the caller's account and region.
 func (s *Server) parse(r *http.Request) (*request, error) {
 	req := &request{http: r, call: &core.Call{Context: r.Context(), RequestID: s.requestID(), Now: s.Clock.Now(), Host: r.Host, Scheme: "http"}}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	target := r.Header.Get("X-Amz-Target")
+	scope, sigErr := core.ParseSigV4(r.Header.Get("Authorization"))
+	named := s.headerService(target, scope, sigErr)
+	body, err := readBody(r, named, target)
 	if err != nil {
-		return req, core.Errorf("IncompleteBody", "cannot read the request body")
+		// The body is refused before it can name the service; answer in the envelope of the
+		// service the headers name.
+		req.svc = named
+		return req, err
 	}
 	req.body = body
-	target := r.Header.Get("X-Amz-Target")
 	if target != "" {
 		prefix, op, _ := strings.Cut(target, ".")
 		req.svc, req.operation = s.byTarget[prefix], op
@@ -43,7 +45,6 @@ func (s *Server) parse(r *http.Request) (*request, error) {
 		req.operation = form.Get("Action")
 		req.svc = s.byVer[form.Get("Version")]
 	}
-	scope, sigErr := core.ParseSigV4(r.Header.Get("Authorization"))
 	if sigErr == nil {
 		if svc, ok := s.bySigner[scope.Service]; ok {
 			req.svc = svc
@@ -76,6 +77,58 @@ func (s *Server) parse(r *http.Request) (*request, error) {
 		req.call.Region = "us-east-1"
 	}
 	return req, nil
+}
+
+// headerService returns the service a request's headers name, which is all that is known of it
+// before its body is read: the SigV4 signing name's, else the X-Amz-Target prefix's. It is nil
+// when only the body can tell (unsigned query requests).
+func (s *Server) headerService(target string, scope core.SigV4Scope, sigErr error) *core.Service {
+	if sigErr == nil {
+		if svc, ok := s.bySigner[scope.Service]; ok {
+			return svc
+		}
+	}
+	prefix, _, _ := strings.Cut(target, ".")
+	return s.byTarget[prefix]
+}
+
+// readBody reads a request body of at most the service's limit (core.DefaultMaxBody when svc is
+// nil). A body whose Content-Length exceeds it is refused unread; one without a Content-Length
+// is refused once more than the limit has been read.
+func readBody(r *http.Request, svc *core.Service, target string) ([]byte, error) {
+	limit := svc.BodyLimit()
+	if r.ContentLength > limit {
+		return nil, tooLarge(svc, r, target)
+	}
+	if r.ContentLength >= 0 {
+		body := make([]byte, r.ContentLength)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			return nil, core.Errorf("IncompleteBody", "cannot read the request body")
+		}
+		return body, nil
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err != nil {
+		return nil, core.Errorf("IncompleteBody", "cannot read the request body")
+	}
+	if int64(len(body)) > limit {
+		return nil, tooLarge(svc, r, target)
+	}
+	return body, nil
+}
+
+// tooLarge is the answer to a request body above the service's limit: the service's own error
+// for the operation the method and path or the X-Amz-Target header name, or a generic HTTP 413.
+func tooLarge(svc *core.Service, r *http.Request, target string) *core.APIError {
+	if svc != nil && svc.TooLarge != nil {
+		_, op, _ := strings.Cut(target, ".")
+		if svc.Protocol == core.ProtocolRESTJSON || svc.Protocol == core.ProtocolRESTXML {
+			op, _ = matchREST(svc, r)
+		}
+		return svc.TooLarge(op)
+	}
+	return &core.APIError{Code: "RequestEntityTooLarge", Status: http.StatusRequestEntityTooLarge,
+		Message: fmt.Sprintf("The request body must not be larger than %d bytes", svc.BodyLimit())}
 }
 
 // dispatch runs the request's operation with the faults in force and writes the answer.

@@ -18,6 +18,7 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/wire"
 	"github.com/runner-codes/infra-operator/emulator/services/dynamodb"
 	"github.com/runner-codes/infra-operator/emulator/services/ec2"
+	"github.com/runner-codes/infra-operator/emulator/services/eks"
 	"github.com/runner-codes/infra-operator/emulator/services/elbv2"
 	"github.com/runner-codes/infra-operator/emulator/services/lambda"
 	"github.com/runner-codes/infra-operator/emulator/services/rds"
@@ -36,10 +37,10 @@ type Options struct {
 	Accounts map[string]string
 	// Faults are the faults in force at start, keyed "Service" or "Service.Operation".
 	Faults map[string]Fault
-	// Transitions override, by service ID ("DynamoDB", "EC2", "ELBv2", "Lambda", "RDS"), how long
-	// asynchronous lifecycles (creating -> active) take on the simulation clock; zero makes them
-	// immediate. Services not named keep their defaults (DynamoDB, ELBv2 and RDS 2s, EC2 and
-	// Lambda 1s).
+	// Transitions override, by service ID ("DynamoDB", "EC2", "EKS", "ELBv2", "Lambda", "RDS"),
+	// how long asynchronous lifecycles (creating -> active) take on the simulation clock; zero
+	// makes them immediate. Services not named keep their defaults (DynamoDB, EKS, ELBv2 and RDS
+	// 2s, EC2 and Lambda 1s).
 	Transitions map[string]time.Duration
 	// AdminToken, when set, is required on the admin endpoints under /_emulator/, sent as
 	// "Authorization: Bearer <token>" or "X-Emulator-Token: <token>". AWS requests are not
@@ -99,7 +100,8 @@ func New(opts Options) *Server {
 	network := ec2.New(s.Clock)
 	s.register(network.Service())
 	s.register(elbv2.New(s.Clock, network).Service())
-	s.register(lambda.New(s.Clock, objects).Service())
+	s.register(eks.New(s.Clock, network).Service())
+	s.register(lambda.New(s.Clock, objects, network).Service())
 	s.register(rds.New(s.Clock).Service())
 	return s
 }

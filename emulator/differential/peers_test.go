@@ -1,7 +1,7 @@
 // Package differential runs the same sequences of aws-sdk-go-v2 calls against the emulator and
 // against third-party emulators that install here (fauxqs for SQS and SNS, dynalite for
-// DynamoDB, versitygw for S3, moto for RDS and EC2 instances) and compares the outcomes. Where a peer departs from
-// AWS, the emulator follows AWS and the difference is listed in knownDifferences with its reason.
+// DynamoDB, versitygw for S3, moto for RDS, EC2 instances and EKS) and compares the outcomes. Where a peer departs
+// from AWS, the emulator follows AWS and the difference is listed in knownDifferences with its reason.
 //
 // `make peers` installs fauxqs, dynalite and versitygw into the cache; CI does so and requires
 // them (CI=true); run locally without them, the tests skip with a message saying how to install
@@ -76,7 +76,7 @@ func motoServer(t *testing.T) string {
 	t.Helper()
 	path, err := exec.LookPath("moto_server")
 	if err != nil {
-		t.Skipf("moto_server is not on the PATH (pip install 'moto[server]==%s' to compare RDS and EC2 instances with moto): %v", motoVersion, err)
+		t.Skipf("moto_server is not on the PATH (pip install 'moto[server]==%s' to compare RDS, EC2 instances and EKS with moto): %v", motoVersion, err)
 	}
 	return path
 }

@@ -1,14 +1,32 @@
-// Package compute is the compute family of infra-operator: EC2Instance, LambdaFunction and EKSCluster.
+// Package compute is the compute family of infra-operator: EC2Instance, LambdaFunction and
+// EKSCluster.
 package compute
 
-import "github.com/runner-codes/infra-operator/shared/operator"
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/runner-codes/infra-operator/operators/compute/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/compute/crds"
+	"github.com/runner-codes/infra-operator/operators/compute/ec2instance"
+	"github.com/runner-codes/infra-operator/operators/compute/ekscluster"
+	"github.com/runner-codes/infra-operator/operators/compute/lambdafunction"
+	"github.com/runner-codes/infra-operator/shared/engine"
+	"github.com/runner-codes/infra-operator/shared/operator"
+)
 
 // Name is the family's name.
 const Name = "compute"
 
-// Family returns the compute family with every kind it implements so far. Kinds are added to
-// AddToScheme and Setup as their drivers land; until then the family runs the AWSProvider
-// controller and serves its health and metrics endpoints.
+// Family returns the compute family with its kinds.
 func Family() operator.Family {
-	return operator.Family{Name: Name}
+	return operator.Family{
+		Name:        Name,
+		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
+		CRDs:        crds.FS(),
+		Kinds: []engine.Controller{
+			engine.For(ec2instance.Kind()),
+			engine.For(lambdafunction.Kind()),
+			engine.For(ekscluster.Kind()),
+		},
+	}
 }

@@ -61,7 +61,7 @@ func TestDuplicateResourcesWarned(t *testing.T) {
 	}
 	ids := owned()
 	kubetest.Update(t, h.c, eip, func(e *v1alpha1.ElasticIP) { delete(e.Annotations, shared.AnnotationExternalName) })
-	h.resyncUntil(t, eip, "a DuplicateResources event", func() bool {
+	kubetest.ResyncUntil(t, h.c, eip, "a DuplicateResources event", func() bool {
 		return len(kubetest.Events(t, h.c, eip, condition.ReasonDuplicateResources)) > 0
 	})
 	wantWarning(t, h, eip, "this object manages Elastic IP "+ids[0]+" only", ids[1:])
@@ -80,7 +80,7 @@ func TestDuplicateResourcesWarned(t *testing.T) {
 		copies = append(copies, aws.ToString(c.Vpc.VpcId))
 	}
 	slices.Sort(copies)
-	h.resyncUntil(t, vpc, "a DuplicateResources event", func() bool {
+	kubetest.ResyncUntil(t, h.c, vpc, "a DuplicateResources event", func() bool {
 		return len(kubetest.Events(t, h.c, vpc, condition.ReasonDuplicateResources)) > 0
 	})
 	wantWarning(t, h, vpc, "this object manages VPC "+vpc.Status.VPCID+" only", copies)

@@ -94,17 +94,3 @@ func (h *harness) readyVPC(t testing.TB, ns, name, cidr string) *v1alpha1.VPC {
 	kubetest.Create(t, h.c, v)
 	return kubetest.WaitReady(t, h.c, v)
 }
-
-// resyncUntil asks the reconciler to look at o again, every half second, until ok holds: a
-// change made in AWS is seen at the first look that reads AWS after it.
-func (h *harness) resyncUntil(t testing.TB, o client.Object, what string, ok func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(kubetest.Timeout)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %s not within %s", o.GetName(), what, kubetest.Timeout)
-		}
-		kubetest.Resync(t, h.c, o)
-		time.Sleep(500 * time.Millisecond)
-	}
-}

@@ -101,7 +101,7 @@ func TestLoadBalancersExample(t *testing.T) {
 		Attributes: []elbtypes.LoadBalancerAttribute{{Key: aws.String("idle_timeout.timeout_seconds"), Value: aws.String("300")}}}); err != nil {
 		t.Fatal(err)
 	}
-	h.resyncUntil(t, alb, "drift reverted", func() bool {
+	kubetest.ResyncUntil(t, h.c, alb, "drift reverted", func() bool {
 		_, extra := h.listeners(t, alb.Status.ARN)[8080]
 		return !extra && h.lbAttributes(t, alb.Status.ARN)["idle_timeout.timeout_seconds"] == "60"
 	})

@@ -102,7 +102,7 @@ func TestRouteTable(t *testing.T) {
 		if _, err := h.ec2.CreateRoute(ctx, &ec2.CreateRouteInput{RouteTableId: aws.String(id), DestinationCidrBlock: aws.String("172.16.0.0/12"), GatewayId: aws.String(gw)}); err != nil {
 			t.Fatal(err)
 		}
-		h.resyncUntil(t, rt, "the added route deleted", func() bool { routes, _ := h.awsTable(t, id); return len(routes) == 3 })
+		kubetest.ResyncUntil(t, h.c, rt, "the added route deleted", func() bool { routes, _ := h.awsTable(t, id); return len(routes) == 3 })
 		kubetest.WaitEvent(t, h.c, rt, "DriftDetected", "routes")
 	})
 

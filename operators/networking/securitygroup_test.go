@@ -134,8 +134,8 @@ func TestSecurityGroupRules(t *testing.T) {
 			IpPermissions: []types.IpPermission{{IpProtocol: aws.String("-1"), IpRanges: []types.IpRange{{CidrIp: aws.String("0.0.0.0/0")}}}}}); err != nil {
 			t.Fatal(err)
 		}
-		h.resyncUntil(t, web, "the added ingress rule revoked", func() bool { return len(h.awsRules(t, webID, false)) == 4 })
-		h.resyncUntil(t, app, "the added egress rule revoked", func() bool { return len(h.awsRules(t, appID, true)) == 0 })
+		kubetest.ResyncUntil(t, h.c, web, "the added ingress rule revoked", func() bool { return len(h.awsRules(t, webID, false)) == 4 })
+		kubetest.ResyncUntil(t, h.c, app, "the added egress rule revoked", func() bool { return len(h.awsRules(t, appID, true)) == 0 })
 		kubetest.WaitEvent(t, h.c, web, "DriftDetected", "ingressRules")
 		kubetest.WaitEvent(t, h.c, app, "DriftDetected", "egressRules")
 	})

@@ -216,6 +216,11 @@ const maxRounds = 3
 func (r *Reconciler[O, S]) round(ctx context.Context, p *pass[O], drv managed.Driver[O, S], req managed.Request, installID string) (ctrl.Result, bool, error) {
 	o := p.o
 	obs, err := drv.Observe(ctx, o, req)
+	if obs.Exists {
+		// A create whose answer was lost has been found: its pending marker has done its job,
+		// and must not hold back the create of a replacement should the resource go later.
+		removeAnnotation(o, v1alpha1.AnnotationCreatePending)
+	}
 	// A resource that exists needs the finalizer before anything writes to it; one that does
 	// not gets it with the create-pending marker, in one patch.
 	if perr := r.persistBookkeeping(ctx, p, obs.Exists); perr != nil {

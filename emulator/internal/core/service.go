@@ -72,8 +72,28 @@ type Service struct {
 	Transition time.Duration
 	// Throttle is the error the service returns when throttled.
 	Throttle *APIError
+	// MaxBody is the largest request body, in bytes, the router accepts for the service; zero
+	// means DefaultMaxBody. The router reads no more than that of a body.
+	MaxBody int64
+	// TooLarge returns the error the service answers a larger body with, naming the operation
+	// when the router can tell it from the method and path or the X-Amz-Target header. Nil
+	// gives a generic HTTP 413.
+	TooLarge func(operation string) *APIError
 	// Dump returns the service's state for debugging.
 	Dump func() any
+}
+
+// DefaultMaxBody is the largest request body the router accepts for a service that does not set
+// MaxBody: 8 MiB, above SQS's 1 MiB messages and the other services' largest documents.
+const DefaultMaxBody = 8 << 20
+
+// BodyLimit returns the largest request body the router accepts for the service, or for a
+// request it cannot attribute to a service yet (s nil).
+func (s *Service) BodyLimit() int64 {
+	if s == nil || s.MaxBody <= 0 {
+		return DefaultMaxBody
+	}
+	return s.MaxBody
 }
 
 // Operation is one emulated operation.

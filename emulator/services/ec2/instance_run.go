@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net/netip"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -31,8 +30,14 @@ const rootDevice = "/dev/xvda"
 // maxUserData is the most user data an instance takes, before base64 encoding.
 const maxUserData = 16 * 1024
 
-// instanceTypeForm is the shape of an instance type name: a family and a size, m5.large.
-var instanceTypeForm = regexp.MustCompile(`^[a-z][a-z0-9-]*\.[a-z0-9]+$`)
+// instanceTypes are the instance types EC2 offers, as the SDK's model of the API lists them.
+var instanceTypes = func() map[string]bool {
+	known := map[string]bool{}
+	for _, t := range types.InstanceType("").Values() {
+		known[string(t)] = true
+	}
+	return known
+}()
 
 // noDefaultSubnet is RunInstances' answer to a request without a subnet: the emulator's accounts
 // have no default VPC to choose one from.
@@ -73,9 +78,9 @@ type device struct {
 	deleteOnTermination bool
 }
 
-// checkInstanceType validates an instance type's form; the emulator knows no list of types.
+// checkInstanceType refuses an instance type EC2 does not offer.
 func checkInstanceType(t string) error {
-	if !instanceTypeForm.MatchString(t) {
+	if !instanceTypes[t] {
 		return core.Errorf("InvalidParameterValue", "Invalid value '%s' for InstanceType.", t)
 	}
 	return nil

@@ -2,8 +2,8 @@ package ec2
 
 import "github.com/runner-codes/infra-operator/emulator/internal/core"
 
-// The lookups below let other emulated services (ELBv2) check the EC2 resources a request
-// names, in the same account and region, without reaching into EC2's state.
+// The lookups below let other emulated services (ELBv2, EKS, Lambda) check the EC2 resources a
+// request names, in the same account and region, without reaching into EC2's state.
 
 // scoped runs f on the EC2 state of scope, holding b.mu; f is not called when the scope has
 // no EC2 state yet.

@@ -1,12 +1,16 @@
 // Package lambda emulates AWS Lambda's function management over its restJson1 protocol:
-// functions with AWS's validation (including that S3 code exists in the emulated S3), the
-// Pending -> Active and InProgress -> Successful transitions on the simulation clock, conflicts
-// while an update is in progress, and tags. Invocation is not emulated.
+// functions from ZIP archives (uploaded, or read from the emulated S3) and from container images,
+// with AWS's validation; the Pending -> Active and InProgress -> Successful transitions on the
+// simulation clock; conflicts while an update is in progress and RevisionId preconditions;
+// VPC configurations checked against the emulated EC2 (the subnets and security groups must
+// exist and share one VPC, which is reported as VpcId); published versions; reserved
+// concurrency; function URLs; resource-based policies; and tags. Requests up to Lambda's
+// 69905067 bytes are read, enough for a 50 MB package uploaded directly. Invocation, aliases and
+// layers themselves are not emulated.
 package lambda
 
 import (
 	"net/http"
-	"sort"
 	"sync"
 	"time"
 
@@ -18,29 +22,33 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
 )
 
-// TransitionTime is how long a function stays Pending after creation, and an update
-// InProgress, on the simulation clock by default.
+// TransitionTime is how long a function or a published version stays Pending after creation,
+// and an update InProgress, on the simulation clock by default.
 const TransitionTime = time.Second
 
-// Code is what Lambda needs of S3: whether a deployment package exists.
+// Code is what Lambda needs of S3: the deployment packages functions are created from.
 type Code interface {
-	// ObjectError returns the S3 error code for reading bucket/key, or "" when it exists.
-	ObjectError(bucket, key string) string
+	// Object returns the body of the object bucket/key, of its version when version is not
+	// empty, or the S3 error code reading it gives ("NoSuchBucket", "NoSuchKey",
+	// "NoSuchVersion").
+	Object(bucket, key, version string) (body []byte, errCode string)
 }
 
 // Backend holds the functions of every account and region.
 type Backend struct {
 	clock     *core.Clock
 	code      Code
+	network   Network
 	mu        sync.Mutex
 	functions *core.Regions[map[string]*function] // by name
-	tags      *core.Tags                          // the functions', by ARN
-	seq       int
+	tags      *core.Tags                          // the functions', by unqualified ARN
+	seq       int                                 // numbers revision and URL ids
 }
 
-// New returns an empty Lambda backend that checks deployment packages in code.
-func New(clock *core.Clock, code Code) *Backend {
-	return &Backend{clock: clock, code: code, tags: core.NewTags(tagRules),
+// New returns an empty Lambda backend that reads deployment packages from code and checks the
+// subnets and security groups of functions' VPC configurations against network.
+func New(clock *core.Clock, code Code, network Network) *Backend {
+	return &Backend{clock: clock, code: code, network: network, tags: core.NewTags(tagRules),
 		functions: core.NewRegions(func(core.Scope) map[string]*function { return map[string]*function{} })}
 }
 
@@ -53,6 +61,8 @@ func (b *Backend) Service() *core.Service {
 		Model:       models.MustLoad("lambda"),
 		Transition:  TransitionTime,
 		Throttle:    &core.APIError{Code: "TooManyRequestsException", Status: http.StatusTooManyRequests, Message: "Rate exceeded"},
+		MaxBody:     maxRequest - 1,
+		TooLarge:    tooLarge,
 		Operations: map[string]core.Operation{
 			"CreateFunction":              core.Op(b.createFunction),
 			"GetFunction":                 core.Op(b.getFunction),
@@ -61,6 +71,19 @@ func (b *Backend) Service() *core.Service {
 			"UpdateFunctionCode":          core.Op(b.updateFunctionCode),
 			"DeleteFunction":              core.Op(b.deleteFunction),
 			"ListFunctions":               core.Op(b.listFunctions),
+			"PublishVersion":              core.Op(b.publishVersion),
+			"ListVersionsByFunction":      core.Op(b.listVersionsByFunction),
+			"PutFunctionConcurrency":      core.Op(b.putFunctionConcurrency),
+			"GetFunctionConcurrency":      core.Op(b.getFunctionConcurrency),
+			"DeleteFunctionConcurrency":   core.Op(b.deleteFunctionConcurrency),
+			"CreateFunctionUrlConfig":     core.Op(b.createFunctionURLConfig),
+			"GetFunctionUrlConfig":        core.Op(b.getFunctionURLConfig),
+			"UpdateFunctionUrlConfig":     core.Op(b.updateFunctionURLConfig),
+			"DeleteFunctionUrlConfig":     core.Op(b.deleteFunctionURLConfig),
+			"ListFunctionUrlConfigs":      core.Op(b.listFunctionURLConfigs),
+			"AddPermission":               core.Op(b.addPermission),
+			"RemovePermission":            core.Op(b.removePermission),
+			"GetPolicy":                   core.Op(b.getPolicy),
 			"TagResource":                 core.Op(b.tagResource),
 			"UntagResource":               core.Op(b.untagResource),
 			"ListTags":                    core.Op(b.listTags),
@@ -69,55 +92,53 @@ func (b *Backend) Service() *core.Service {
 	}
 }
 
-func notFound(name string) *core.APIError {
-	return core.NotFoundf("ResourceNotFoundException", "Function not found: %s", name)
-}
-
-// lookup finds a function by name or ARN. The caller holds b.mu.
-func (b *Backend) lookup(call *core.Call, nameOrARN *string) (*function, error) {
-	n := aws.ToString(nameOrARN)
-	for name, f := range b.functions.Of(call) {
-		if name == n || f.cfg.FunctionArn != nil && *f.cfg.FunctionArn == n {
-			f.settle(call.Now)
-			return f, nil
-		}
-	}
-	return nil, notFound(n)
-}
-
+// listFunctions lists the functions of the call's region by name, their unpublished ($LATEST)
+// configuration, MaxItems (1 to 10000, default 50) at a time.
 func (b *Backend) listFunctions(call *core.Call, in *lambda.ListFunctionsInput) (*lambda.ListFunctionsOutput, error) {
+	size, err := maxItems(in.MaxItems, 50, 10000)
+	if err != nil {
+		return nil, err
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	functions := b.functions.Of(call)
-	names := core.SortedKeys(functions)
-	limit := 50
-	if in.MaxItems != nil {
-		if *in.MaxItems < 1 || *in.MaxItems > 10000 {
-			return nil, core.Errorf("ValidationException", "1 validation error detected: Value '%d' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and 10000", *in.MaxItems)
-		}
-		limit = int(*in.MaxItems)
+	names, next, ok := core.Page(core.SortedKeys(functions), aws.ToString(in.Marker), size)
+	if !ok {
+		return nil, invalidParameter("Invalid marker: %s", aws.ToString(in.Marker))
 	}
-	start := sort.SearchStrings(names, aws.ToString(in.Marker))
-	end := min(start+limit, len(names))
 	out := &lambda.ListFunctionsOutput{Functions: []types.FunctionConfiguration{}}
-	for _, name := range names[start:end] {
+	for _, name := range names {
 		f := functions[name]
-		f.settle(call.Now)
+		b.settle(call, f)
 		out.Functions = append(out.Functions, f.cfg)
 	}
-	if end < len(names) {
-		out.NextMarker = aws.String(names[end])
+	if next != "" {
+		out.NextMarker = aws.String(next)
 	}
 	return out, nil
 }
 
+// maxItems checks a MaxItems parameter against its range 1..limit and returns the page size it
+// asks for, def when absent.
+func maxItems(v *int32, def, limit int) (int, error) {
+	if v == nil {
+		return def, nil
+	}
+	if *v < 1 || int(*v) > limit {
+		return 0, validationf("Value '%d' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and %d", *v, limit)
+	}
+	return int(*v), nil
+}
+
+// dump returns the functions of every account and region, for debugging.
 func (b *Backend) dump() any {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := map[string]any{}
 	for scope, functions := range b.functions.All() {
 		for name, f := range functions {
-			out[scope.Account+"/"+scope.Region+"/"+name] = map[string]any{"state": f.cfg.State, "runtime": f.cfg.Runtime, "tags": b.tags.Map(*f.cfg.FunctionArn)}
+			out[scope.Account+"/"+scope.Region+"/"+name] = map[string]any{"state": f.cfg.State, "runtime": f.cfg.Runtime,
+				"versions": len(f.versions), "tags": b.tags.Map(*f.cfg.FunctionArn)}
 		}
 	}
 	return out

@@ -18,15 +18,16 @@ var tagRules = core.TagRules{
 }
 
 // taggedARN returns the ARN under which the function a tag request names, by name or ARN, keeps
-// its tags. The caller holds b.mu.
+// its tags: tags belong to the function, not to its versions. The caller holds b.mu.
 func (b *Backend) taggedARN(call *core.Call, resource *string) (string, error) {
-	f, err := b.lookup(call, resource)
+	f, err := b.unqualified(call, resource)
 	if err != nil {
 		return "", err
 	}
 	return aws.ToString(f.cfg.FunctionArn), nil
 }
 
+// tagResource adds tags to a function, replacing the values of keys it has.
 func (b *Backend) tagResource(call *core.Call, in *lambda.TagResourceInput) (*lambda.TagResourceOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -37,6 +38,7 @@ func (b *Backend) tagResource(call *core.Call, in *lambda.TagResourceInput) (*la
 	return &lambda.TagResourceOutput{}, b.tags.Merge(in.Tags, arn)
 }
 
+// untagResource removes tags from a function by key.
 func (b *Backend) untagResource(call *core.Call, in *lambda.UntagResourceInput) (*lambda.UntagResourceOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -48,6 +50,7 @@ func (b *Backend) untagResource(call *core.Call, in *lambda.UntagResourceInput) 
 	return &lambda.UntagResourceOutput{}, nil
 }
 
+// listTags answers a function's tags.
 func (b *Backend) listTags(call *core.Call, in *lambda.ListTagsInput) (*lambda.ListTagsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

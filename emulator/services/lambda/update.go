@@ -8,41 +8,73 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
+// view returns the configuration and deployment package a qualified request reads: the
+// function's ($LATEST under the unqualified ARN) without a qualifier, $LATEST under its
+// qualified ARN, or a published version. Aliases are not emulated and are not found. The
+// caller holds b.mu.
+func (b *Backend) view(call *core.Call, t target) (types.FunctionConfiguration, types.FunctionCode, error) {
+	f, err := b.find(call, t)
+	if err != nil {
+		return types.FunctionConfiguration{}, types.FunctionCode{}, err
+	}
+	switch t.qualifier {
+	case "":
+		return f.cfg, f.code, nil
+	case "$LATEST":
+		cfg := f.cfg
+		cfg.FunctionArn = aws.String(t.arn(call))
+		return cfg, f.code, nil
+	}
+	if v, ok := f.versions[t.qualifier]; ok {
+		return v.cfg, v.code, nil
+	}
+	return types.FunctionConfiguration{}, types.FunctionCode{}, functionNotFound(call, t)
+}
+
+// getFunction answers a function's or a version's configuration, where its package is, the
+// function's tags and its reserved concurrency.
 func (b *Backend) getFunction(call *core.Call, in *lambda.GetFunctionInput) (*lambda.GetFunctionOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.lookup(call, in.FunctionName)
+	t, err := parseTarget(call, in.FunctionName, in.Qualifier)
 	if err != nil {
 		return nil, err
 	}
-	cfg := f.cfg
-	out := &lambda.GetFunctionOutput{Configuration: &cfg, Tags: b.tags.Map(aws.ToString(cfg.FunctionArn))}
-	out.Code = &types.FunctionCodeLocation{RepositoryType: aws.String("S3"),
-		Location: aws.String("https://awslambda-" + call.Region + "-tasks.s3." + call.Region + ".amazonaws.com/snapshots/" + call.Account + "/" + aws.ToString(cfg.FunctionName))}
-	if f.code.ImageUri != nil {
-		out.Code = &types.FunctionCodeLocation{RepositoryType: aws.String("ECR"), ImageUri: f.code.ImageUri}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	cfg, code, err := b.view(call, t)
+	if err != nil {
+		return nil, err
+	}
+	f := b.functions.Of(call)[t.name]
+	out := &lambda.GetFunctionOutput{Configuration: &cfg, Code: location(call, cfg, code),
+		Tags: b.tags.Map(aws.ToString(f.cfg.FunctionArn))}
+	if f.concurrency != nil {
+		out.Concurrency = &types.Concurrency{ReservedConcurrentExecutions: f.concurrency}
 	}
 	return out, nil
 }
 
+// getFunctionConfiguration answers a function's or a version's configuration.
 func (b *Backend) getFunctionConfiguration(call *core.Call, in *lambda.GetFunctionConfigurationInput) (*lambda.GetFunctionConfigurationOutput, error) {
+	t, err := parseTarget(call, in.FunctionName, in.Qualifier)
+	if err != nil {
+		return nil, err
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	f, err := b.lookup(call, in.FunctionName)
+	cfg, _, err := b.view(call, t)
 	if err != nil {
 		return nil, err
 	}
 	out := &lambda.GetFunctionConfigurationOutput{}
-	copyFields(out, f.cfg)
+	copyFields(out, cfg)
 	return out, nil
 }
 
-// startUpdate refuses an update while another is in progress, as Lambda does, and marks one
-// as started.
+// startUpdate refuses an update while the function is being created or another update is in
+// progress, as Lambda does, and marks one as started.
 func (f *function) startUpdate(call *core.Call) error {
-	if f.cfg.LastUpdateStatus == types.LastUpdateStatusInProgress || f.cfg.State == types.StatePending {
-		return &core.APIError{Code: "ResourceConflictException", Status: 409,
-			Message: "The operation cannot be performed at this time. An update is in progress for resource: " + aws.ToString(f.cfg.FunctionArn)}
+	if err := f.checkIdle(); err != nil {
+		return err
 	}
 	f.cfg.LastUpdateStatus = types.LastUpdateStatusInProgress
 	f.cfg.LastUpdateStatusReason = aws.String("The function is being updated.")
@@ -52,76 +84,76 @@ func (f *function) startUpdate(call *core.Call) error {
 	return nil
 }
 
+// checkIdle answers ResourceConflictException while the function is being created or updated,
+// when Lambda refuses to change it or publish it.
+func (f *function) checkIdle() error {
+	if f.cfg.LastUpdateStatus == types.LastUpdateStatusInProgress || f.cfg.State == types.StatePending {
+		return conflict("The operation cannot be performed at this time. An update is in progress for resource: %s", aws.ToString(f.cfg.FunctionArn))
+	}
+	return nil
+}
+
+// updateFunctionConfiguration changes the settings of $LATEST.
 func (b *Backend) updateFunctionConfiguration(call *core.Call, in *lambda.UpdateFunctionConfigurationInput) (*lambda.UpdateFunctionConfigurationOutput, error) {
-	if err := checkSettings(in.Role, in.Runtime, in.MemorySize, in.Timeout); err != nil {
+	s := settings{role: in.Role, handler: in.Handler, description: in.Description, kmsKeyARN: in.KMSKeyArn, runtime: in.Runtime,
+		memory: in.MemorySize, timeout: in.Timeout, environment: in.Environment, vpc: in.VpcConfig, deadLetter: in.DeadLetterConfig,
+		tracing: in.TracingConfig, ephemeral: in.EphemeralStorage, layers: in.Layers, imageConfig: in.ImageConfig}
+	if err := s.check(false, call.Region); err != nil {
 		return nil, err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	f, err := b.lookup(call, in.FunctionName)
+	f, err := b.unqualified(call, in.FunctionName)
 	if err != nil {
 		return nil, err
 	}
-	if in.RevisionId != nil && aws.ToString(in.RevisionId) != aws.ToString(f.cfg.RevisionId) {
-		return nil, core.Errorf("PreconditionFailedException", "The Revision Id provided does not match the latest Revision Id. Call the GetFunction/GetAlias API to retrieve the latest Revision Id")
+	if err := checkRevision(in.RevisionId, f.cfg.RevisionId); err != nil {
+		return nil, err
+	}
+	if f.cfg.PackageType == types.PackageTypeImage && (in.Runtime != "" || in.Handler != nil || len(in.Layers) > 0) {
+		return nil, invalidParameter("Please don't provide Handler or Runtime or Layer when the intended function PackageType is Image.")
+	}
+	// Looking the subnets and groups up under b.mu is safe: EC2 never calls into Lambda.
+	if s.vpcID, err = b.resolveVPC(call.Scope(), in.VpcConfig); err != nil {
+		return nil, err
 	}
 	if err := f.startUpdate(call); err != nil {
 		return nil, err
 	}
-	if in.Role != nil {
-		f.cfg.Role = in.Role
-	}
-	if in.Handler != nil {
-		f.cfg.Handler = in.Handler
-	}
-	if in.Description != nil {
-		f.cfg.Description = in.Description
-	}
-	if in.Runtime != "" {
-		f.cfg.Runtime = in.Runtime
-	}
-	if in.MemorySize != nil {
-		f.cfg.MemorySize = in.MemorySize
-	}
-	if in.Timeout != nil {
-		f.cfg.Timeout = in.Timeout
-	}
-	f.configure(in.Environment, in.VpcConfig)
+	s.apply(&f.cfg)
+	f.revision++
 	f.cfg.RevisionId = aws.String(b.revision())
 	out := &lambda.UpdateFunctionConfigurationOutput{}
 	copyFields(out, f.cfg)
 	return out, nil
 }
 
-func (b *Backend) updateFunctionCode(call *core.Call, in *lambda.UpdateFunctionCodeInput) (*lambda.UpdateFunctionCodeOutput, error) {
-	code := &types.FunctionCode{ZipFile: in.ZipFile, S3Bucket: in.S3Bucket, S3Key: in.S3Key, S3ObjectVersion: in.S3ObjectVersion, ImageUri: in.ImageUri}
-	sha, size, err := b.checkCode(code)
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.lookup(call, in.FunctionName)
-	if err != nil {
-		return nil, err
-	}
-	if err := f.startUpdate(call); err != nil {
-		return nil, err
-	}
-	f.code, f.cfg.CodeSha256, f.cfg.CodeSize, f.cfg.RevisionId = *code, aws.String(sha), size, aws.String(b.revision())
-	out := &lambda.UpdateFunctionCodeOutput{}
-	copyFields(out, f.cfg)
-	return out, nil
-}
-
+// deleteFunction deletes a function with everything it has (versions, URL, reserved
+// concurrency, policies, tags) or, with a qualifier, one published version and its policy.
+// $LATEST goes only with the function.
 func (b *Backend) deleteFunction(call *core.Call, in *lambda.DeleteFunctionInput) (*lambda.DeleteFunctionOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.lookup(call, in.FunctionName)
+	t, err := parseTarget(call, in.FunctionName, in.Qualifier)
 	if err != nil {
 		return nil, err
 	}
-	delete(b.functions.Of(call), aws.ToString(f.cfg.FunctionName))
+	if t.qualifier == "$LATEST" {
+		return nil, invalidParameter("$LATEST version cannot be deleted without deleting the function.")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	f, err := b.find(call, t)
+	if err != nil {
+		return nil, err
+	}
+	if t.qualifier != "" {
+		if _, ok := f.versions[t.qualifier]; !ok {
+			return nil, functionNotFound(call, t)
+		}
+		delete(f.versions, t.qualifier)
+		delete(f.policies, t.qualifier)
+		return &lambda.DeleteFunctionOutput{}, nil
+	}
+	delete(b.functions.Of(call), t.name)
 	b.tags.Delete(aws.ToString(f.cfg.FunctionArn))
 	return &lambda.DeleteFunctionOutput{}, nil
 }

@@ -310,3 +310,23 @@ func (b *Backend) ObjectError(bucket, key string) string {
 	}
 	return ""
 }
+
+// Object returns the body of the object bucket/key, of its version when version is not empty,
+// or the S3 error code reading it would give ("NoSuchBucket", "NoSuchKey", "NoSuchVersion");
+// other emulated services (Lambda) use it to read the deployment packages they are given.
+func (b *Backend) Object(bucket, key, version string) (body []byte, errCode string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	bk, ok := b.buckets[bucket]
+	if !ok {
+		return nil, "NoSuchBucket"
+	}
+	o, err := find(bk, key, version)
+	if err != nil {
+		return nil, err.(*core.APIError).Code
+	}
+	if o.deleteMarker {
+		return nil, "NoSuchKey"
+	}
+	return bytes.Clone(o.body), ""
+}

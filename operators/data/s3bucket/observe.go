@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -17,6 +16,7 @@ import (
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
 // State is what AWS said about a bucket. The optional settings are read only when the spec
@@ -79,7 +79,7 @@ func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket, req managed.
 		obs.Ready = obs.UpToDate()
 	}
 	b.Status.BucketName, b.Status.Region = name, st.Region
-	b.Status.ARN = "arn:" + partition(st.Region) + ":s3:::" + name
+	b.Status.ARN = "arn:" + provider.Partition(st.Region) + ":s3:::" + name
 	b.Status.BucketDomainName = domainName(name, st.Region)
 	return obs, nil
 }
@@ -146,23 +146,12 @@ func (d *driver) readConfiguration(ctx context.Context, s *v1alpha1.S3BucketSpec
 	return nil
 }
 
-// partition returns the AWS partition of region.
-func partition(region string) string {
-	switch {
-	case strings.HasPrefix(region, "cn-"):
-		return "aws-cn"
-	case strings.HasPrefix(region, "us-gov-"):
-		return "aws-us-gov"
-	}
-	return "aws"
-}
-
 // domainName returns the bucket's virtual-hosted domain name: the legacy global endpoint in
 // us-east-1, the regional endpoint elsewhere (bucket.s3.region.amazonaws.com), as AWS's
 // virtual-hosted-style addressing documents them.
 func domainName(bucket, region string) string {
 	suffix := "amazonaws.com"
-	if partition(region) == "aws-cn" {
+	if provider.Partition(region) == "aws-cn" {
 		suffix = "amazonaws.com.cn"
 	}
 	if region == "us-east-1" {

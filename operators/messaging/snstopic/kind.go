@@ -11,9 +11,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/messaging/internal/kmskey"
 	"github.com/runner-codes/infra-operator/operators/messaging/internal/queuepolicy"
 	"github.com/runner-codes/infra-operator/operators/messaging/internal/subscriptions"
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/targets"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
@@ -39,7 +39,7 @@ func Kind() managed.Kind[*v1alpha1.SNSTopic, State] {
 func validate(t *v1alpha1.SNSTopic) error {
 	s := &t.Spec
 	if e := s.Encryption; e != nil {
-		if err := kmskey.RefUnavailable("spec.encryption.kmsKeyRef", e.KMSKeyRef); err != nil {
+		if err := managed.KindUnavailable(condition.ReasonKMSKeyKindUnavailable, "spec.encryption.kmsKeyRef", e.KMSKeyRef, "KMSKey", "security", "give the key as kmsKeyID instead"); err != nil {
 			return err
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/messaging/internal/kmskey"
 	"github.com/runner-codes/infra-operator/operators/messaging/internal/queuepolicy"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/targets"
@@ -41,7 +40,7 @@ func Kind() managed.Kind[*v1alpha1.SQSQueue, State] {
 // statements of the operator's reserved Sid.
 func validate(q *v1alpha1.SQSQueue) error {
 	if e := q.Spec.Encryption; e != nil {
-		if err := kmskey.RefUnavailable("spec.encryption.kmsKeyRef", e.KMSKeyRef); err != nil {
+		if err := managed.KindUnavailable(condition.ReasonKMSKeyKindUnavailable, "spec.encryption.kmsKeyRef", e.KMSKeyRef, "KMSKey", "security", "give the key as kmsKeyID instead"); err != nil {
 			return err
 		}
 	}

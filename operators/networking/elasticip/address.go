@@ -7,7 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
+	"github.com/runner-codes/infra-operator/shared/ec2util"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 

@@ -3,7 +3,7 @@ package elasticip
 import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
-	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
+	"github.com/runner-codes/infra-operator/shared/ec2util"
 )
 
 // addressAPI is the part of the EC2 API the driver uses.

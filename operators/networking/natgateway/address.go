@@ -9,8 +9,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/ec2util"
 )
 
 // TagAllocatedFor marks an Elastic IP the operator allocated for a public NAT gateway whose

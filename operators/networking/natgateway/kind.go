@@ -4,7 +4,6 @@
 package natgateway
 
 import (
-	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -13,9 +12,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
 	"github.com/runner-codes/infra-operator/shared/api/targets"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/ec2util"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
@@ -41,20 +40,7 @@ func Kind() managed.Kind[*v1alpha1.NATGateway, State] {
 // gateways reads NAT gateways. Among several gateways with the same owner (one that failed or
 // was deleted stays visible for about an hour), it picks a live one, else the newest.
 func gateways(api *ec2.Client) ec2util.Describer[types.NatGateway] {
-	d := ec2util.NATGateways(api)
-	d.Gone = gone
-	d.Choose = func(gs []types.NatGateway) types.NatGateway {
-		slices.SortStableFunc(gs, func(a, b types.NatGateway) int {
-			return aws.ToTime(b.CreateTime).Compare(aws.ToTime(a.CreateTime))
-		})
-		for _, g := range gs {
-			if !gone(g) {
-				return g
-			}
-		}
-		return gs[0]
-	}
-	return d
+	return ec2util.NATGateways(api).Replaceable(gone, func(g types.NatGateway) time.Time { return aws.ToTime(g.CreateTime) })
 }
 
 // gone reports whether a gateway is deleting or deleted.

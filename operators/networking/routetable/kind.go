@@ -10,9 +10,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/networking/internal/ec2util"
 	"github.com/runner-codes/infra-operator/shared/api/targets"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/ec2util"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )

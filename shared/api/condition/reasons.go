@@ -116,10 +116,25 @@ const (
 	ReasonQueueDeletedRecently = "QueueDeletedRecently"
 	// ReasonKMSKeyKindUnavailable says a kmsKeyRef names a kind that does not exist yet.
 	ReasonKMSKeyKindUnavailable = "KMSKeyKindUnavailable"
+	// ReasonIAMRoleKindUnavailable says a roleRef names a kind that does not exist yet.
+	ReasonIAMRoleKindUnavailable = "IAMRoleKindUnavailable"
+	// ReasonConfigMapNotFound says a ConfigMap the spec names, or its key, does not exist (yet).
+	ReasonConfigMapNotFound = "ConfigMapNotFound"
+	// ReasonFunctionFailed says AWS reports the Lambda function, or its last update, as failed.
+	ReasonFunctionFailed = "FunctionFailed"
 	// ReasonEndpointQueueNotFound says an SNS subscription's queue does not exist.
 	ReasonEndpointQueueNotFound = "EndpointQueueNotFound"
 	// ReasonNATGatewayFailed says AWS reports the NAT gateway as failed.
 	ReasonNATGatewayFailed = "NATGatewayFailed"
 	// ReasonNoInternetGateway says a public NAT gateway's VPC has no internet gateway.
 	ReasonNoInternetGateway = "InternetGatewayNotAttached"
+	// ReasonRestartRequired says an EC2 instance must be stopped for a change of its spec, and
+	// the spec does not allow the operator to stop it.
+	ReasonRestartRequired = "RestartRequired"
+	// ReasonEKSClusterFailed says AWS reports the EKS cluster as FAILED.
+	ReasonEKSClusterFailed = "EKSClusterFailed"
+	// ReasonEKSNodeGroupFailed says an EKS managed node group failed to be created or deleted.
+	ReasonEKSNodeGroupFailed = "EKSNodeGroupFailed"
+	// ReasonEKSAddonFailed says an EKS add-on failed to be created or deleted.
+	ReasonEKSAddonFailed = "EKSAddonFailed"
 )

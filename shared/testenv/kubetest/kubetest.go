@@ -212,6 +212,20 @@ func Resync(t testing.TB, c client.Client, o client.Object) {
 	}
 }
 
+// ResyncUntil asks the reconciler to look at o again, every half second, until ok holds: a
+// change made in AWS is seen at the first look that reads AWS after it.
+func ResyncUntil(t testing.TB, c client.Client, o client.Object, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(Timeout)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %s not within %s", o.GetName(), what, Timeout)
+		}
+		Resync(t, c, o)
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
 // Calls returns how many calls of service an emulator's counters snapshot (service ->
 // operation -> outcome -> count) holds, by operation.
 func Calls(snapshot map[string]map[string]map[string]int, service string) map[string]int {

@@ -1,4 +1,4 @@
-// Package ec2util holds what the networking family's EC2 drivers share: a describer for each
+// Package ec2util holds what the EC2 drivers of every family share: a describer for each
 // EC2 type, tag conversions, tag updates, the ownership filter, Elastic IP addresses and the
 // per-provider listings that batch observations.
 package ec2util
@@ -29,7 +29,7 @@ func Tags(list []types.Tag) map[string]string {
 }
 
 // resourceTags returns the tags of an EC2 resource as Describe answers it, for the types the
-// networking family reads; nil for another type.
+// drivers read; nil for another type.
 func resourceTags(resource any) []types.Tag {
 	switch r := resource.(type) {
 	case types.Vpc:
@@ -45,6 +45,8 @@ func resourceTags(resource any) []types.Tag {
 	case types.RouteTable:
 		return r.Tags
 	case types.NatGateway:
+		return r.Tags
+	case Instance:
 		return r.Tags
 	}
 	return nil

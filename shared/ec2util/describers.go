@@ -2,6 +2,8 @@ package ec2util
 
 import (
 	"context"
+	"slices"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -87,4 +89,22 @@ func paged[In, Out, T any](what string, size int32, call func(context.Context, *
 		return items, aws.ToString(following), nil
 	}
 	return Describer[T]{What: what, Describe: describe, ID: id}
+}
+
+// Replaceable returns d for a kind whose resource is replaced by a new one while the old one
+// stays visible for a while (a NAT gateway deleted, an instance terminated): gone tells the
+// deleted or deleting ones, never reported as duplicates, and among several resources of one
+// owner Find picks a live one, else the newest by created.
+func (d Describer[T]) Replaceable(gone func(T) bool, created func(T) time.Time) Describer[T] {
+	d.Gone = gone
+	d.Choose = func(all []T) T {
+		slices.SortStableFunc(all, func(a, b T) int { return created(b).Compare(created(a)) })
+		for _, t := range all {
+			if !gone(t) {
+				return t
+			}
+		}
+		return all[0]
+	}
+	return d
 }

@@ -12,8 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8stypes "k8s.io/apimachinery/pkg/types"
 
-	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/internal/testkind"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
@@ -143,7 +143,7 @@ func TestFind(t *testing.T) {
 				}
 				return out, nil
 			}}
-			o := &v1alpha1.VPC{ObjectMeta: metav1.ObjectMeta{Name: "net", UID: k8stypes.UID("uid")}}
+			o := &testkind.Widget{ObjectMeta: metav1.ObjectMeta{Name: "net", UID: k8stypes.UID("uid")}}
 			if tc.recorded != "" {
 				managed.SetExternalName(o, tc.recorded)
 			}

@@ -1,0 +1,211 @@
+package eks
+
+import (
+	"slices"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
+	"github.com/aws/aws-sdk-go-v2/service/eks/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// maxClusterName is the longest cluster name EKS accepts.
+const maxClusterName = 100
+
+// cluster is one EKS cluster. Its settings are replaced, never changed in place, so that a
+// response being encoded never sees a later change.
+type cluster struct {
+	lifecycle
+	name, arn, token     string
+	cfg                  types.Cluster // as described, but for status, endpoint, certificate authority, identity and tags
+	logs                 map[types.LogType]bool
+	endpoint, ca, issuer string
+	nodegroups           map[string]*nodegroup
+	addons               map[string]*addon
+}
+
+// status returns the cluster's status at now.
+func (c *cluster) status(now time.Time) types.ClusterStatus {
+	switch c.phase(now) {
+	case phaseCreating:
+		return types.ClusterStatusCreating
+	case phaseUpdating:
+		return types.ClusterStatusUpdating
+	case phaseDeleting, phaseGone:
+		return types.ClusterStatusDeleting
+	}
+	return types.ClusterStatusActive
+}
+
+// lookup returns the cluster named name, settled at now, or nil when there is none or its
+// deletion has ended, when it forgets the cluster and its tags. The caller holds b.mu.
+func (r *region) lookup(name string, now time.Time) *cluster {
+	c, ok := r.clusters[name]
+	if !ok {
+		return nil
+	}
+	if c.phase(now) != phaseGone {
+		return c
+	}
+	delete(r.clusters, name)
+	r.tags.Delete(c.arn)
+	for _, g := range c.nodegroups {
+		r.tags.Delete(aws.ToString(g.cfg.NodegroupArn))
+	}
+	for _, a := range c.addons {
+		r.tags.Delete(aws.ToString(a.cfg.AddonArn))
+	}
+	return nil
+}
+
+// cluster returns the cluster a request names in param, or the error EKS answers.
+func (r *region) cluster(param, name string, now time.Time) (*cluster, error) {
+	if err := checkName(param, name, maxClusterName); err != nil {
+		return nil, err
+	}
+	c := r.lookup(name, now)
+	if c == nil {
+		return nil, clusterNotFound(name)
+	}
+	return c, nil
+}
+
+// describe returns the cluster as DescribeCluster shows it at now: its endpoint, certificate
+// authority and OIDC issuer only once it has been created.
+func (r *region) describe(c *cluster, now time.Time) *types.Cluster {
+	out := c.cfg
+	out.Status = c.status(now)
+	out.Tags = r.tags.Map(c.arn)
+	out.Health = &types.ClusterHealth{Issues: []types.ClusterIssue{}}
+	if c.provisioned(now) {
+		out.Endpoint = aws.String(c.endpoint)
+		out.CertificateAuthority = &types.Certificate{Data: aws.String(c.ca)}
+		out.Identity = &types.Identity{Oidc: &types.OIDC{Issuer: aws.String(c.issuer)}}
+	}
+	return &out
+}
+
+func (b *Backend) createCluster(call *core.Call, in *eks.CreateClusterInput) (*eks.CreateClusterOutput, error) {
+	name := aws.ToString(in.Name)
+	if err := checkName("name", name, maxClusterName); err != nil {
+		return nil, err
+	}
+	return locked(b, call, func(r *region) (*eks.CreateClusterOutput, error) {
+		if c := r.lookup(name, call.Now); c != nil {
+			if c.token != "" && c.token == aws.ToString(in.ClientRequestToken) {
+				return &eks.CreateClusterOutput{Cluster: r.describe(c, call.Now)}, nil
+			}
+			return nil, inUse("Cluster already exists with name: %s", name)
+		}
+		c, err := b.newCluster(call, name, in)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.tags.Merge(in.Tags, c.arn); err != nil {
+			return nil, asInvalidParameter(err)
+		}
+		r.clusters[name] = c
+		return &eks.CreateClusterOutput{Cluster: r.describe(c, call.Now)}, nil
+	})
+}
+
+// newCluster validates a CreateCluster request as AWS does and returns the new cluster.
+func (b *Backend) newCluster(call *core.Call, name string, in *eks.CreateClusterInput) (*cluster, error) {
+	if err := unsupportedCreate(in); err != nil {
+		return nil, err
+	}
+	if err := checkRole(aws.ToString(in.RoleArn)); err != nil {
+		return nil, err
+	}
+	version := aws.ToString(in.Version)
+	if version == "" {
+		version = defaultVersion
+	}
+	if !supported(version) {
+		return nil, invalidParameter("unsupported Kubernetes version %s", version)
+	}
+	scope := call.Scope()
+	vpc, err := b.vpcConfig(scope, name, in.ResourcesVpcConfig)
+	if err != nil {
+		return nil, err
+	}
+	logs, err := enabledLogs(in.Logging, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkEncryption(scope, in.EncryptionConfig); err != nil {
+		return nil, err
+	}
+	network, err := networkConfig(in.KubernetesNetworkConfig)
+	if err != nil {
+		return nil, err
+	}
+	access, policy, err := accessAndUpgrade(in.AccessConfig, in.UpgradePolicy)
+	if err != nil {
+		return nil, err
+	}
+	id := endpointID()
+	c := &cluster{
+		lifecycle: lifecycle{readyAt: call.Now.Add(call.Transition)},
+		name:      name, arn: scope.ARN("eks", "cluster/"+name), token: aws.ToString(in.ClientRequestToken), logs: logs,
+		endpoint: endpointURL(scope, id), ca: certificateAuthority(call.Now), issuer: issuerURL(scope, id),
+		nodegroups: map[string]*nodegroup{}, addons: map[string]*addon{},
+	}
+	c.cfg = types.Cluster{
+		Name: aws.String(name), Arn: aws.String(c.arn), CreatedAt: aws.Time(call.Now), Version: aws.String(version),
+		PlatformVersion: aws.String(platformVersion(version)), RoleArn: in.RoleArn, ResourcesVpcConfig: vpc,
+		KubernetesNetworkConfig: network, Logging: loggingView(logs), EncryptionConfig: slices.Clone(in.EncryptionConfig),
+		AccessConfig: access, UpgradePolicy: policy, ClientRequestToken: in.ClientRequestToken,
+	}
+	return c, nil
+}
+
+func (b *Backend) describeCluster(call *core.Call, in *eks.DescribeClusterInput) (*eks.DescribeClusterOutput, error) {
+	return locked(b, call, func(r *region) (*eks.DescribeClusterOutput, error) {
+		c, err := r.cluster("name", aws.ToString(in.Name), call.Now)
+		if err != nil {
+			return nil, err
+		}
+		return &eks.DescribeClusterOutput{Cluster: r.describe(c, call.Now)}, nil
+	})
+}
+
+func (b *Backend) listClusters(call *core.Call, in *eks.ListClustersInput) (*eks.ListClustersOutput, error) {
+	return locked(b, call, func(r *region) (*eks.ListClustersOutput, error) {
+		var names []string
+		for _, name := range core.SortedKeys(r.clusters) {
+			if r.lookup(name, call.Now) != nil {
+				names = append(names, name)
+			}
+		}
+		out, next, err := page(names, in.NextToken, in.MaxResults)
+		if err != nil {
+			return nil, err
+		}
+		return &eks.ListClustersOutput{Clusters: out, NextToken: next}, nil
+	})
+}
+
+func (b *Backend) deleteCluster(call *core.Call, in *eks.DeleteClusterInput) (*eks.DeleteClusterOutput, error) {
+	return locked(b, call, func(r *region) (*eks.DeleteClusterOutput, error) {
+		c, err := r.cluster("name", aws.ToString(in.Name), call.Now)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range core.SortedKeys(c.nodegroups) {
+			if c.nodegroup(r, n, call.Now) != nil {
+				return nil, inUse("Cluster has nodegroups attached")
+			}
+		}
+		if c.phase(call.Now) == phaseUpdating {
+			return nil, inUse("Cannot delete because cluster %s currently has an update in progress", c.name)
+		}
+		c.startDelete(call)
+		for _, a := range c.addons {
+			a.startDelete(call)
+		}
+		return &eks.DeleteClusterOutput{Cluster: r.describe(c, call.Now)}, nil
+	})
+}

@@ -1,0 +1,103 @@
+package eks
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// tagRules are EKS's limits on the tags of a cluster, node group or add-on (Amazon EKS User
+// Guide, Organize Amazon EKS resources with tags: 50 tags a resource, keys of 128 characters,
+// values of 256, and no aws: prefix). The tagging operations answer a request that breaks them
+// with BadRequestException; the create operations with InvalidParameterException.
+var tagRules = core.TagRules{
+	MaxTags:  50,
+	Reserved: []string{"aws:"},
+	TooMany:  badRequest("The number of tags on a resource can't exceed 50"),
+	Invalid:  func(problem string) *core.APIError { return badRequest("%s", problem) },
+}
+
+// asInvalidParameter turns a tag error into the InvalidParameterException a create operation
+// answers.
+func asInvalidParameter(err error) error {
+	var apiErr *core.APIError
+	if errors.As(err, &apiErr) && apiErr.Code == "BadRequestException" {
+		return invalidParameter("%s", apiErr.Message)
+	}
+	return err
+}
+
+// taggableARN matches the ARNs of clusters (cluster/<name>), node groups
+// (nodegroup/<cluster>/<name>/<id>) and add-ons (addon/<cluster>/<name>/<id>).
+var taggableARN = regexp.MustCompile(`^arn:aws[a-zA-Z-]*:eks:([a-z0-9-]+):(\d{12}):(cluster|nodegroup|addon)/(.+)$`)
+
+// tagged returns the ARN of the live resource a tagging request names, or the error EKS
+// answers: BadRequestException for an ARN that is not an EKS resource's, NotFoundException for
+// a resource that does not exist. The caller holds b.mu.
+func (r *region) tagged(call *core.Call, arn string) (string, error) {
+	m := taggableARN.FindStringSubmatch(arn)
+	if m == nil {
+		return "", badRequest("%s is not a valid Amazon EKS resource ARN", arn)
+	}
+	missing := core.NotFoundf("NotFoundException", "Resource was not found")
+	if m[1] != r.scope.Region || m[2] != r.scope.Account {
+		return "", missing
+	}
+	parts := strings.Split(m[4], "/")
+	c := r.lookup(parts[0], call.Now)
+	if c == nil {
+		return "", missing
+	}
+	switch {
+	case m[3] == "cluster" && len(parts) == 1:
+		return c.arn, nil
+	case m[3] == "nodegroup" && len(parts) == 3:
+		if g := c.nodegroup(r, parts[1], call.Now); g != nil && aws.ToString(g.cfg.NodegroupArn) == arn {
+			return arn, nil
+		}
+	case m[3] == "addon" && len(parts) == 3:
+		if a := c.addon(r, parts[1], call.Now); a != nil && aws.ToString(a.cfg.AddonArn) == arn {
+			return arn, nil
+		}
+	}
+	return "", missing
+}
+
+func (b *Backend) tagResource(call *core.Call, in *eks.TagResourceInput) (*eks.TagResourceOutput, error) {
+	return locked(b, call, func(r *region) (*eks.TagResourceOutput, error) {
+		arn, err := r.tagged(call, aws.ToString(in.ResourceArn))
+		if err != nil {
+			return nil, err
+		}
+		if err := r.tags.Merge(in.Tags, arn); err != nil {
+			return nil, err
+		}
+		return &eks.TagResourceOutput{}, nil
+	})
+}
+
+func (b *Backend) untagResource(call *core.Call, in *eks.UntagResourceInput) (*eks.UntagResourceOutput, error) {
+	return locked(b, call, func(r *region) (*eks.UntagResourceOutput, error) {
+		arn, err := r.tagged(call, aws.ToString(in.ResourceArn))
+		if err != nil {
+			return nil, err
+		}
+		r.tags.Remove(arn, in.TagKeys...)
+		return &eks.UntagResourceOutput{}, nil
+	})
+}
+
+func (b *Backend) listTagsForResource(call *core.Call, in *eks.ListTagsForResourceInput) (*eks.ListTagsForResourceOutput, error) {
+	return locked(b, call, func(r *region) (*eks.ListTagsForResourceOutput, error) {
+		arn, err := r.tagged(call, aws.ToString(in.ResourceArn))
+		if err != nil {
+			return nil, err
+		}
+		return &eks.ListTagsForResourceOutput{Tags: r.tags.Map(arn)}, nil
+	})
+}

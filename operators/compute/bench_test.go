@@ -1,0 +1,79 @@
+package compute_test
+
+import (
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/runner-codes/infra-operator/operators/compute/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/operator"
+	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
+)
+
+// BenchmarkSeedExamples applies the compute family's seed examples, one after the other, with
+// the emulator's default lifecycle durations and the operator's default options, and reports
+// for each the AWS calls it took to create, the time from apply (with real ids in place of the
+// placeholders) to Ready, and the AWS calls of one sync at steady state. Run it with
+// -benchtime=1x: every example is created once.
+func BenchmarkSeedExamples(b *testing.B) {
+	h := startWith(b, nil, func(*operator.Options) {})
+	h.provider(b, "default", "production-aws")
+	b.Run("ec2instance-web-server.yaml", func(b *testing.B) {
+		if b.N > 1 {
+			b.Skip("each example is created once; run with -benchtime=1x")
+		}
+		subnet, group := h.network(b, "10.0.0.0/16", "10.0.1.0/24")
+		objs := kubetest.SeedObjects(b, seedPath("ec2instance-web-server.yaml"))
+		objs[0].Object["spec"].(map[string]any)["subnetID"] = subnet
+		objs[0].Object["spec"].(map[string]any)["securityGroupIDs"] = []any{group}
+		h.emu.Calls.Reset()
+		began := time.Now()
+		kubetest.Create(b, h.c, objs[0])
+		o := kubetest.WaitReady(b, h.c, &v1alpha1.EC2Instance{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web-server"}})
+		report(b, h, "EC2", o, began)
+	})
+	b.Run("lambdafunction-api-handler.yaml", func(b *testing.B) {
+		if b.N > 1 {
+			b.Skip("each example is created once; run with -benchtime=1x")
+		}
+		h.codeObject(b, "my-lambda-code", "api-handler/v1.0.0.zip")
+		subnet, group := h.network(b, "10.9.0.0/16", "10.9.1.0/24")
+		objs := kubetest.SeedObjects(b, seedPath("lambdafunction-api-handler.yaml"))
+		objs[0].Object["spec"].(map[string]any)["vpcConfig"] = map[string]any{"subnetIDs": []any{subnet}, "securityGroupIDs": []any{group}}
+		h.emu.Calls.Reset()
+		began := time.Now()
+		kubetest.Create(b, h.c, objs[0])
+		o := kubetest.WaitReady(b, h.c, &v1alpha1.LambdaFunction{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "api-handler"}})
+		report(b, h, "Lambda", o, began)
+	})
+	b.Run("ekscluster.yaml", func(b *testing.B) {
+		if b.N > 1 {
+			b.Skip("each example is created once; run with -benchtime=1x")
+		}
+		// The whole file at once: the VPC, subnets and security group the cluster refers to
+		// are part of its time to Ready.
+		h.emu.Calls.Reset()
+		began := time.Now()
+		h.apply(b, "ekscluster.yaml", "default")
+		o := kubetest.WaitReady(b, h.c, &v1alpha1.EKSCluster{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "platform"}})
+		report(b, h, "EKS", o, began)
+	})
+}
+
+// report reports the calls of service that made o Ready, the time since began, and the calls
+// of one steady-state sync of o.
+func report(b *testing.B, h *harness, service string, o client.Object, began time.Time) {
+	elapsed := time.Since(began)
+	create := kubetest.Total(kubetest.Calls(h.emu.Calls.Snapshot(), service))
+	h.emu.Calls.Reset()
+	kubetest.ResyncUntil(b, h.c, o, "a sync", func() bool { return kubetest.Total(kubetest.Calls(h.emu.Calls.Snapshot(), service)) > 0 })
+	time.Sleep(500 * time.Millisecond)
+	sync := kubetest.Calls(h.emu.Calls.Snapshot(), service)
+	b.ReportMetric(float64(create), "create-calls")
+	b.ReportMetric(elapsed.Seconds(), "s-to-ready")
+	b.ReportMetric(float64(kubetest.Total(sync)), "sync-calls")
+	b.Logf("%s: %d %s calls to create, Ready after %s, %d calls per steady-state sync %v", o.GetName(), create, service,
+		elapsed.Round(10*time.Millisecond), kubetest.Total(sync), sync)
+}

@@ -1,0 +1,151 @@
+package compute_test
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	k8stypes "k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/runner-codes/infra-operator/emulator"
+	"github.com/runner-codes/infra-operator/operators/compute"
+	"github.com/runner-codes/infra-operator/operators/compute/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/compute/crds"
+	"github.com/runner-codes/infra-operator/operators/networking"
+	netv1alpha1 "github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+	netcrds "github.com/runner-codes/infra-operator/operators/networking/crds"
+	"github.com/runner-codes/infra-operator/shared/operator"
+	"github.com/runner-codes/infra-operator/shared/testenv"
+	"github.com/runner-codes/infra-operator/shared/testenv/families"
+	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
+)
+
+// Test credentials for the emulator; any key is accepted.
+const (
+	testAccessKey = "AKIDCOMPUTETEST"
+	testSecretKey = "compute-test-secret"
+)
+
+// testTransitions are the emulator's lifecycle durations in tests: short, so tests see every
+// state without waiting.
+var testTransitions = map[string]time.Duration{"EC2": 300 * time.Millisecond, "EKS": 300 * time.Millisecond}
+
+// harness is a control plane, an emulated AWS, the compute family's controllers and the
+// networking family's, whose subnets and security groups instances refer to.
+type harness struct {
+	env    *testenv.Env
+	emu    *emulator.Server
+	ec2    *ec2.Client
+	lambda *lambda.Client
+	s3     *s3.Client
+	c      client.Client
+}
+
+// start starts the control plane with the compute and networking CRDs, the emulator (lifecycles
+// of 300ms) and both families' controllers with short waits.
+func start(t testing.TB) *harness {
+	t.Helper()
+	return startWith(t, testTransitions, func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond })
+}
+
+// startWith is start with the emulator's lifecycle durations and the families' options changed
+// by tune (nil transitions and a tune that changes nothing give the defaults a user has).
+func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options)) *harness {
+	t.Helper()
+	emu := emulator.New(emulator.Options{Transitions: transitions})
+	env := testenv.Start(t, testenv.Options{
+		CRDs:        []fs.FS{crds.FS(), netcrds.FS()},
+		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme, netv1alpha1.AddToScheme},
+		AWS:         emu,
+	})
+	families.RunWith(t, env, tune, compute.Family(), networking.Family())
+	cfg := env.AWSConfig(testAccessKey, testSecretKey)
+	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), lambda: lambda.NewFromConfig(cfg),
+		s3: s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle = true }), c: env.Client}
+}
+
+// provider creates an AWSProvider named name in ns that reaches the emulator.
+func (h *harness) provider(t testing.TB, ns, name string) {
+	t.Helper()
+	h.env.Provider(t, ns, name, testAccessKey, testSecretKey)
+}
+
+// apply applies an example file of examples/compute into ns (objects naming their namespace
+// keep it).
+func (h *harness) apply(t testing.TB, file, ns string) []*unstructured.Unstructured {
+	t.Helper()
+	return kubetest.ApplySeed(t, h.c, seedPath(file), ns)
+}
+
+// seedPath returns the path of an example file of examples/compute.
+func seedPath(file string) string {
+	return filepath.Join("..", "..", "examples", "compute", file)
+}
+
+// patchSpec merge-patches the spec of o with the JSON object spec.
+func (h *harness) patchSpec(t testing.TB, o client.Object, spec string) {
+	t.Helper()
+	if err := h.c.Patch(context.Background(), o, client.RawPatch(k8stypes.MergePatchType, []byte(`{"spec":`+spec+`}`))); err != nil {
+		t.Fatalf("patch %s: %v", o.GetName(), err)
+	}
+}
+
+// network makes, through EC2, a VPC with a subnet and a security group, as made outside the
+// cluster, and returns their ids.
+func (h *harness) network(t testing.TB, cidr, subnetCIDR string) (subnet, group string) {
+	t.Helper()
+	ctx := context.Background()
+	vpc, err := h.ec2.CreateVpc(ctx, &ec2.CreateVpcInput{CidrBlock: aws.String(cidr)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sn, err := h.ec2.CreateSubnet(ctx, &ec2.CreateSubnetInput{VpcId: vpc.Vpc.VpcId, CidrBlock: aws.String(subnetCIDR), AvailabilityZone: aws.String("us-east-1a")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sg, err := h.ec2.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{VpcId: vpc.Vpc.VpcId, GroupName: aws.String("web-" + subnetCIDR[:6]),
+		Description: aws.String("web servers")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return aws.ToString(sn.Subnet.SubnetId), aws.ToString(sg.GroupId)
+}
+
+// instance reads instance id from EC2.
+func (h *harness) instance(t testing.TB, id string) types.Instance {
+	t.Helper()
+	out, err := h.ec2.DescribeInstances(context.Background(), &ec2.DescribeInstancesInput{InstanceIds: []string{id}})
+	if err != nil || len(out.Reservations) == 0 {
+		t.Fatalf("describe instance %s: %v", id, err)
+	}
+	return out.Reservations[0].Instances[0]
+}
+
+// attribute reads one attribute of instance id from EC2.
+func (h *harness) attribute(t testing.TB, id string, name types.InstanceAttributeName) *ec2.DescribeInstanceAttributeOutput {
+	t.Helper()
+	out, err := h.ec2.DescribeInstanceAttribute(context.Background(), &ec2.DescribeInstanceAttributeInput{InstanceId: aws.String(id), Attribute: name})
+	if err != nil {
+		t.Fatalf("describe %s of instance %s: %v", name, id, err)
+	}
+	return out
+}
+
+// tagMap returns an EC2 tag list as a map.
+func tagMap(tags []types.Tag) map[string]string {
+	out := map[string]string{}
+	for _, t := range tags {
+		out[aws.ToString(t.Key)] = aws.ToString(t.Value)
+	}
+	return out
+}
