@@ -21,8 +21,9 @@ import (
 
 // TestSandbox starts the sandbox as a user would, applying the sandbox providers, the data and
 // messaging families' seed examples and the compute family's (the seed's web server and Lambda
-// function, a web server placed by references in a VPC of its own, and an EKS cluster with a node
-// group and add-ons), follows them until they
+// function, a web server placed by references in a VPC of its own, an EKS cluster with a node
+// group and add-ons, and a function whose role is an IAMRole) and the security family's seed
+// roles, follows them until they
 // settle, and checks with `infractl status` that every one is Ready, once the seeds'
 // placeholders (sg-xxx, subnet-xxx) are replaced by a real-looking id or by references.
 // Ctrl-C (a cancelled context) stops everything cleanly.
@@ -39,7 +40,8 @@ func TestSandbox(t *testing.T) {
 		cmd.SetArgs([]string{"sandbox", "--kubeconfig-out", kubeconfig, "--wait-interval", "300ms",
 			"--apply", "../examples/sandbox", "--apply", "../examples/data", "--apply", "../examples/messaging",
 			"--apply", "../examples/compute/ec2instance-with-references.yaml", "--apply", "../examples/compute/ec2instance-web-server.yaml",
-			"--apply", "../examples/compute/lambdafunction-api-handler.yaml", "--apply", "../examples/compute/ekscluster.yaml"})
+			"--apply", "../examples/compute/lambdafunction-api-handler.yaml", "--apply", "../examples/compute/ekscluster.yaml",
+			"--apply", "../examples/security", "--apply", "../examples/compute/lambdafunction-with-role.yaml"})
 		done <- cmd.ExecuteContext(ctx)
 	}()
 	waitOutput(t, out, done, "of the resources failed", 3*time.Minute)
@@ -76,7 +78,7 @@ func TestSandbox(t *testing.T) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		status = runStatus(t, kubeconfig)
-		if allReady(status, 2+10+3+5+4+2+5) {
+		if allReady(status, 2+10+3+5+4+2+5+2+2) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -85,7 +87,8 @@ func TestSandbox(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	for _, want := range []string{"AWSProvider", "S3Bucket", "mycompany-app-data-prod", "DynamoDBTable", "production-users", "RDSInstance", "app-mysql-01", "SQSQueue", "production-orders.fifo", "SNSTopic", "production-notifications",
-		"EC2Instance", "web-server", "web-server-refs", "LambdaFunction", "api-handler", "EKSCluster", "platform"} {
+		"EC2Instance", "web-server", "web-server-refs", "LambdaFunction", "api-handler", "EKSCluster", "platform",
+		"IAMRole", "ec2-web-server-role", "lambda-execution-role", "orders-handler"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status lacks %s:\n%s", want, status)
 		}

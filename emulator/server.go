@@ -16,13 +16,17 @@ import (
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/wire"
+	"github.com/runner-codes/infra-operator/emulator/services/acm"
 	"github.com/runner-codes/infra-operator/emulator/services/dynamodb"
 	"github.com/runner-codes/infra-operator/emulator/services/ec2"
 	"github.com/runner-codes/infra-operator/emulator/services/eks"
 	"github.com/runner-codes/infra-operator/emulator/services/elbv2"
+	"github.com/runner-codes/infra-operator/emulator/services/iam"
+	"github.com/runner-codes/infra-operator/emulator/services/kms"
 	"github.com/runner-codes/infra-operator/emulator/services/lambda"
 	"github.com/runner-codes/infra-operator/emulator/services/rds"
 	"github.com/runner-codes/infra-operator/emulator/services/s3"
+	"github.com/runner-codes/infra-operator/emulator/services/secretsmanager"
 	"github.com/runner-codes/infra-operator/emulator/services/sns"
 	"github.com/runner-codes/infra-operator/emulator/services/sqs"
 	"github.com/runner-codes/infra-operator/emulator/services/sts"
@@ -37,7 +41,7 @@ type Options struct {
 	Accounts map[string]string
 	// Faults are the faults in force at start, keyed "Service" or "Service.Operation".
 	Faults map[string]Fault
-	// Transitions override, by service ID ("DynamoDB", "EC2", "EKS", "ELBv2", "Lambda", "RDS"),
+	// Transitions override, by service ID ("ACM", "DynamoDB", "EC2", "EKS", "ELBv2", "Lambda", "RDS"),
 	// how long asynchronous lifecycles (creating -> active) take on the simulation clock; zero
 	// makes them immediate. Services not named keep their defaults (DynamoDB, EKS, ELBv2 and RDS
 	// 2s, EC2 and Lambda 1s).
@@ -103,6 +107,10 @@ func New(opts Options) *Server {
 	s.register(eks.New(s.Clock, network).Service())
 	s.register(lambda.New(s.Clock, objects, network).Service())
 	s.register(rds.New(s.Clock).Service())
+	s.register(kms.New(s.Clock).Service())
+	s.register(iam.New(s.Clock).Service())
+	s.register(secretsmanager.New(s.Clock).Service())
+	s.register(acm.New(s.Clock).Service())
 	return s
 }
 

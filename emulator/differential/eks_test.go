@@ -73,6 +73,15 @@ func clusterFields(cl *types.Cluster) map[string]string {
 	return f
 }
 
+// firstSubnet returns the first subnet CreateNetwork made, or "" when it made none (the step
+// then fails on both sides for want of a subnet, instead of stopping the run).
+func (c *clusters) firstSubnet() string {
+	if len(c.subnets) == 0 {
+		return ""
+	}
+	return c.subnets[0]
+}
+
 // activeFields are what the steps compare of an ACTIVE cluster: its status, the form of its
 // endpoint, certificate authority and OIDC issuer, and the VPC taken from its subnets.
 func activeFields(cl *types.Cluster) map[string]string {
@@ -252,10 +261,10 @@ func eksSteps() []step[*clusters] {
 			in.Name, in.Version = aws.String("diff-old"), aws.String("1.10")
 		})},
 		{"CreateOneZone", create(func(c *clusters, in *eks.CreateClusterInput) {
-			in.Name, in.ResourcesVpcConfig.SubnetIds = aws.String("diff-onezone"), []string{c.subnets[0], c.sameZone}
+			in.Name, in.ResourcesVpcConfig.SubnetIds = aws.String("diff-onezone"), []string{c.firstSubnet(), c.sameZone}
 		})},
 		{"CreateUnknownSubnet", create(func(c *clusters, in *eks.CreateClusterInput) {
-			in.Name, in.ResourcesVpcConfig.SubnetIds = aws.String("diff-nosubnet"), []string{c.subnets[0], "subnet-0123456789abcdef0"}
+			in.Name, in.ResourcesVpcConfig.SubnetIds = aws.String("diff-nosubnet"), []string{c.firstSubnet(), "subnet-0123456789abcdef0"}
 		})},
 		{"UpdateLogging", configUpdate(&eks.UpdateClusterConfigInput{Logging: &types.Logging{ClusterLogging: []types.LogSetup{
 			{Enabled: aws.Bool(true), Types: []types.LogType{types.LogTypeScheduler}}}}})},

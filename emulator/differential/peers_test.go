@@ -1,7 +1,8 @@
 // Package differential runs the same sequences of aws-sdk-go-v2 calls against the emulator and
 // against third-party emulators that install here (fauxqs for SQS and SNS, dynalite for
-// DynamoDB, versitygw for S3, moto for RDS, EC2 instances and EKS) and compares the outcomes. Where a peer departs
-// from AWS, the emulator follows AWS and the difference is listed in knownDifferences with its reason.
+// DynamoDB, versitygw for S3, moto for RDS, EC2 instances, Lambda, EKS, IAM, KMS, Secrets
+// Manager and ACM) and compares the outcomes. Where a peer departs from AWS, the emulator follows
+// AWS and the difference is listed in knownDifferences with its reason.
 //
 // `make peers` installs fauxqs, dynalite and versitygw into the cache; CI does so and requires
 // them (CI=true); run locally without them, the tests skip with a message saying how to install

@@ -62,18 +62,8 @@ func BenchmarkSeedExamples(b *testing.B) {
 	})
 }
 
-// report reports the calls of service that made o Ready, the time since began, and the calls
-// of one steady-state sync of o.
+// report reports the figures of o, Ready after its example was applied at began, counting the
+// calls of service.
 func report(b *testing.B, h *harness, service string, o client.Object, began time.Time) {
-	elapsed := time.Since(began)
-	create := kubetest.Total(kubetest.Calls(h.emu.Calls.Snapshot(), service))
-	h.emu.Calls.Reset()
-	kubetest.ResyncUntil(b, h.c, o, "a sync", func() bool { return kubetest.Total(kubetest.Calls(h.emu.Calls.Snapshot(), service)) > 0 })
-	time.Sleep(500 * time.Millisecond)
-	sync := kubetest.Calls(h.emu.Calls.Snapshot(), service)
-	b.ReportMetric(float64(create), "create-calls")
-	b.ReportMetric(elapsed.Seconds(), "s-to-ready")
-	b.ReportMetric(float64(kubetest.Total(sync)), "sync-calls")
-	b.Logf("%s: %d %s calls to create, Ready after %s, %d calls per steady-state sync %v", o.GetName(), create, service,
-		elapsed.Round(10*time.Millisecond), kubetest.Total(sync), sync)
+	kubetest.SeedFigures(b, h.c, o, began, func() map[string]int { return kubetest.Calls(h.emu.Calls.Snapshot(), service) }, h.emu.Calls.Reset)
 }

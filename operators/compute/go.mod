@@ -16,15 +16,18 @@ require (
 
 require (
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.26 // indirect
+	github.com/aws/aws-sdk-go-v2/service/acm v1.51.5 // indirect
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.73.1 // indirect
 	github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2 v1.63.8 // indirect
+	github.com/aws/aws-sdk-go-v2/service/iam v1.65.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/checksum v1.11.11 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/endpoint-discovery v1.13.10 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/s3shared v1.20.10 // indirect
+	github.com/aws/aws-sdk-go-v2/service/kms v1.62.6 // indirect
 	github.com/aws/aws-sdk-go-v2/service/rds v1.132.1 // indirect
+	github.com/aws/aws-sdk-go-v2/service/secretsmanager v1.50.12 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sns v1.47.9 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sqs v1.52.10 // indirect
-	github.com/google/pprof v0.0.0-20260402051712-545e8a4df936 // indirect
 )
 
 require (
@@ -78,6 +81,7 @@ require (
 	github.com/prometheus/procfs v0.22.0 // indirect
 	github.com/runner-codes/infra-operator/emulator v0.0.0
 	github.com/runner-codes/infra-operator/operators/networking v0.0.0
+	github.com/runner-codes/infra-operator/operators/security v0.0.0
 	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
@@ -113,3 +117,5 @@ replace github.com/runner-codes/infra-operator/shared => ../../shared
 replace github.com/runner-codes/infra-operator/emulator => ../../emulator
 
 replace github.com/runner-codes/infra-operator/operators/networking => ../networking
+
+replace github.com/runner-codes/infra-operator/operators/security => ../security

@@ -24,6 +24,10 @@ import (
 	"github.com/runner-codes/infra-operator/operators/networking"
 	netv1alpha1 "github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	netcrds "github.com/runner-codes/infra-operator/operators/networking/crds"
+	"github.com/runner-codes/infra-operator/operators/security"
+	secv1alpha1 "github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
+	seccrds "github.com/runner-codes/infra-operator/operators/security/crds"
+	"github.com/runner-codes/infra-operator/operators/security/iamrole"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
 	"github.com/runner-codes/infra-operator/shared/testenv/families"
@@ -40,8 +44,9 @@ const (
 // state without waiting.
 var testTransitions = map[string]time.Duration{"EC2": 300 * time.Millisecond, "EKS": 300 * time.Millisecond}
 
-// harness is a control plane, an emulated AWS, the compute family's controllers and the
-// networking family's, whose subnets and security groups instances refer to.
+// harness is a control plane, an emulated AWS, the compute family's controllers, the networking
+// family's, whose subnets and security groups instances refer to, and the security family's,
+// whose IAM roles functions refer to (a new role is Ready 1s after its creation, not 10s).
 type harness struct {
 	env    *testenv.Env
 	emu    *emulator.Server
@@ -51,7 +56,7 @@ type harness struct {
 	c      client.Client
 }
 
-// start starts the control plane with the compute and networking CRDs, the emulator (lifecycles
+// start starts the control plane with the compute, networking and security CRDs, the emulator (lifecycles
 // of 300ms) and both families' controllers with short waits.
 func start(t testing.TB) *harness {
 	t.Helper()
@@ -64,11 +69,12 @@ func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*op
 	t.Helper()
 	emu := emulator.New(emulator.Options{Transitions: transitions})
 	env := testenv.Start(t, testenv.Options{
-		CRDs:        []fs.FS{crds.FS(), netcrds.FS()},
-		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme, netv1alpha1.AddToScheme},
+		CRDs:        []fs.FS{crds.FS(), netcrds.FS(), seccrds.FS()},
+		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme, netv1alpha1.AddToScheme, secv1alpha1.AddToScheme},
 		AWS:         emu,
 	})
-	families.RunWith(t, env, tune, compute.Family(), networking.Family())
+	iamrole.Propagation = time.Second
+	families.RunWith(t, env, tune, compute.Family(), networking.Family(), security.Family())
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), lambda: lambda.NewFromConfig(cfg),
 		s3: s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle = true }), c: env.Client}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/compute/api/v1alpha1"
+	secv1alpha1 "github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
@@ -248,8 +249,8 @@ func TestLambdaFunctionUpdates(t *testing.T) {
 }
 
 // TestLambdaFunctionBadInput refuses at admission what the schema can tell is wrong and the
-// changes Lambda cannot make; a roleRef is terminal with no AWS call while the IAMRole kind
-// does not exist.
+// changes Lambda cannot make; a roleRef to an IAMRole that does not exist waits, with no AWS
+// call.
 func TestLambdaFunctionBadInput(t *testing.T) {
 	h := start(t)
 	ns := h.env.Namespace(t)
@@ -274,9 +275,10 @@ func TestLambdaFunctionBadInput(t *testing.T) {
 		kubetest.MustRefuse(t, h.c, newFunction(ns, "bad", tc.mutate), tc.text)
 	}
 
+	// A roleRef to an IAMRole that does not exist waits, with no AWS call.
 	byRef := newFunction(ns, "by-ref", func(f *v1alpha1.LambdaFunction) { f.Spec.RoleARN, f.Spec.RoleRef = "", &shared.Reference{Name: "exec"} })
 	kubetest.Create(t, h.c, byRef)
-	kubetest.WaitCondition(t, h.c, byRef, "Synced", "False", condition.ReasonIAMRoleKindUnavailable)
+	kubetest.WaitCondition(t, h.c, byRef, "Ready", "False", condition.ReasonReferenceNotFound)
 	if n := kubetest.Total(kubetest.Calls(h.emu.Calls.Snapshot(), "Lambda")); n != 0 {
 		t.Errorf("%d Lambda calls for a spec refused before any", n)
 	}
@@ -328,5 +330,20 @@ func TestLambdaFunctionCrashAndPolicies(t *testing.T) {
 	got := kubetest.WaitCondition(t, h.c, again, "Synced", "False", condition.ReasonAlreadyExists)
 	if msg := findCondition(got.Status.Conditions, "Synced").Message; !strings.Contains(msg, shared.AnnotationExternalName) {
 		t.Errorf("AlreadyExists does not say how to adopt: %q", msg)
+	}
+}
+
+// TestLambdaFunctionRoleRef applies a function and its execution role in one file: the
+// function waits for the IAMRole (security family) to be Ready, then runs with its ARN.
+func TestLambdaFunctionRoleRef(t *testing.T) {
+	h := start(t)
+	ns := h.env.Namespace(t)
+	h.provider(t, ns, "production-aws")
+	h.codeObject(t, "my-lambda-code", "api-handler/v1.0.0.zip")
+	h.apply(t, "lambdafunction-with-role.yaml", ns)
+	f := kubetest.WaitReady(t, h.c, &v1alpha1.LambdaFunction{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "orders-handler"}})
+	role := kubetest.WaitReady(t, h.c, &secv1alpha1.IAMRole{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "orders-handler-role"}})
+	if got := aws.ToString(h.function(t, f.Spec.FunctionName).Configuration.Role); got != role.Status.ARN || got == "" {
+		t.Errorf("the function runs with role %q, want the IAMRole's %q", got, role.Status.ARN)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"strings"
 	"sync"
+	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -41,6 +42,8 @@ type widgetState struct {
 	PendingObserves int
 	// Busy makes observations report that the widget accepts no change now.
 	Busy bool
+	// ReadyIn makes observations of a widget that is not ready say how soon it will be.
+	ReadyIn time.Duration
 	// Parent is the parent widget's id.
 	Parent string
 }
@@ -127,6 +130,9 @@ func (d *fakeDriver) Observe(ctx context.Context, o *testkind.Widget, req manage
 		w.Ready = true
 	}
 	obs := managed.Observation[widgetState]{Exists: true, Ready: w.Ready, Busy: w.Busy, State: w, Tags: maps.Clone(w.Tags)}
+	if !w.Ready {
+		obs.ReadyIn = w.ReadyIn
+	}
 	if o.Spec.Size == conflictSize {
 		obs.Conflict = managed.Terminal(condition.ReasonInvalidSpec, "widget %s cannot take size %d", id, conflictSize)
 	}

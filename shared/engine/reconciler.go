@@ -298,6 +298,9 @@ func (r *Reconciler[O, S]) wait(p *pass[O], obs managed.Observation[S]) (ctrl.Re
 		o.GetManagedStatus().ObservedGeneration = o.GetGeneration()
 	}
 	p.result = "wait"
+	if obs.ReadyIn > 0 && !obs.Ready && obs.UpToDate() {
+		return ctrl.Result{RequeueAfter: obs.ReadyIn}, nil
+	}
 	return ctrl.Result{RequeueAfter: r.polls.next(o, r.opts.WaitInterval)}, nil
 }
 

@@ -152,6 +152,13 @@ func TestReconcile(t *testing.T) {
 			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
 				ExternalName: "w-9", Finalizer: true, Requeue: "wait", CloudItems: 1, OwnerTagged: true},
 		},
+		"ReadyInKnownTime": {
+			reason: "A resource that will be Ready after a known time (an IAM role propagating) is looked at again then, not polled.",
+			args: fixture{widget: widget(withFinalizer, withExternalName("w-9")),
+				cloud: func(c *cloud, w *testkind.Widget) { inCloud(3, false)(c, w); c.items["w-9"].ReadyIn = 7 * time.Second }},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Finalizer: true, Requeue: "7s", CloudItems: 1, OwnerTagged: true},
+		},
 		"UpdateSpecChange": {
 			reason: "A spec change is applied with an update call and announced as an update.",
 			args: fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied, func(w *testkind.Widget) { w.Generation = 2 }),

@@ -75,6 +75,9 @@ type Observation[S any] struct {
 	// Message explains why a resource that exists is not ready, for example
 	// "state is pending".
 	Message string
+	// ReadyIn, for a resource that is not Ready, is how soon it will be with nothing to wait
+	// for but time (an IAM role propagating): the engine looks again then instead of polling.
+	ReadyIn time.Duration
 	// Tags are the resource's tags as AWS reports them. When set, the engine checks its
 	// ownership tags before it changes or deletes anything: a resource that names another
 	// object or another install as its owner is refused with OwnedByAnother (unless the object

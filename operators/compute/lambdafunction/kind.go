@@ -13,7 +13,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/compute/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/targets"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
@@ -37,11 +36,10 @@ func Kind() managed.Kind[*v1alpha1.LambdaFunction, State] {
 			}
 			return names
 		},
-		Validate: func(f *v1alpha1.LambdaFunction) error {
-			return managed.KindUnavailable(condition.ReasonIAMRoleKindUnavailable, "spec.roleRef", f.Spec.RoleRef, "IAMRole", "security",
-				"give the role as roleARN instead")
-		},
 		References: []managed.Ref[*v1alpha1.LambdaFunction]{
+			managed.One(targets.IAMRole, "spec.roleRef", func(f *v1alpha1.LambdaFunction) (*shared.Reference, *string) {
+				return f.Spec.RoleRef, &f.Spec.RoleARN
+			}),
 			managed.List(targets.Subnet, "spec.vpcConfig.subnetRefs", "", func(f *v1alpha1.LambdaFunction) ([]shared.Reference, *shared.Selector, *[]string) {
 				if v := f.Spec.VPCConfig; v != nil {
 					return v.SubnetRefs, nil, &v.SubnetIDs

@@ -116,8 +116,6 @@ const (
 	ReasonQueueDeletedRecently = "QueueDeletedRecently"
 	// ReasonKMSKeyKindUnavailable says a kmsKeyRef names a kind that does not exist yet.
 	ReasonKMSKeyKindUnavailable = "KMSKeyKindUnavailable"
-	// ReasonIAMRoleKindUnavailable says a roleRef names a kind that does not exist yet.
-	ReasonIAMRoleKindUnavailable = "IAMRoleKindUnavailable"
 	// ReasonConfigMapNotFound says a ConfigMap the spec names, or its key, does not exist (yet).
 	ReasonConfigMapNotFound = "ConfigMapNotFound"
 	// ReasonFunctionFailed says AWS reports the Lambda function, or its last update, as failed.

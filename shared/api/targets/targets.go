@@ -48,3 +48,9 @@ var (
 	// SQSQueue resolves to the queue ARN.
 	SQSQueue = Target{Kind: "SQSQueue", Family: "messaging", ID: []string{"status", "queueARN"}}
 )
+
+// Kinds of the security family that references may name.
+var (
+	// IAMRole resolves to the role's ARN.
+	IAMRole = Target{Kind: "IAMRole", Family: "security", ID: []string{"status", "arn"}}
+)

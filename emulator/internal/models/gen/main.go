@@ -2,7 +2,7 @@
 // (models/apis/<service>/<version>/api-2.json) into ../apis, keeping only what the wire codecs
 // read: operations' input and output shapes, and shapes' types, members and wire names.
 //
-// Usage (from emulator/internal/models): go run ./gen sts sns s3 ec2 lambda rds elasticloadbalancingv2 eks
+// Usage (from emulator/internal/models): go run ./gen sts sns s3 ec2 lambda rds elasticloadbalancingv2 eks iam secretsmanager kms acm
 package main
 
 import (

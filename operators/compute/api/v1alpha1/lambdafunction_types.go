@@ -65,9 +65,9 @@ type LambdaFunctionSpec struct {
 	// +kubebuilder:validation:MaxLength=2048
 	RoleARN string `json:"roleARN,omitempty"`
 
-	// RoleRef names the IAMRole object in this namespace that is the function's execution
-	// role. The IAMRole kind (security family) does not exist yet: until it does, a roleRef is
-	// refused with the reason IAMRoleKindUnavailable; give roleARN instead.
+	// RoleRef names the IAMRole object (security family) in this namespace that is the
+	// function's execution role; the function waits until it is Ready, which IAMRole is once
+	// IAM has had time to propagate a new role.
 	// +optional
 	RoleRef *shared.Reference `json:"roleRef,omitempty"`
 

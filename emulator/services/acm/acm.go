@@ -1,0 +1,151 @@
+// Package acm emulates AWS Certificate Manager over its JSON protocol: public certificates
+// requested with DNS or email validation, imported certificates (PEM certificate, private key and
+// chain, checked with crypto/x509), their description, listing with filters and paging,
+// retrieval as PEM, deletion, and tags.
+//
+// The emulator can see neither DNS records nor mailboxes. A requested certificate is
+// PENDING_VALIDATION, with the CNAME record (DNS) or the addresses (EMAIL) AWS would ask for,
+// until the service's transition time has passed on the simulation clock (TransitionTime, 3s by
+// default; Options.Transitions["ACM"] changes it), and then ISSUED, its domains validated, as if
+// the record had been created or the mail answered at once. An issued certificate is valid for 13
+// months (395 days) from its issue, the validity ACM has given its public certificates; it is
+// EXPIRED after that, as is an imported certificate after its NotAfter. GetCertificate returns a
+// certificate the emulator makes on first use, signed by a certificate authority of its own (not
+// Amazon's). Nothing uses certificates in the emulator yet: InUseBy is empty unless SetInUseBy
+// says otherwise. Private certificates (CertificateAuthorityArn), exports, renewals, revocation
+// and ACME are not emulated.
+package acm
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// TransitionTime is how long a requested certificate stays PENDING_VALIDATION on the simulation
+// clock by default.
+const TransitionTime = 3 * time.Second
+
+// Backend holds the certificates of every account and region.
+type Backend struct {
+	clock   *core.Clock
+	mu      sync.Mutex
+	regions *core.Regions[*region]
+	tags    *core.Tags // by certificate ARN
+}
+
+// region is what one account has in one region: its certificates by ARN, and the idempotency
+// tokens of its certificate requests.
+type region struct {
+	certs  map[string]*certificate
+	tokens map[string]token
+}
+
+// token is a RequestCertificate idempotency token: the certificate it requested, until it
+// expires an hour after the request.
+type token struct {
+	arn     string
+	expires time.Time
+}
+
+// New returns an empty ACM backend on clock.
+func New(clock *core.Clock) *Backend {
+	return &Backend{clock: clock, tags: core.NewTags(tagRules),
+		regions: core.NewRegions(func(core.Scope) *region {
+			return &region{certs: map[string]*certificate{}, tokens: map[string]token{}}
+		})}
+}
+
+// Service describes ACM to the router.
+func (b *Backend) Service() *core.Service {
+	return &core.Service{
+		SigningName:  "acm",
+		ID:           "ACM",
+		Protocol:     core.ProtocolJSON11,
+		TargetPrefix: "CertificateManager",
+		Transition:   TransitionTime,
+		Throttle:     &core.APIError{Code: "ThrottlingException", Status: http.StatusBadRequest, Message: "Rate exceeded"},
+		Operations: map[string]core.Operation{
+			"RequestCertificate":        core.Op(b.requestCertificate),
+			"DescribeCertificate":       core.Op(b.describeCertificate),
+			"ListCertificates":          core.Op(b.listCertificates),
+			"GetCertificate":            core.Op(b.getCertificate),
+			"ImportCertificate":         core.Op(b.importCertificate),
+			"DeleteCertificate":         core.Op(b.deleteCertificate),
+			"AddTagsToCertificate":      core.Op(b.addTagsToCertificate),
+			"RemoveTagsFromCertificate": core.Op(b.removeTagsFromCertificate),
+			"ListTagsForCertificate":    core.Op(b.listTagsForCertificate),
+		},
+		Dump: b.dump,
+	}
+}
+
+// SetInUseBy records the resources, such as load balancers, that use a certificate of scope:
+// DescribeCertificate reports them in InUseBy and DeleteCertificate refuses to delete the
+// certificate while there are any. It reports whether the certificate exists. The services that
+// attach certificates call it.
+func (b *Backend) SetInUseBy(scope core.Scope, arn string, users []string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c, ok := b.regions.For(scope).certs[arn]
+	if ok {
+		c.inUseBy = slices.Clone(users)
+	}
+	return ok
+}
+
+// certificateARN is the form of a certificate ARN.
+var certificateARN = regexp.MustCompile(`^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/[A-Za-z0-9-]+$`)
+
+// invalidARN is the answer to a CertificateArn that is not a certificate ARN.
+func invalidARN(arn string) error {
+	return core.Errorf("InvalidArnException", "The ARN %s is not a valid certificate ARN.", arn)
+}
+
+// notFound is the answer to the ARN of a certificate the account does not have in the region.
+func notFound(call *core.Call, arn string) error {
+	return core.Errorf("ResourceNotFoundException", "Could not find certificate %s in account %s.", arn, call.Account)
+}
+
+// validation is the ValidationException AWS answers a request that breaks a constraint.
+func validation(format string, args ...any) error {
+	return core.Errorf("ValidationException", format, args...)
+}
+
+// lookup returns the certificate an ARN names in the call's region, brought up to date with the
+// simulation clock. A certificate that the read-after-create fault still hides is not found. The
+// caller holds b.mu.
+func (b *Backend) lookup(call *core.Call, arn *string) (*certificate, error) {
+	key := aws.ToString(arn)
+	if !certificateARN.MatchString(key) {
+		return nil, invalidARN(key)
+	}
+	c, ok := b.regions.Of(call).certs[key]
+	if !ok || call.Now.Before(c.readableAt) {
+		return nil, notFound(call, key)
+	}
+	c.settle(call.Now)
+	return c, nil
+}
+
+// dump returns the state of every certificate, for debugging.
+func (b *Backend) dump() any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := map[string]any{}
+	now := b.clock.Now()
+	for scope, r := range b.regions.All() {
+		for arn, c := range r.certs {
+			c.settle(now)
+			out[fmt.Sprintf("%s/%s/%s", scope.Account, scope.Region, arn)] = c.detail()
+		}
+	}
+	return out
+}

@@ -1,0 +1,301 @@
+package iam
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/aws-sdk-go-v2/service/iam/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// Limits of roles in the IAM API reference (CreateRole).
+const (
+	maxRoleName          = 64
+	minSessionDuration   = 3600
+	maxSessionDuration   = 43200
+	defaultSessionLength = 3600
+)
+
+// role is one IAM role.
+type role struct {
+	entity
+	trust       string // the AssumeRolePolicyDocument as sent
+	description string
+	maxSession  int32
+	boundary    string            // ARN of the permissions boundary policy, or ""
+	attached    []*policy         // the attached managed policies, in attachment order
+	inline      map[string]string // inline policy documents by name
+}
+
+// role returns the role a request names, or AWS's error for a malformed name or a role that does
+// not exist (or is not visible yet). The caller holds b.mu.
+func (a *account) role(call *core.Call, name *string) (*role, error) {
+	return lookup(call, a.roles, name, "roleName", maxRoleName, "The role with name %s cannot be found.")
+}
+
+// roleView is what an answer says of a role: AWS's listings (ListRoles) leave out the
+// permissions boundary, the tags and RoleLastUsed, which GetRole gives.
+type roleView int
+
+// The views of a role.
+const (
+	// listed is the subset ListRoles gives.
+	listed roleView = iota
+	// created is what CreateRole answers: everything but RoleLastUsed.
+	created
+	// full is what GetRole answers.
+	full
+)
+
+// view returns the role as the SDK describes it, its trust policy URL-encoded as AWS returns it.
+// The caller holds b.mu.
+func (a *account) view(r *role, v roleView) types.Role {
+	out := types.Role{
+		Arn: aws.String(r.arn), RoleId: aws.String(r.id), RoleName: aws.String(r.name), Path: aws.String(r.path),
+		CreateDate: aws.Time(r.created), AssumeRolePolicyDocument: aws.String(encodeDocument(r.trust)),
+		MaxSessionDuration: aws.Int32(r.maxSession),
+	}
+	if r.description != "" {
+		out.Description = aws.String(r.description)
+	}
+	if v == listed {
+		return out
+	}
+	if r.boundary != "" {
+		out.PermissionsBoundary = &types.AttachedPermissionsBoundary{PermissionsBoundaryArn: aws.String(r.boundary),
+			PermissionsBoundaryType: types.PermissionsBoundaryAttachmentTypePolicy}
+	}
+	out.Tags = a.tagList(r.arn)
+	if v == full {
+		out.RoleLastUsed = &types.RoleLastUsed{}
+	}
+	return out
+}
+
+// checkTrustPolicy returns AWS's error for a trust policy that is malformed or above the quota
+// of 2,048 characters.
+func checkTrustPolicy(doc string) error {
+	if err := checkDocument(doc, trustPolicy); err != nil {
+		return err
+	}
+	if policySize(doc) > maxTrustPolicy {
+		return quotaExceeded("ACLSizePerRole", maxTrustPolicy)
+	}
+	return nil
+}
+
+// checkSessionDuration returns the ValidationError AWS gives a MaxSessionDuration outside 3,600
+// to 43,200 seconds.
+func checkSessionDuration(d int32) error {
+	if d < minSessionDuration {
+		return validationError(d, "maxSessionDuration", "Member must have value greater than or equal to 3600")
+	}
+	if d > maxSessionDuration {
+		return validationError(d, "maxSessionDuration", "Member must have value less than or equal to 43200")
+	}
+	return nil
+}
+
+// createRole creates a role after AWS's checks of its name, path, trust policy, description,
+// session duration, permissions boundary and tags.
+func (b *Backend) createRole(call *core.Call, in *iam.CreateRoleInput) (*iam.CreateRoleOutput, error) {
+	name, path, err := checkNameAndPath(in.RoleName, "roleName", maxRoleName, in.Path)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkDescription(in.Description); err != nil {
+		return nil, err
+	}
+	session := int32(defaultSessionLength)
+	if in.MaxSessionDuration != nil {
+		if err := checkSessionDuration(*in.MaxSessionDuration); err != nil {
+			return nil, err
+		}
+		session = *in.MaxSessionDuration
+	}
+	tags, err := requestTags(in.Tags)
+	if err != nil {
+		return nil, err
+	}
+	trust := aws.ToString(in.AssumeRolePolicyDocument)
+	if err := checkTrustPolicy(trust); err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a := b.account(call)
+	if err := checkNew(a.roles, name, "Role with name %s already exists.", "RolesPerAccount", maxRoles); err != nil {
+		return nil, err
+	}
+	boundary := ""
+	if in.PermissionsBoundary != nil {
+		p, err := a.boundaryPolicy(call, aws.ToString(in.PermissionsBoundary))
+		if err != nil {
+			return nil, err
+		}
+		boundary = p.arn
+	}
+	r := &role{entity: a.newEntity(call, "role", "AROA", name, path), trust: trust, description: aws.ToString(in.Description),
+		maxSession: session, boundary: boundary, inline: map[string]string{}}
+	if err := add(a, a.roles, r, tags); err != nil {
+		return nil, err
+	}
+	return &iam.CreateRoleOutput{Role: ptr(a.view(r, created))}, nil
+}
+
+// getRole describes a role.
+func (b *Backend) getRole(call *core.Call, in *iam.GetRoleInput) (*iam.GetRoleOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a := b.account(call)
+	r, err := a.role(call, in.RoleName)
+	if err != nil {
+		return nil, err
+	}
+	return &iam.GetRoleOutput{Role: ptr(a.view(r, full))}, nil
+}
+
+// updateRole changes a role's description and maximum session duration; a parameter left out
+// keeps its value, and an empty description removes it.
+func (b *Backend) updateRole(call *core.Call, in *iam.UpdateRoleInput) (*iam.UpdateRoleOutput, error) {
+	if err := checkDescription(in.Description); err != nil {
+		return nil, err
+	}
+	if in.MaxSessionDuration != nil {
+		if err := checkSessionDuration(*in.MaxSessionDuration); err != nil {
+			return nil, err
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r, err := b.account(call).role(call, in.RoleName)
+	if err != nil {
+		return nil, err
+	}
+	if in.Description != nil {
+		r.description = *in.Description
+	}
+	if in.MaxSessionDuration != nil {
+		r.maxSession = *in.MaxSessionDuration
+	}
+	return &iam.UpdateRoleOutput{}, nil
+}
+
+// updateRoleDescription replaces a role's description and answers the role.
+func (b *Backend) updateRoleDescription(call *core.Call, in *iam.UpdateRoleDescriptionInput) (*iam.UpdateRoleDescriptionOutput, error) {
+	if err := checkDescription(in.Description); err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a := b.account(call)
+	r, err := a.role(call, in.RoleName)
+	if err != nil {
+		return nil, err
+	}
+	r.description = aws.ToString(in.Description)
+	return &iam.UpdateRoleDescriptionOutput{Role: ptr(a.view(r, full))}, nil
+}
+
+// updateAssumeRolePolicy replaces a role's trust policy.
+func (b *Backend) updateAssumeRolePolicy(call *core.Call, in *iam.UpdateAssumeRolePolicyInput) (*iam.UpdateAssumeRolePolicyOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r, err := b.account(call).role(call, in.RoleName)
+	if err != nil {
+		return nil, err
+	}
+	doc := aws.ToString(in.PolicyDocument)
+	if err := checkTrustPolicy(doc); err != nil {
+		return nil, err
+	}
+	r.trust = doc
+	return &iam.UpdateAssumeRolePolicyOutput{}, nil
+}
+
+// deleteRole deletes a role that is in no instance profile and has no attached or inline
+// policies left, as AWS requires.
+func (b *Backend) deleteRole(call *core.Call, in *iam.DeleteRoleInput) (*iam.DeleteRoleOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a := b.account(call)
+	r, err := a.role(call, in.RoleName)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range a.profiles {
+		if p.role == key(r.name) {
+			return nil, deleteConflict("Cannot delete entity, must remove roles from instance profile first.")
+		}
+	}
+	if len(r.attached) > 0 {
+		return nil, deleteConflict("Cannot delete entity, must detach all policies first.")
+	}
+	if len(r.inline) > 0 {
+		return nil, deleteConflict("Cannot delete entity, must delete policies first.")
+	}
+	delete(a.roles, key(r.name))
+	a.tags.Delete(r.arn)
+	return &iam.DeleteRoleOutput{}, nil
+}
+
+// listRoles returns one page of the account's roles whose path starts with PathPrefix, sorted by
+// name, without their permissions boundaries and tags, as AWS lists them.
+func (b *Backend) listRoles(call *core.Call, in *iam.ListRolesInput) (*iam.ListRolesOutput, error) {
+	prefix, err := checkPathPrefix(in.PathPrefix)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a := b.account(call)
+	var roles []*role
+	for _, r := range a.roles {
+		if strings.HasPrefix(r.path, prefix) && r.visible(call) {
+			roles = append(roles, r)
+		}
+	}
+	sort.Slice(roles, func(i, j int) bool { return key(roles[i].name) < key(roles[j].name) })
+	roles, l, err := page(roles, in.Marker, in.MaxItems)
+	if err != nil {
+		return nil, err
+	}
+	out := &iam.ListRolesOutput{Roles: []types.Role{}, IsTruncated: l.truncated, Marker: l.marker}
+	for _, r := range roles {
+		out.Roles = append(out.Roles, a.view(r, listed))
+	}
+	return out, nil
+}
+
+// putRolePermissionsBoundary sets or replaces the managed policy that bounds a role's
+// permissions.
+func (b *Backend) putRolePermissionsBoundary(call *core.Call, in *iam.PutRolePermissionsBoundaryInput) (*iam.PutRolePermissionsBoundaryOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	a := b.account(call)
+	r, err := a.role(call, in.RoleName)
+	if err != nil {
+		return nil, err
+	}
+	p, err := a.boundaryPolicy(call, aws.ToString(in.PermissionsBoundary))
+	if err != nil {
+		return nil, err
+	}
+	r.boundary = p.arn
+	return &iam.PutRolePermissionsBoundaryOutput{}, nil
+}
+
+// deleteRolePermissionsBoundary removes a role's permissions boundary, if it has one.
+func (b *Backend) deleteRolePermissionsBoundary(call *core.Call, in *iam.DeleteRolePermissionsBoundaryInput) (*iam.DeleteRolePermissionsBoundaryOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r, err := b.account(call).role(call, in.RoleName)
+	if err != nil {
+		return nil, err
+	}
+	r.boundary = ""
+	return &iam.DeleteRolePermissionsBoundaryOutput{}, nil
+}

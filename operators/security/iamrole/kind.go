@@ -1,0 +1,55 @@
+// Package iamrole manages IAM roles for the IAMRole kind: the role with its trust policy,
+// description, session duration, permissions boundary and tags, its managed and inline
+// policies as sets, and on request an instance profile of the role's name. Policies are
+// compared as policies (package policy), never as text. IAM is eventually consistent: a new
+// role is Ready only once Propagation has passed since its creation.
+package iamrole
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/policy"
+	"github.com/runner-codes/infra-operator/shared/provider"
+)
+
+// Propagation is how long after its creation a role is reported Ready: IAM propagates a new
+// role to the services that assume it (Lambda, EC2) within seconds, and refuses it until then.
+var Propagation = 10 * time.Second
+
+// Kind declares the IAMRole kind to the engine.
+func Kind() managed.Kind[*v1alpha1.IAMRole, State] {
+	return managed.Kind[*v1alpha1.IAMRole, State]{
+		// A new role is Ready once IAM has propagated it: the first look after the create is
+		// then, which also attaches its policies (a role is created empty).
+		FirstLook: Propagation,
+		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.IAMRole, State] {
+			return &driver{api: provider.Client(s, "iam", func(c aws.Config) *iam.Client { return iam.NewFromConfig(c) })}
+		},
+		Validate: validate,
+	}
+}
+
+// validate refuses policy documents that are not JSON objects before any AWS call.
+func validate(r *v1alpha1.IAMRole) error {
+	if _, err := policy.Canonical(r.Spec.AssumeRolePolicyDocument); err != nil {
+		return fmt.Errorf("spec.assumeRolePolicyDocument is not a JSON policy document: %w", err)
+	}
+	for i, p := range r.Spec.InlinePolicies {
+		if _, err := policy.Canonical(p.PolicyDocument); err != nil {
+			return fmt.Errorf("spec.inlinePolicies[%d] (%s) is not a JSON policy document: %w", i, p.PolicyName, err)
+		}
+	}
+	return nil
+}
+
+// driver manages one provider's roles.
+type driver struct {
+	api *iam.Client
+}

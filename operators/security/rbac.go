@@ -1,0 +1,7 @@
+package security
+
+// The security family's permissions on its own kinds; the shared provider package adds
+// AWSProviders, Secrets, events and leases.
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iamroles,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iamroles/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iamroles/finalizers,verbs=update
