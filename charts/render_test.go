@@ -158,9 +158,18 @@ func container(t *testing.T, u *unstructured.Unstructured) corev1.Container {
 	return pod.Containers[0]
 }
 
+// referenced are the kinds of other families that each family's references name.
+var referenced = map[string][]string{
+	"compute":    {"subnets", "securitygroups", "iamroles"},
+	"data":       {"kmskeys"},
+	"messaging":  {"kmskeys"},
+	"networking": {"acmcertificates"},
+}
+
 // checkRBAC checks that the ClusterRole grants the family's kinds, AWSProviders and
-// ClusterAWSProviders, Secrets and the namespaces (read), events, and for the compute family
-// ConfigMaps (get), and nothing else, and that
+// ClusterAWSProviders, Secrets and the namespaces (read), events, for the compute family
+// ConfigMaps (get), and the kinds of other families its references name (read), and nothing
+// else, and that
 // the Lease rule is a Role of the namespace.
 func checkRBAC(t *testing.T, m manifest, family string) {
 	t.Helper()
@@ -168,6 +177,11 @@ func checkRBAC(t *testing.T, m manifest, family string) {
 	readOnly := map[string][]string{"secrets": {"get", "list", "watch"}, "namespaces": {"get"}, "configmaps": {"get"}}
 	// The compute family reads the ConfigMaps that hold Lambda deployment packages, one by one.
 	allowed["configmaps"] = family == "compute"
+	// Kinds of other families that the family's references name are read (get, list, watch),
+	// never written; cli's TestFamiliesMayReadWhatTheyReference checks that none is missing.
+	for _, plural := range referenced[family] {
+		allowed[plural], readOnly[plural] = true, []string{"get", "list", "watch"}
+	}
 	for _, u := range m {
 		if u.GetKind() != "CustomResourceDefinition" {
 			continue

@@ -22,8 +22,9 @@ import (
 // TestSandbox starts the sandbox as a user would, applying the sandbox providers, the data and
 // messaging families' seed examples and the compute family's (the seed's web server and Lambda
 // function, a web server placed by references in a VPC of its own, an EKS cluster with a node
-// group and add-ons, and a function whose role is an IAMRole) and the security family's seed
-// roles, follows them until they
+// group and add-ons, and a function whose role is an IAMRole) and the security family's
+// examples (the seed roles, secrets and keys, a certificate validated through DNS and one
+// imported from a TLS Secret), follows them until they
 // settle, and checks with `infractl status` that every one is Ready, once the seeds'
 // placeholders (sg-xxx, subnet-xxx) are replaced by a real-looking id or by references.
 // Ctrl-C (a cancelled context) stops everything cleanly.
@@ -78,7 +79,7 @@ func TestSandbox(t *testing.T) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		status = runStatus(t, kubeconfig)
-		if allReady(status, 2+10+3+5+4+2+5+2+2) {
+		if allReady(status, 2+10+3+5+4+2+5+2+8) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -88,7 +89,8 @@ func TestSandbox(t *testing.T) {
 	}
 	for _, want := range []string{"AWSProvider", "S3Bucket", "mycompany-app-data-prod", "DynamoDBTable", "production-users", "RDSInstance", "app-mysql-01", "SQSQueue", "production-orders.fifo", "SNSTopic", "production-notifications",
 		"EC2Instance", "web-server", "web-server-refs", "LambdaFunction", "api-handler", "EKSCluster", "platform",
-		"IAMRole", "ec2-web-server-role", "lambda-execution-role", "orders-handler"} {
+		"IAMRole", "ec2-web-server-role", "lambda-execution-role", "orders-handler", "SecretsManagerSecret", "database-password", "api-key",
+		"KMSKey", "data-encryption-key", "signing-key", "ACMCertificate", "storefront-cert", "internal-cert"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status lacks %s:\n%s", want, status)
 		}

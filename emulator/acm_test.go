@@ -354,13 +354,13 @@ func TestACMImport(t *testing.T) {
 	}
 	// Reimport a renewed certificate into the same ARN; the tags stay.
 	e.Clock.Advance(24 * time.Hour)
-	renewed, _ := makeCert(t, []string{"shop.example.com"}, now, now.AddDate(1, 0, 0), 0, root, rootKey)
+	renewed, _ := makeCert(t, []string{"shop.example.com"}, now, now.AddDate(1, 0, 0), 2048, root, rootKey)
 	re, err := c.ImportCertificate(ctx, &acm.ImportCertificateInput{CertificateArn: arn, Certificate: renewed.cert, PrivateKey: renewed.key})
 	if err != nil || aws.ToString(re.CertificateArn) != aws.ToString(arn) {
 		t.Fatalf("reimport = %+v, %v", re, err)
 	}
 	d = describeCert(t, c, arn)
-	if !aws.ToTime(d.NotAfter).Equal(renewed.x509.NotAfter) || d.KeyAlgorithm != types.KeyAlgorithmEcPrime256v1 || len(d.SubjectAlternativeNames) != 1 {
+	if !aws.ToTime(d.NotAfter).Equal(renewed.x509.NotAfter) || d.KeyAlgorithm != types.KeyAlgorithmRsa2048 || len(d.SubjectAlternativeNames) != 1 {
 		t.Errorf("after reimport = %+v", d)
 	}
 	if tags, err := c.ListTagsForCertificate(ctx, &acm.ListTagsForCertificateInput{CertificateArn: arn}); err != nil || len(tags.Tags) != 1 {
@@ -388,6 +388,8 @@ func TestACMImport(t *testing.T) {
 		"BadChain":       {&acm.ImportCertificateInput{Certificate: other.cert, PrivateKey: other.key, CertificateChain: []byte("junk")}, "ValidationException"},
 		"ReimportTags": {&acm.ImportCertificateInput{CertificateArn: arn, Certificate: other.cert, PrivateKey: other.key,
 			Tags: []types.Tag{{Key: aws.String("a"), Value: aws.String("b")}}}, "ValidationException"},
+		// Reimporting: "The key type and size cannot be changed" (other is ECDSA P-256, arn RSA 2048).
+		"ReimportOtherKey":  {&acm.ImportCertificateInput{CertificateArn: arn, Certificate: other.cert, PrivateKey: other.key}, "ValidationException"},
 		"ReimportRequested": {&acm.ImportCertificateInput{CertificateArn: requested.CertificateArn, Certificate: other.cert, PrivateKey: other.key}, "ValidationException"},
 		"ReimportMissing": {&acm.ImportCertificateInput{CertificateArn: aws.String("arn:aws:acm:us-east-1:000000000000:certificate/00000000-0000-4000-8000-000000000000"),
 			Certificate: other.cert, PrivateKey: other.key}, "ResourceNotFoundException"},

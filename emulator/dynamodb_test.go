@@ -125,7 +125,7 @@ func TestDynamoDBTableLifecycle(t *testing.T) {
 	created, err := c.CreateTable(ctx, &dynamodb.CreateTableInput{TableName: aws.String("orders"), KeySchema: keys("id", ""),
 		AttributeDefinitions: defs("id", "S"), BillingMode: types.BillingModePayPerRequest, DeletionProtectionEnabled: aws.Bool(true),
 		StreamSpecification: &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewTypeNewAndOldImages},
-		SSESpecification:    &types.SSESpecification{Enabled: aws.Bool(true), SSEType: types.SSETypeKms, KMSMasterKeyId: aws.String("alias/orders")},
+		SSESpecification:    &types.SSESpecification{Enabled: aws.Bool(true), SSEType: types.SSETypeKms, KMSMasterKeyId: aws.String("alias/aws/dynamodb")},
 		Tags:                []types.Tag{{Key: aws.String("team"), Value: aws.String("data")}}})
 	if err != nil {
 		t.Fatal(err)

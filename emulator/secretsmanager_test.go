@@ -266,6 +266,19 @@ func TestSecretsManagerIdempotency(t *testing.T) {
 	if err != nil || upd.VersionId != nil {
 		t.Errorf("UpdateSecret without a value = %+v, %v", upd, err)
 	}
+	// The AWS managed key named by its alias is omitted, as a key never named is.
+	for _, key := range []string{"alias/app", "alias/aws/secretsmanager"} {
+		if _, err := c.UpdateSecret(ctx, &secretsmanager.UpdateSecretInput{SecretId: aws.String("api-key"), KmsKeyId: aws.String(key)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := c.DescribeSecret(ctx, &secretsmanager.DescribeSecretInput{SecretId: aws.String("api-key")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.KmsKeyId != nil {
+		t.Errorf("DescribeSecret after a return to the AWS managed key by its alias: KmsKeyId %s, want none", aws.ToString(d.KmsKeyId))
+	}
 }
 
 // TestSecretsManagerValidation checks the requests Secrets Manager refuses.

@@ -94,23 +94,27 @@ func New(opts Options) *Server {
 		s.Faults.Set(k, f)
 	}
 	s.sts = sts.New()
-	queues := sqs.New(s.Clock)
+	// SQS, SNS, S3 and DynamoDB check the KMS keys they encrypt with against the emulated KMS,
+	// as Lambda checks VPC configurations against the emulated EC2.
+	keys := kms.New(s.Clock)
+	queues := sqs.New(s.Clock, keys)
 	s.register(s.sts.Service())
 	s.register(queues.Service())
-	s.register(sns.New(s.Clock, queues).Service())
-	s.register(dynamodb.New(s.Clock).Service())
-	objects := s3.New(s.Clock)
+	s.register(sns.New(s.Clock, queues, keys).Service())
+	s.register(dynamodb.New(s.Clock, keys).Service())
+	objects := s3.New(s.Clock, keys)
 	s.register(objects.Service())
 	network := ec2.New(s.Clock)
 	s.register(network.Service())
-	s.register(elbv2.New(s.Clock, network).Service())
+	certificates := acm.New(s.Clock)
+	s.register(elbv2.New(s.Clock, network, certificates).Service())
 	s.register(eks.New(s.Clock, network).Service())
 	s.register(lambda.New(s.Clock, objects, network).Service())
 	s.register(rds.New(s.Clock).Service())
-	s.register(kms.New(s.Clock).Service())
+	s.register(keys.Service())
 	s.register(iam.New(s.Clock).Service())
 	s.register(secretsmanager.New(s.Clock).Service())
-	s.register(acm.New(s.Clock).Service())
+	s.register(certificates.Service())
 	return s
 }
 

@@ -1,9 +1,11 @@
 package compute
 
 // The compute family's permissions on its own kinds and on the ConfigMaps that hold Lambda
-// deployment packages; the shared provider package adds AWSProviders, Secrets, events and
-// leases.
+// deployment packages, and read access to the kinds of other families its references name
+// (subnets, security groups, IAM roles); the shared provider package adds AWSProviders,
+// Secrets, events and leases.
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=ec2instances;lambdafunctions;eksclusters,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=ec2instances/status;lambdafunctions/status;eksclusters/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=ec2instances/finalizers;lambdafunctions/finalizers;eksclusters/finalizers,verbs=update
 // +kubebuilder:rbac:groups="",resources=configmaps,verbs=get
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=subnets;securitygroups;iamroles,verbs=get;list;watch

@@ -20,6 +20,9 @@ import (
 	"github.com/runner-codes/infra-operator/operators/data"
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/data/crds"
+	"github.com/runner-codes/infra-operator/operators/security"
+	secv1alpha1 "github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
+	seccrds "github.com/runner-codes/infra-operator/operators/security/crds"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
@@ -35,7 +38,8 @@ const (
 	otherAccessKey = "AKIDOTHERACCOUNT"
 )
 
-// harness is a control plane, an emulated AWS and the data family's controllers.
+// harness is a control plane, an emulated AWS and the data family's controllers (with the
+// security family's, for KMSKeys, when started by startWithKeys).
 type harness struct {
 	t   testing.TB
 	env *testenv.Env
@@ -47,21 +51,48 @@ type harness struct {
 // 300ms, so tests see every state without waiting minutes) and the family's controllers.
 func start(t testing.TB) *harness {
 	t.Helper()
-	return startWith(t, map[string]time.Duration{"DynamoDB": 300 * time.Millisecond, "RDS": 300 * time.Millisecond},
-		func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond })
+	return startWith(t, testTransitions, shortWaits)
 }
+
+// startWithKeys is start with the security family too, whose KMSKeys the kmsKeyRef fields
+// name.
+func startWithKeys(t testing.TB) *harness {
+	t.Helper()
+	return launch(t, testTransitions, shortWaits, true)
+}
+
+// testTransitions are the emulator's lifecycle durations in tests.
+var testTransitions = map[string]time.Duration{"DynamoDB": 300 * time.Millisecond, "RDS": 300 * time.Millisecond}
+
+// shortWaits is the operator's options of tests: short waits, so that tests do not sleep for
+// the production intervals.
+func shortWaits(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond }
 
 // startWith starts the harness with the emulator's lifecycle durations and the operator's
 // options as given; nil transitions keep the emulator's defaults.
 func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options)) *harness {
 	t.Helper()
+	return launch(t, transitions, tune, false)
+}
+
+// launch is startWith, with the security family's CRDs and controllers as well when keys is
+// set.
+func launch(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options), keys bool) *harness {
+	t.Helper()
 	emu := emulator.New(emulator.Options{Transitions: transitions, Accounts: map[string]string{otherAccessKey: "222222222222"}})
-	env := testenv.Start(t, testenv.Options{
+	opts := testenv.Options{
 		CRDs:        []fs.FS{crds.FS()},
 		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
 		AWS:         emu,
-	})
-	families.RunWith(t, env, tune, data.Family())
+	}
+	run := []operator.Family{data.Family()}
+	if keys {
+		opts.CRDs = append(opts.CRDs, seccrds.FS())
+		opts.AddToScheme = append(opts.AddToScheme, secv1alpha1.AddToScheme)
+		run = append(run, security.Family())
+	}
+	env := testenv.Start(t, opts)
+	families.RunWith(t, env, tune, run...)
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{t: t, env: env, emu: emu, aws: cfg}
 }

@@ -428,7 +428,7 @@ func TestRDSBadInput(t *testing.T) {
 		"UnknownEngine":   {func(i *v1alpha1.RDSInstance) { i.Spec.Engine = "db2" }, "spec.engine"},
 		"SmallStorage":    {func(i *v1alpha1.RDSInstance) { i.Spec.AllocatedStorage = 10 }, "spec.allocatedStorage"},
 		"IO1WithoutIops":  {func(i *v1alpha1.RDSInstance) { i.Spec.StorageType = "io1" }, "storageType io1 and io2 need iops"},
-		"KMSWithoutCrypt": {func(i *v1alpha1.RDSInstance) { i.Spec.KMSKeyID = "alias/rds" }, "kmsKeyID needs storageEncrypted: true"},
+		"KMSWithoutCrypt": {func(i *v1alpha1.RDSInstance) { i.Spec.KMSKeyID = "alias/rds" }, "kmsKeyID and kmsKeyRef need storageEncrypted: true"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			o := rdsInstance("default", "bad-"+strings.ToLower(name), "good-name", "pw")

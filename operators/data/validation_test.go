@@ -84,6 +84,7 @@ func TestAdmissionRefusesWhatAWSRefuses(t *testing.T) {
 		return func(s *v1alpha1.RDSInstanceSpec) { s.Engine, s.MasterUsername, s.EngineVersion = engine, user, "" }
 	}
 
+	keyRef := &shared.Reference{Name: "key"}
 	type refusal struct {
 		o    client.Object
 		want string
@@ -125,6 +126,28 @@ func TestAdmissionRefusesWhatAWSRefuses(t *testing.T) {
 		"backup-short-night":  {rds("backup-short-night", func(s *v1alpha1.RDSInstanceSpec) { s.PreferredBackupWindow = "23:50-00:10" }), "preferredBackupWindow must be at least 30 minutes long"},
 		"maintenance-short":   {rds("maintenance-short", func(s *v1alpha1.RDSInstanceSpec) { s.PreferredMaintenanceWindow = "sun:23:50-mon:00:10" }), "preferredMaintenanceWindow must be at least 30 minutes long"},
 		"maintenance-nothing": {rds("maintenance-nothing", func(s *v1alpha1.RDSInstanceSpec) { s.PreferredMaintenanceWindow = "tue:10:00-tue:10:00" }), "preferredMaintenanceWindow must be at least 30 minutes long"},
+		"s3-key-twice": {bucket("s3-key-twice", func(b *v1alpha1.S3Bucket) {
+			b.Spec.Encryption = &v1alpha1.S3Encryption{Algorithm: "aws:kms", KMSKeyID: goodKMSKeys[0], KMSKeyRef: keyRef}
+		}), "give the KMS key as at most one of kmsKeyID or kmsKeyRef"},
+		"s3-ref-with-aes": {bucket("s3-ref-with-aes", func(b *v1alpha1.S3Bucket) {
+			b.Spec.Encryption = &v1alpha1.S3Encryption{Algorithm: "AES256", KMSKeyRef: keyRef}
+		}), "kmsKeyID and kmsKeyRef are only used with algorithm aws:kms"},
+		"ddb-key-twice": {newTable("default", "ddb-key-twice", "ddb-key-twice", func(o *v1alpha1.DynamoDBTable) {
+			o.Spec.ServerSideEncryption = &v1alpha1.DynamoDBServerSideEncryption{Enabled: true, KMSKeyID: goodKMSKeys[0], KMSKeyRef: keyRef}
+		}), "give the KMS key as at most one of kmsKeyID or kmsKeyRef"},
+		"ddb-ref-disabled": {newTable("default", "ddb-ref-disabled", "ddb-ref-disabled", func(o *v1alpha1.DynamoDBTable) {
+			o.Spec.ServerSideEncryption = &v1alpha1.DynamoDBServerSideEncryption{KMSKeyRef: keyRef}
+		}), "kmsKeyRef needs enabled: true"},
+		"rds-ref-unencrypted": {rds("rds-ref-unencrypted", func(s *v1alpha1.RDSInstanceSpec) { s.KMSKeyRef = keyRef }), "kmsKeyID and kmsKeyRef need storageEncrypted: true"},
+		"rds-key-twice": {rds("rds-key-twice", func(s *v1alpha1.RDSInstanceSpec) {
+			s.StorageEncrypted, s.KMSKeyID, s.KMSKeyRef = aws.Bool(true), goodKMSKeys[0], keyRef
+		}), "give the storage KMS key as at most one of kmsKeyID or kmsKeyRef"},
+		"rds-pi-key-twice": {rds("rds-pi-key-twice", func(s *v1alpha1.RDSInstanceSpec) {
+			s.PerformanceInsights = &v1alpha1.RDSPerformanceInsights{Enabled: true, KMSKeyID: goodKMSKeys[0], KMSKeyRef: keyRef}
+		}), "give the Performance Insights KMS key as at most one of kmsKeyID or kmsKeyRef"},
+		"rds-pi-ref-disabled": {rds("rds-pi-ref-disabled", func(s *v1alpha1.RDSInstanceSpec) {
+			s.PerformanceInsights = &v1alpha1.RDSPerformanceInsights{KMSKeyRef: keyRef}
+		}), "kmsKeyRef needs enabled: true"},
 	}
 	for i, key := range badKMSKeys {
 		name := "s3-kms-" + string(rune('a'+i))
@@ -162,6 +185,13 @@ func TestAdmissionRefusesWhatAWSRefuses(t *testing.T) {
 			b.Spec.Encryption = &v1alpha1.S3Encryption{Algorithm: "aws:kms", KMSKeyID: key}
 		})
 	}
+	admitted["s3-kms-ref"] = bucket("s3-kms-ref", func(b *v1alpha1.S3Bucket) {
+		b.Spec.Encryption = &v1alpha1.S3Encryption{Algorithm: "aws:kms", KMSKeyRef: keyRef}
+	})
+	admitted["rds-kms-refs"] = rds("rds-kms-refs", func(s *v1alpha1.RDSInstanceSpec) {
+		s.StorageEncrypted, s.KMSKeyRef = aws.Bool(true), keyRef
+		s.PerformanceInsights = &v1alpha1.RDSPerformanceInsights{Enabled: true, KMSKeyRef: keyRef}
+	})
 	admitted["rds-kms"] = rds("rds-kms", func(s *v1alpha1.RDSInstanceSpec) { s.StorageEncrypted, s.KMSKeyID = aws.Bool(true), goodKMSKeys[2] })
 	admitted["ddb-kms"] = newTable("default", "ddb-kms", "ddb-kms", func(o *v1alpha1.DynamoDBTable) {
 		o.Spec.ServerSideEncryption = &v1alpha1.DynamoDBServerSideEncryption{Enabled: true, KMSKeyID: goodKMSKeys[6]}

@@ -23,6 +23,9 @@ import (
 	"github.com/runner-codes/infra-operator/operators/messaging"
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/messaging/crds"
+	"github.com/runner-codes/infra-operator/operators/security"
+	secv1alpha1 "github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
+	seccrds "github.com/runner-codes/infra-operator/operators/security/crds"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
@@ -38,7 +41,8 @@ const (
 	testAccount   = "123456789012"
 )
 
-// harness is a control plane, an emulated AWS and the messaging family's controllers.
+// harness is a control plane, an emulated AWS and the messaging family's controllers (with the
+// security family's, for KMSKeys, when started by startWithKeys).
 type harness struct {
 	t   testing.TB
 	env *testenv.Env
@@ -50,7 +54,18 @@ type harness struct {
 // start starts the harness with short waits.
 func start(t testing.TB) *harness {
 	t.Helper()
-	return startWith(t, func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond })
+	return startWith(t, shortWaits)
+}
+
+// shortWaits is the operator's options of tests: short waits, so that tests do not sleep for
+// the production intervals.
+func shortWaits(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond }
+
+// startWithKeys starts the harness with short waits and the security family too, whose
+// KMSKeys the kmsKeyRef fields name.
+func startWithKeys(t testing.TB) *harness {
+	t.Helper()
+	return launch(t, shortWaits, true)
 }
 
 // startWith starts the control plane with the messaging family's CRDs, the emulator (whose
@@ -58,13 +73,27 @@ func start(t testing.TB) *harness {
 // options as tune leaves them.
 func startWith(t testing.TB, tune func(*operator.Options)) *harness {
 	t.Helper()
+	return launch(t, tune, false)
+}
+
+// launch is startWith, with the security family's CRDs and controllers as well when keys is
+// set.
+func launch(t testing.TB, tune func(*operator.Options), keys bool) *harness {
+	t.Helper()
 	emu := emulator.New(emulator.Options{Accounts: map[string]string{testAccessKey: testAccount}})
-	env := testenv.Start(t, testenv.Options{
+	opts := testenv.Options{
 		CRDs:        []fs.FS{crds.FS()},
 		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
 		AWS:         emu,
-	})
-	families.RunWith(t, env, tune, messaging.Family())
+	}
+	run := []operator.Family{messaging.Family()}
+	if keys {
+		opts.CRDs = append(opts.CRDs, seccrds.FS())
+		opts.AddToScheme = append(opts.AddToScheme, secv1alpha1.AddToScheme)
+		run = append(run, security.Family())
+	}
+	env := testenv.Start(t, opts)
+	families.RunWith(t, env, tune, run...)
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{t: t, env: env, emu: emu, sqs: sqs.NewFromConfig(cfg), sns: sns.NewFromConfig(cfg)}
 }

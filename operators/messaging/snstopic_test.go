@@ -193,8 +193,7 @@ func TestSNSTopicDeletion(t *testing.T) {
 }
 
 // TestSNSTopicWaitsForQueue checks that a topic subscribing a queue of its account that does
-// not exist says so, and recovers when the queue appears; and that a KMSKey reference is
-// terminal.
+// not exist says so, and recovers when the queue appears.
 func TestSNSTopicWaitsForQueue(t *testing.T) {
 	h := start(t)
 	ns := h.namespace()
@@ -205,11 +204,6 @@ func TestSNSTopicWaitsForQueue(t *testing.T) {
 	h.sqsQueueURL("later", nil)
 	kubetest.Resync(h.t, h.env.Client, tp)
 	waitReady(h, tp)
-
-	kms := topic(ns, "kms", "kms")
-	kms.Spec.Encryption = &v1alpha1.SNSEncryption{Enabled: true, KMSKeyRef: &shared.Reference{Name: "key"}}
-	h.create(kms)
-	kubetest.WaitCondition(h.t, h.env.Client, kms, "Stalled", "True", "KMSKeyKindUnavailable")
 }
 
 // hasTag reports whether an SNS tag list holds key.

@@ -6,11 +6,13 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
+	secv1alpha1 "github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
@@ -194,21 +196,48 @@ func TestSQSQueueDeletionPolicies(t *testing.T) {
 	}
 }
 
-// TestSQSQueueKMSKeyRef checks that a KMSKey reference is a terminal condition, with no AWS
-// call, while no KMSKey kind exists.
-func TestSQSQueueKMSKeyRef(t *testing.T) {
-	h := start(t)
+// TestKMSKeyRef checks that a queue and a topic whose kmsKeyRef names a KMSKey (run by the
+// security family) wait, with no AWS call, until the KMSKey exists and is Ready, then encrypt
+// with its key ARN: the emulator takes messages only when that key can encrypt them. A bad
+// policy is terminal with no AWS call.
+func TestKMSKeyRef(t *testing.T) {
+	h := startWithKeys(t)
 	ns := h.namespace()
 	h.emu.Calls.Reset()
-	q := queue(ns, "kms", "kms")
-	q.Spec.Encryption = &v1alpha1.SQSEncryption{Enabled: true, KMSKeyRef: &shared.Reference{Name: "key"}}
+	ref := &shared.Reference{Name: "messages-key"}
+	q := queue(ns, "sealed", "sealed")
+	q.Spec.Encryption = &v1alpha1.SQSEncryption{Enabled: true, KMSKeyRef: ref}
 	h.create(q)
-	kubetest.WaitCondition(h.t, h.env.Client, q, "Stalled", "True", condition.ReasonKMSKeyKindUnavailable)
+	tp := topic(ns, "sealed", "sealed")
+	tp.Spec.Encryption = &v1alpha1.SNSEncryption{Enabled: true, KMSKeyRef: ref}
+	h.create(tp)
+	kubetest.WaitCondition(h.t, h.env.Client, q, "Ready", "False", condition.ReasonReferenceNotFound)
+	kubetest.WaitCondition(h.t, h.env.Client, tp, "Ready", "False", condition.ReasonReferenceNotFound)
 	bad := queue(ns, "bad-policy", "bad-policy")
 	bad.Spec.Policy = "{not json"
 	h.create(bad)
 	kubetest.WaitCondition(h.t, h.env.Client, bad, "Stalled", "True", condition.ReasonInvalidSpec)
-	if n := kubetest.Total(h.calls("SQS")); n != 0 {
-		t.Errorf("bad specs made %d SQS calls, want none", n)
+	if n := kubetest.Total(h.calls("SQS")) + kubetest.Total(h.calls("SNS")); n != 0 {
+		t.Errorf("a missing KMSKey and a bad spec made %d SQS and SNS calls, want none", n)
+	}
+
+	key := &secv1alpha1.KMSKey{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "messages-key"}}
+	key.Spec.ProviderRef.Name = "aws"
+	h.create(key)
+	arn := waitReady(h, key).Status.ARN
+	q, tp = waitReady(h, q), waitReady(h, tp)
+	ctx := context.Background()
+	if got := h.attributes(q.Status.QueueURL)["KmsMasterKeyId"]; got != arn {
+		t.Errorf("the queue's KmsMasterKeyId is %q, want the KMSKey's ARN %q", got, arn)
+	}
+	if _, err := h.sqs.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(q.Status.QueueURL), MessageBody: aws.String("sealed")}); err != nil {
+		t.Errorf("SendMessage to the queue encrypted with the KMSKey: %v", err)
+	}
+	attrs, err := h.sns.GetTopicAttributes(ctx, &sns.GetTopicAttributesInput{TopicArn: aws.String(tp.Status.TopicARN)})
+	if err != nil || attrs.Attributes["KmsMasterKeyId"] != arn {
+		t.Errorf("the topic's KmsMasterKeyId is %q (%v), want the KMSKey's ARN %q", attrs.Attributes["KmsMasterKeyId"], err, arn)
+	}
+	if _, err := h.sns.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(tp.Status.TopicARN), Message: aws.String("sealed")}); err != nil {
+		t.Errorf("Publish to the topic encrypted with the KMSKey: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ module github.com/runner-codes/infra-operator/operators/networking
 go 1.26.0
 
 require (
+	github.com/aws/aws-sdk-go-v2/service/acm v1.51.5
 	github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2 v1.63.8
 	github.com/google/go-cmp v0.7.0
 	github.com/runner-codes/infra-operator/shared v0.0.0
@@ -10,7 +11,6 @@ require (
 
 require (
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.26 // indirect
-	github.com/aws/aws-sdk-go-v2/service/acm v1.51.5 // indirect
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.73.1 // indirect
 	github.com/aws/aws-sdk-go-v2/service/eks v1.105.6 // indirect
 	github.com/aws/aws-sdk-go-v2/service/iam v1.65.0 // indirect
@@ -24,7 +24,6 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/secretsmanager v1.50.12 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sns v1.47.9 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sqs v1.52.10 // indirect
-	github.com/google/pprof v0.0.0-20260402051712-545e8a4df936 // indirect
 )
 
 require (
@@ -79,6 +78,7 @@ require (
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
 	github.com/runner-codes/infra-operator/emulator v0.0.0
+	github.com/runner-codes/infra-operator/operators/security v0.0.0
 	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
@@ -114,3 +114,5 @@ require (
 replace github.com/runner-codes/infra-operator/shared => ../../shared
 
 replace github.com/runner-codes/infra-operator/emulator => ../../emulator
+
+replace github.com/runner-codes/infra-operator/operators/security => ../security

@@ -19,6 +19,10 @@ import (
 	"github.com/runner-codes/infra-operator/operators/networking"
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/networking/crds"
+	"github.com/runner-codes/infra-operator/operators/security"
+	"github.com/runner-codes/infra-operator/operators/security/acmcertificate"
+	secv1alpha1 "github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
+	seccrds "github.com/runner-codes/infra-operator/operators/security/crds"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
 	"github.com/runner-codes/infra-operator/shared/testenv/families"
@@ -35,7 +39,9 @@ const (
 // state without waiting.
 var testTransitions = map[string]time.Duration{"EC2": 300 * time.Millisecond, "ELBv2": 300 * time.Millisecond}
 
-// harness is a control plane, an emulated AWS and the networking family's controllers.
+// harness is a control plane, an emulated AWS, the networking family's controllers and the
+// security family's, whose ACM certificates load balancer listeners refer to (a certificate
+// pending validation is looked at again within a second, not minutes).
 type harness struct {
 	env *testenv.Env
 	emu *emulator.Server
@@ -44,8 +50,8 @@ type harness struct {
 	c   client.Client
 }
 
-// start starts the control plane with the networking CRDs, the emulator (lifecycles of 300ms)
-// and the family's controllers with short waits.
+// start starts the control plane with the networking and security CRDs, the emulator
+// (lifecycles of 300ms) and both families' controllers with short waits.
 func start(t testing.TB) *harness {
 	t.Helper()
 	return startWith(t, testTransitions, func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond })
@@ -56,11 +62,12 @@ func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*op
 	t.Helper()
 	emu := emulator.New(emulator.Options{Transitions: transitions})
 	env := testenv.Start(t, testenv.Options{
-		CRDs:        []fs.FS{crds.FS()},
-		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
+		CRDs:        []fs.FS{crds.FS(), seccrds.FS()},
+		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme, secv1alpha1.AddToScheme},
 		AWS:         emu,
 	})
-	families.RunWith(t, env, tune, networking.Family())
+	acmcertificate.RecheckMin, acmcertificate.RecheckMax = 200*time.Millisecond, time.Second
+	families.RunWith(t, env, tune, networking.Family(), security.Family())
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), elb: elb.NewFromConfig(cfg), c: env.Client}
 }

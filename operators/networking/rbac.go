@@ -1,7 +1,8 @@
 package networking
 
-// The networking family's permissions on its own kinds; the shared provider package adds
-// AWSProviders, Secrets, events and leases.
+// The networking family's permissions on its own kinds, and read access to the kinds of other
+// families its references name (a listener's certificateRef names an ACMCertificate); the
+// shared provider package adds AWSProviders, Secrets, events and leases.
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=vpcs;subnets;internetgateways,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=vpcs/status;subnets/status;internetgateways/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=vpcs/finalizers;subnets/finalizers;internetgateways/finalizers,verbs=update
@@ -14,3 +15,4 @@ package networking
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=albs;nlbs,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=albs/status;nlbs/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=albs/finalizers;nlbs/finalizers,verbs=update
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=acmcertificates,verbs=get;list;watch

@@ -4,9 +4,11 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
@@ -18,9 +20,20 @@ import (
 func BenchmarkSeedExamples(b *testing.B) {
 	h := startWith(b, 10*time.Second, func(*operator.Options) {})
 	h.provider(b, "default", "production-aws")
-	for _, tc := range []struct{ file, name, service string }{
-		{"iamrole-ec2.yaml", "ec2-web-server-role", "IAM"},
-		{"iamrole-lambda.yaml", "lambda-execution-role", "IAM"},
+	h.kubeSecret(b, "default", "db-password", "password", "bench-db-password")
+	for _, tc := range []struct {
+		file    string
+		obj     shared.Managed
+		service string
+	}{
+		{"iamrole-ec2.yaml", &v1alpha1.IAMRole{ObjectMeta: seedMeta("ec2-web-server-role")}, "IAM"},
+		{"iamrole-lambda.yaml", &v1alpha1.IAMRole{ObjectMeta: seedMeta("lambda-execution-role")}, "IAM"},
+		{"secretsmanagersecret-database-password.yaml", &v1alpha1.SecretsManagerSecret{ObjectMeta: seedMeta("database-password")}, "SecretsManager"},
+		{"secretsmanagersecret-api-key.yaml", &v1alpha1.SecretsManagerSecret{ObjectMeta: seedMeta("api-key")}, "SecretsManager"},
+		{"kmskey-data-encryption.yaml", &v1alpha1.KMSKey{ObjectMeta: seedMeta("data-encryption-key")}, "KMS"},
+		{"kmskey-signing.yaml", &v1alpha1.KMSKey{ObjectMeta: seedMeta("signing-key")}, "KMS"},
+		{"acmcertificate-dns.yaml", &v1alpha1.ACMCertificate{ObjectMeta: seedMeta("storefront-cert")}, "ACM"},
+		{"acmcertificate-imported.yaml", &v1alpha1.ACMCertificate{ObjectMeta: seedMeta("internal-cert")}, "ACM"},
 	} {
 		b.Run(tc.file, func(b *testing.B) {
 			if b.N > 1 {
@@ -29,19 +42,18 @@ func BenchmarkSeedExamples(b *testing.B) {
 			h.emu.Calls.Reset()
 			began := time.Now()
 			h.apply(b, tc.file, "default")
-			o := kubetest.WaitFor(b, h.c, &v1alpha1.IAMRole{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: tc.name}}, time.Minute, "Ready",
-				func(r *v1alpha1.IAMRole) bool { return isReady(r) })
+			o := kubetest.WaitFor(b, h.c, tc.obj, time.Minute, "Ready", isReady)
 			kubetest.SeedFigures(b, h.c, o, began, func() map[string]int { return kubetest.Calls(h.emu.Calls.Snapshot(), tc.service) }, h.emu.Calls.Reset)
 		})
 	}
 }
 
-// isReady reports whether r's Ready condition is True.
-func isReady(r *v1alpha1.IAMRole) bool {
-	for _, c := range r.Status.Conditions {
-		if c.Type == "Ready" {
-			return c.Status == metav1.ConditionTrue
-		}
-	}
-	return false
+// seedMeta returns the metadata naming the seed example name in the namespace default.
+func seedMeta(name string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Namespace: "default", Name: name}
+}
+
+// isReady reports whether o's Ready condition is True.
+func isReady(o shared.Managed) bool {
+	return meta.IsStatusConditionTrue(o.GetManagedStatus().Conditions, "Ready")
 }

@@ -5,9 +5,12 @@ package security
 import (
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/runner-codes/infra-operator/operators/security/acmcertificate"
 	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/security/crds"
 	"github.com/runner-codes/infra-operator/operators/security/iamrole"
+	"github.com/runner-codes/infra-operator/operators/security/kmskey"
+	"github.com/runner-codes/infra-operator/operators/security/secretsmanagersecret"
 	"github.com/runner-codes/infra-operator/shared/engine"
 	"github.com/runner-codes/infra-operator/shared/operator"
 )
@@ -23,6 +26,9 @@ func Family() operator.Family {
 		CRDs:        crds.FS(),
 		Kinds: []engine.Controller{
 			engine.For(iamrole.Kind()),
+			engine.For(acmcertificate.Kind()),
+			engine.For(kmskey.Kind()),
+			engine.For(secretsmanagersecret.Kind()),
 		},
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/acm"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/security"
+	"github.com/runner-codes/infra-operator/operators/security/acmcertificate"
 	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/security/crds"
 	"github.com/runner-codes/infra-operator/operators/security/iamrole"
@@ -35,13 +37,18 @@ type harness struct {
 	env *testenv.Env
 	emu *emulator.Server
 	iam *iam.Client
+	acm *acm.Client
 	c   client.Client
 }
 
 // start starts the control plane with the security CRDs, the emulator and the family's
-// controllers with short waits; a new role is Ready 1s after its creation instead of 10s.
+// controllers with short waits; a new role is Ready 1s after its creation instead of 10s, and a
+// certificate pending validation is looked at again within a second instead of minutes.
 func start(t testing.TB) *harness {
 	t.Helper()
+	recheckMin, recheckMax := acmcertificate.RecheckMin, acmcertificate.RecheckMax
+	acmcertificate.RecheckMin, acmcertificate.RecheckMax = 200*time.Millisecond, time.Second
+	t.Cleanup(func() { acmcertificate.RecheckMin, acmcertificate.RecheckMax = recheckMin, recheckMax })
 	return startWith(t, time.Second, func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond })
 }
 
@@ -58,7 +65,7 @@ func startWith(t testing.TB, propagation time.Duration, tune func(*operator.Opti
 	})
 	families.RunWith(t, env, tune, security.Family())
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
-	return &harness{env: env, emu: emu, iam: iam.NewFromConfig(cfg), c: env.Client}
+	return &harness{env: env, emu: emu, iam: iam.NewFromConfig(cfg), acm: acm.NewFromConfig(cfg), c: env.Client}
 }
 
 // provider creates an AWSProvider named name in ns that reaches the emulator.

@@ -5,3 +5,12 @@ package security
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iamroles,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iamroles/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iamroles/finalizers,verbs=update
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=secretsmanagersecrets,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=secretsmanagersecrets/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=secretsmanagersecrets/finalizers,verbs=update
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=kmskeys,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=kmskeys/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=kmskeys/finalizers,verbs=update
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=acmcertificates,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=acmcertificates/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=acmcertificates/finalizers,verbs=update

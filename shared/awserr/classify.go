@@ -126,6 +126,9 @@ var codes = map[string]Class{
 	"QueueAlreadyExists":        ClassInvalidInput,
 	"TooManyTagsException":      ClassInvalidInput,
 
+	// KMS's refusal of a key policy (CreateKey, PutKeyPolicy).
+	"MalformedPolicyDocumentException": ClassInvalidInput,
+
 	// RDS refusals whose codes the rules below do not catch: the request asks for something
 	// the engine, storage or subnet group cannot give, so it needs a spec change.
 	"UnsupportedDBEngineVersion":           ClassInvalidInput,

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/runner-codes/infra-operator/shared/api/targets"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
@@ -15,6 +17,9 @@ import (
 type Controller interface {
 	// Setup registers the kind's controller with mgr.
 	Setup(ctx context.Context, mgr ctrl.Manager, opts SetupOptions) error
+	// Targets returns the kinds the kind's references name, each once, which the operator
+	// must be allowed to get, list and watch.
+	Targets() []targets.Target
 }
 
 // For declares kind as one of a family's controllers.
@@ -31,4 +36,15 @@ func (d declared[O, S]) Setup(ctx context.Context, mgr ctrl.Manager, opts SetupO
 		return fmt.Errorf("set up %s: %w", reflect.TypeFor[O]().Elem().Name(), err)
 	}
 	return nil
+}
+
+// Targets returns the kinds the kind's references name, each once, in declaration order.
+func (d declared[O, S]) Targets() []targets.Target {
+	var out []targets.Target
+	for _, r := range d.kind.References {
+		if !slices.ContainsFunc(out, func(t targets.Target) bool { return t.Kind == r.Target.Kind }) {
+			out = append(out, r.Target)
+		}
+	}
+	return out
 }

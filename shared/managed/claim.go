@@ -29,3 +29,20 @@ func Claim(o v1alpha1.Managed, kind, id string, tags map[string]string) error {
 	return Terminal(condition.ReasonAlreadyExists, "%s %s already exists in AWS and is owned by %s; choose another name, "+
 		"or adopt it by setting the annotation %s=%s", kind, id, owner, v1alpha1.AnnotationExternalName, id)
 }
+
+// Predecessor reports whether tags, the ownership tags an AWS resource carries, name an earlier
+// object of the same kind, namespace and name as desired (the tags a pass asks for, Request.Tags)
+// in the same install: an object deleted and created again, whose resource outlived it waiting
+// for its deletion (a secret in its recovery window, a key pending deletion). Such a resource
+// may be restored and reused instead of leaked or duplicated; any other owner's may not.
+func Predecessor(desired, tags map[string]string) bool {
+	if tags[v1alpha1.TagOwnerUID] == "" || tags[v1alpha1.TagOwnerUID] == desired[v1alpha1.TagOwnerUID] {
+		return false
+	}
+	for _, k := range []string{v1alpha1.TagOwnerKind, v1alpha1.TagOwnerNamespace, v1alpha1.TagOwnerName, v1alpha1.TagInstallID} {
+		if tags[k] != desired[k] {
+			return false
+		}
+	}
+	return true
+}

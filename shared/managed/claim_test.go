@@ -24,3 +24,38 @@ func TestClaimOnlyWhileUnrecorded(t *testing.T) {
 		t.Errorf("Claim with an external name recorded: %v, want nil", err)
 	}
 }
+
+// TestPredecessor checks that only an earlier object of the same kind, namespace, name and
+// install counts as a predecessor.
+func TestPredecessor(t *testing.T) {
+	desired := map[string]string{v1alpha1.TagOwnerUID: "uid-2", v1alpha1.TagOwnerKind: "Widget", v1alpha1.TagOwnerNamespace: "ns",
+		v1alpha1.TagOwnerName: "w", v1alpha1.TagInstallID: "install-1", "team": "a"}
+	with := func(k, v string) map[string]string {
+		tags := map[string]string{}
+		for key, val := range desired {
+			tags[key] = val
+		}
+		tags[k] = v
+		return tags
+	}
+	for name, tc := range map[string]struct {
+		tags map[string]string
+		want bool
+	}{
+		"Recreated":      {with(v1alpha1.TagOwnerUID, "uid-1"), true},
+		"Itself":         {desired, false},
+		"Untagged":       {map[string]string{}, false},
+		"OtherName":      {with(v1alpha1.TagOwnerName, "x"), false},
+		"OtherNamespace": {with(v1alpha1.TagOwnerNamespace, "x"), false},
+		"OtherKind":      {with(v1alpha1.TagOwnerKind, "Gadget"), false},
+		"OtherInstall":   {with(v1alpha1.TagInstallID, "install-2"), false},
+	} {
+		tags := tc.tags
+		if name == "OtherName" || name == "OtherNamespace" || name == "OtherKind" || name == "OtherInstall" {
+			tags[v1alpha1.TagOwnerUID] = "uid-1"
+		}
+		if got := Predecessor(desired, tags); got != tc.want {
+			t.Errorf("%s: Predecessor = %v, want %v", name, got, tc.want)
+		}
+	}
+}

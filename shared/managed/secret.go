@@ -25,19 +25,36 @@ const SecretRetry = time.Minute
 // the object recovers by itself when the Secret appears or changes. version is
 // "<secret name>/<resourceVersion>", which changes with the value. No error holds the value.
 func SecretValue(ctx context.Context, kube client.Reader, ns, field string, ref v1alpha1.SecretKeySelector) (value []byte, version string, err error) {
+	data, version, err := SecretData(ctx, kube, ns, field, ref.Name, []string{ref.Key}, nil)
+	return data[ref.Key], version, err
+}
+
+// SecretData reads several keys of Secret name in namespace ns at once, for the spec field
+// named field, as SecretValue reads one: each required key must be present and not empty (or
+// the error is a *WaitingError, SecretKeyNotFound); optional keys that are absent or empty are
+// left out of data. No error holds a value.
+func SecretData(ctx context.Context, kube client.Reader, ns, field, name string, required, optional []string) (data map[string][]byte, version string, err error) {
 	var s corev1.Secret
-	err = kube.Get(ctx, types.NamespacedName{Namespace: ns, Name: ref.Name}, &s)
+	err = kube.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, &s)
 	if apierrors.IsNotFound(err) {
 		return nil, "", &WaitingError{Reason: condition.ReasonSecretNotFound, After: SecretRetry,
-			Message: fmt.Sprintf("Secret %s/%s, which %s names, does not exist", ns, ref.Name, field)}
+			Message: fmt.Sprintf("Secret %s/%s, which %s names, does not exist", ns, name, field)}
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("read Secret %s/%s: %w", ns, ref.Name, err)
+		return nil, "", fmt.Errorf("read Secret %s/%s: %w", ns, name, err)
 	}
-	v := s.Data[ref.Key]
-	if len(v) == 0 {
-		return nil, "", &WaitingError{Reason: condition.ReasonSecretKeyNotFound, After: SecretRetry,
-			Message: fmt.Sprintf("Secret %s/%s has no key %q (or it is empty), which %s names", ns, ref.Name, ref.Key, field)}
+	data = map[string][]byte{}
+	for _, k := range required {
+		if len(s.Data[k]) == 0 {
+			return nil, "", &WaitingError{Reason: condition.ReasonSecretKeyNotFound, After: SecretRetry,
+				Message: fmt.Sprintf("Secret %s/%s has no key %q (or it is empty), which %s names", ns, name, k, field)}
+		}
+		data[k] = s.Data[k]
 	}
-	return v, ref.Name + "/" + s.ResourceVersion, nil
+	for _, k := range optional {
+		if len(s.Data[k]) > 0 {
+			data[k] = s.Data[k]
+		}
+	}
+	return data, name + "/" + s.ResourceVersion, nil
 }

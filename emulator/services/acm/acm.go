@@ -1,7 +1,8 @@
 // Package acm emulates AWS Certificate Manager over its JSON protocol: public certificates
 // requested with DNS or email validation, imported certificates (PEM certificate, private key and
-// chain, checked with crypto/x509), their description, listing with filters and paging,
-// retrieval as PEM, deletion, and tags.
+// chain, checked with crypto/x509, and reimported into the same ARN with the same key
+// algorithm), their description, listing with filters and paging, retrieval as PEM, their
+// transparency logging preference (UpdateCertificateOptions), deletion, and tags.
 //
 // The emulator can see neither DNS records nor mailboxes. A requested certificate is
 // PENDING_VALIDATION, with the CNAME record (DNS) or the addresses (EMAIL) AWS would ask for,
@@ -11,9 +12,10 @@
 // months (395 days) from its issue, the validity ACM has given its public certificates; it is
 // EXPIRED after that, as is an imported certificate after its NotAfter. GetCertificate returns a
 // certificate the emulator makes on first use, signed by a certificate authority of its own (not
-// Amazon's). Nothing uses certificates in the emulator yet: InUseBy is empty unless SetInUseBy
-// says otherwise. Private certificates (CertificateAuthorityArn), exports, renewals, revocation
-// and ACME are not emulated.
+// Amazon's). The emulated ELBv2 records the load balancers whose listeners use a certificate
+// (SetInUseBy): they are its InUseBy, and DeleteCertificate refuses to delete it meanwhile, with
+// ResourceInUseException. Private certificates (CertificateAuthorityArn), exports, renewals,
+// revocation and ACME are not emulated.
 package acm
 
 import (
@@ -82,6 +84,7 @@ func (b *Backend) Service() *core.Service {
 			"AddTagsToCertificate":      core.Op(b.addTagsToCertificate),
 			"RemoveTagsFromCertificate": core.Op(b.removeTagsFromCertificate),
 			"ListTagsForCertificate":    core.Op(b.listTagsForCertificate),
+			"UpdateCertificateOptions":  core.Op(b.updateCertificateOptions),
 		},
 		Dump: b.dump,
 	}

@@ -267,6 +267,10 @@ func (b *Backend) importCertificate(call *core.Call, in *acm.ImportCertificateIn
 		if c.typ != types.CertificateTypeImported {
 			return nil, validation("The certificate %s was not imported: only imported certificates can be reimported.", arn)
 		}
+		if im.algorithm != c.algorithm {
+			// Reimporting a certificate: "The key type and size cannot be changed."
+			return nil, validation("The key algorithm of the certificate (%s) does not match the key algorithm of the certificate being reimported (%s).", im.algorithm, c.algorithm)
+		}
 		c.load(in, im, call.Now)
 		return &acm.ImportCertificateOutput{CertificateArn: aws.String(arn)}, nil
 	}

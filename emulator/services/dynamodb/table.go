@@ -146,7 +146,6 @@ func newTable(call *core.Call, in *dynamodb.CreateTableInput) (*table, error) {
 	if err := t.setStream(in.StreamSpecification, call.Now); err != nil {
 		return nil, err
 	}
-	t.setSSE(call, in.SSESpecification)
 	return t, nil
 }
 
@@ -248,24 +247,6 @@ func (t *table) setStream(s *types.StreamSpecification, now time.Time) error {
 	t.stream = s
 	t.streamLabel = now.UTC().Format("2006-01-02T15:04:05.000")
 	return nil
-}
-
-func (t *table) setSSE(call *core.Call, s *types.SSESpecification) {
-	if s == nil {
-		return
-	}
-	if !aws.ToBool(s.Enabled) {
-		t.sse = nil
-		return
-	}
-	key := aws.ToString(s.KMSMasterKeyId)
-	if key == "" {
-		key = "alias/aws/dynamodb"
-	}
-	if len(key) < 4 || key[:4] != "arn:" {
-		key = call.Scope().ARN("kms", "key/"+key)
-	}
-	t.sse = &types.SSEDescription{Status: types.SSEStatusEnabled, SSEType: types.SSETypeKms, KMSMasterKeyArn: aws.String(key)}
 }
 
 // describe returns the table as DescribeTable reports it.

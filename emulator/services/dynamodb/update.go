@@ -20,6 +20,13 @@ func (b *Backend) updateTable(call *core.Call, in *dynamodb.UpdateTableInput) (*
 	if t.status != types.TableStatusActive {
 		return nil, core.Errorf("ResourceInUseException", "Attempt to change a resource which is still in use: Table: %s is in %s state", t.name, t.status)
 	}
+	// DynamoDB checks the new key before it changes anything.
+	var sse *types.SSEDescription
+	if in.SSESpecification != nil {
+		if sse, err = b.sseDescription(call, in.SSESpecification); err != nil {
+			return nil, err
+		}
+	}
 	changed := false
 	if in.DeletionProtectionEnabled != nil && *in.DeletionProtectionEnabled != t.deletionProtection {
 		t.deletionProtection, changed = *in.DeletionProtectionEnabled, true
@@ -59,8 +66,7 @@ func (b *Backend) updateTable(call *core.Call, in *dynamodb.UpdateTableInput) (*
 		changed = true
 	}
 	if in.SSESpecification != nil {
-		t.setSSE(call, in.SSESpecification)
-		changed = true
+		t.sse, changed = sse, true
 	}
 	if len(in.GlobalSecondaryIndexUpdates) > 0 {
 		if err := b.updateIndexes(call, t, in); err != nil {

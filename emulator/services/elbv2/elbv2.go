@@ -16,8 +16,11 @@
 //
 // Simplifications: Gateway Load Balancers, listener rules, targets and their health, trust
 // stores and mutual TLS, listener certificates beyond the default one, authenticate actions
-// and Outposts are not emulated. Certificates are checked for the form of an ACM or IAM
-// certificate ARN only (ACM is not emulated), Elastic IP allocations and private addresses of
+// and Outposts are not emulated. A listener's ACM certificate is recorded as in use by its load
+// balancer in the emulated ACM (which then refuses to delete it), but certificates are checked
+// for the form of an ACM or IAM certificate ARN only: one ACM does not know is accepted (AWS
+// answers CertificateNotFound), so that examples may name a placeholder certificate. Elastic IP
+// allocations and private addresses of
 // subnet mappings are echoed, not checked, dualstack is accepted without checking that the
 // subnets have IPv6 blocks, and an internet-facing scheme does not require an internet gateway.
 package elbv2
@@ -52,10 +55,18 @@ type Network interface {
 	DefaultSecurityGroup(scope core.Scope, vpc string) (id string, ok bool)
 }
 
+// Certificates is what ELBv2 needs of ACM: to record the load balancers that use a certificate.
+type Certificates interface {
+	// SetInUseBy records the resources that use the certificate arn of scope; it reports
+	// whether ACM has the certificate.
+	SetInUseBy(scope core.Scope, arn string, users []string) bool
+}
+
 // Backend holds the load balancers, listeners and target groups of every account and region.
 type Backend struct {
 	clock   *core.Clock
 	network Network
+	certs   Certificates
 	mu      sync.Mutex
 	regions *core.Regions[*region]
 }
@@ -76,9 +87,9 @@ func newRegion(scope core.Scope) *region {
 }
 
 // New returns an empty ELBv2 backend on clock that checks subnets and security groups against
-// network.
-func New(clock *core.Clock, network Network) *Backend {
-	return &Backend{clock: clock, network: network, regions: core.NewRegions(newRegion)}
+// network and tells certs which load balancers use its certificates.
+func New(clock *core.Clock, network Network, certs Certificates) *Backend {
+	return &Backend{clock: clock, network: network, certs: certs, regions: core.NewRegions(newRegion)}
 }
 
 // Service describes ELBv2 to the router.

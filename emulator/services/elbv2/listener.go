@@ -215,6 +215,7 @@ func (b *Backend) createListener(call *core.Call, in *elb.CreateListenerInput) (
 			return nil, err
 		}
 		r.listeners[l.arn] = l
+		b.recordCertificateUsers(r, certificateARNs(l.certs))
 		return &elb.CreateListenerOutput{Listeners: []types.Listener{l.describe()}}, nil
 	})
 }
@@ -264,7 +265,9 @@ func (b *Backend) modifyListener(call *core.Call, in *elb.ModifyListenerInput) (
 		if err != nil {
 			return nil, err
 		}
+		before := certificateARNs(l.certs)
 		*l = *changed
+		b.recordCertificateUsers(r, append(before, certificateARNs(l.certs)...))
 		return &elb.ModifyListenerOutput{Listeners: []types.Listener{l.describe()}}, nil
 	})
 }
@@ -277,6 +280,7 @@ func (b *Backend) deleteListener(call *core.Call, in *elb.DeleteListenerInput) (
 		}
 		delete(r.listeners, l.arn)
 		r.tags.Delete(l.arn)
+		b.recordCertificateUsers(r, certificateARNs(l.certs))
 		return &elb.DeleteListenerOutput{}, nil
 	})
 }

@@ -278,8 +278,9 @@ func (b *Backend) describeLoadBalancers(call *core.Call, in *elb.DescribeLoadBal
 	})
 }
 
-// deleteLoadBalancer deletes the load balancer and its listeners. A load balancer that does
-// not exist is already deleted: the call succeeds, as AWS documents.
+// deleteLoadBalancer deletes the load balancer and its listeners, whose certificates it no
+// longer uses. A load balancer that does not exist is already deleted: the call succeeds, as
+// AWS documents.
 func (b *Backend) deleteLoadBalancer(call *core.Call, in *elb.DeleteLoadBalancerInput) (*elb.DeleteLoadBalancerOutput, error) {
 	arn := aws.ToString(in.LoadBalancerArn)
 	if !strings.HasPrefix(arn, "arn:") {
@@ -293,12 +294,15 @@ func (b *Backend) deleteLoadBalancer(call *core.Call, in *elb.DeleteLoadBalancer
 		if lb.attr(deletionProtection) == "true" {
 			return nil, core.Errorf("OperationNotPermitted", "Load balancer '%s' cannot be deleted because deletion protection is enabled", arn)
 		}
+		var certs []string
 		for id, l := range r.listeners {
 			if l.lb == arn {
+				certs = append(certs, certificateARNs(l.certs)...)
 				delete(r.listeners, id)
 				r.tags.Delete(id)
 			}
 		}
+		b.recordCertificateUsers(r, certs)
 		delete(r.lbs, arn)
 		r.tags.Delete(arn)
 		return &elb.DeleteLoadBalancerOutput{}, nil

@@ -26,6 +26,7 @@ type object struct {
 	etag         string
 	modified     time.Time
 	deleteMarker bool
+	encryption   encryption
 }
 
 // latest returns the current version of a key, or nil.
@@ -80,6 +81,12 @@ func (b *Backend) putObject(call *core.Call, in *s3.PutObjectInput) (*s3.PutObje
 	}
 	out := &s3.PutObjectOutput{ETag: aws.String(o.etag)}
 	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		enc, err := b.objectEncryption(bk, in)
+		if err != nil {
+			return err
+		}
+		o.encryption = enc
+		out.ServerSideEncryption, out.SSEKMSKeyId = enc.algorithm, optional(enc.keyARN)
 		b.store(bk, aws.ToString(in.Key), o)
 		if o.versionID != "null" {
 			out.VersionId = aws.String(o.versionID)
@@ -117,6 +124,7 @@ func (b *Backend) getObject(call *core.Call, in *s3.GetObjectInput) (*s3.GetObje
 		out.ContentLength = aws.Int64(int64(len(o.body)))
 		out.ContentType = aws.String(o.contentType)
 		out.ETag, out.LastModified = aws.String(o.etag), aws.Time(o.modified)
+		out.ServerSideEncryption, out.SSEKMSKeyId = o.encryption.algorithm, optional(o.encryption.keyARN)
 		if o.versionID != "null" {
 			out.VersionId = aws.String(o.versionID)
 		}
@@ -133,6 +141,7 @@ func (b *Backend) headObject(call *core.Call, in *s3.HeadObjectInput) (*s3.HeadO
 		}
 		out.ContentLength = aws.Int64(int64(len(o.body)))
 		out.ETag, out.LastModified = aws.String(o.etag), aws.Time(o.modified)
+		out.ServerSideEncryption, out.SSEKMSKeyId = o.encryption.algorithm, optional(o.encryption.keyARN)
 		return nil
 	})
 }

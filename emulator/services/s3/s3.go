@@ -3,6 +3,16 @@
 // lifecycle rules, CORS, public access blocks, ownership controls, policies and tags, and
 // objects with versions, so that deleting a bucket that still holds objects fails with
 // BucketNotEmpty.
+//
+// Objects are encrypted as S3 decides it: by PutObject's x-amz-server-side-encryption headers,
+// or else by the bucket's default encryption (SSE-S3 by default), and GetObject and HeadObject
+// report it. As AWS documents for PutBucketEncryption, S3 does not validate the KMS key ID of a
+// default encryption configuration; the key is checked against the emulated KMS when an object
+// is stored under SSE-KMS, and a key that does not exist, is disabled, is pending deletion or is
+// no symmetric encryption key refuses PutObject with KMS's error code behind "KMS."
+// (KMS.NotFoundException, KMS.DisabledException, KMS.KMSInvalidStateException,
+// KMS.InvalidKeyUsageException) and KMS's message, as S3 relays it. Aws:kms without a key uses
+// S3's AWS managed key (alias/aws/s3). Reading an object does not check its key again.
 package s3
 
 import (
@@ -24,15 +34,16 @@ import (
 // Backend holds every bucket; bucket names are global across accounts and regions, as in AWS.
 type Backend struct {
 	clock   *core.Clock
+	keys    core.Keys
 	mu      sync.Mutex
 	buckets map[string]*bucket
 	tags    *core.Tags // the buckets', by name
 	seq     int
 }
 
-// New returns an empty S3 backend on clock.
-func New(clock *core.Clock) *Backend {
-	return &Backend{clock: clock, buckets: map[string]*bucket{}, tags: core.NewTags(tagRules)}
+// New returns an empty S3 backend on clock that encrypts objects with the KMS keys of keys.
+func New(clock *core.Clock, keys core.Keys) *Backend {
+	return &Backend{clock: clock, keys: keys, buckets: map[string]*bucket{}, tags: core.NewTags(tagRules)}
 }
 
 // Service describes S3 to the router.

@@ -78,7 +78,7 @@ func (b *Backend) createSecret(call *core.Call, in *secretsmanager.CreateSecretI
 		return nil, err
 	}
 	st := &state{name: name, primaryARN: arn, primaryRegion: call.Region, description: aws.ToString(in.Description),
-		kmsKeyID: aws.ToString(in.KmsKeyId), created: call.Now, changed: call.Now}
+		kmsKeyID: storedKey(aws.ToString(in.KmsKeyId)), created: call.Now, changed: call.Now}
 	s := &secret{state: st, arn: arn, region: call.Region}
 	out := &secretsmanager.CreateSecretOutput{ARN: aws.String(arn), Name: aws.String(name)}
 	if in.SecretString != nil || in.SecretBinary != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -24,6 +25,17 @@ const (
 
 // defaultKey is the KMS key of secrets that name none, as replication statuses report it.
 const defaultKey = "alias/aws/secretsmanager"
+
+// storedKey returns the KMS key a secret keeps for id, the key a request names: "" for the AWS
+// managed key named by its alias or alias ARN, which DescribeSecret omits as it omits a key
+// never named ("If the secret is encrypted with the Amazon Web Services managed key
+// aws/secretsmanager, this field is omitted").
+func storedKey(id string) string {
+	if id == defaultKey || strings.HasSuffix(id, ":"+defaultKey) {
+		return ""
+	}
+	return id
+}
 
 // maxDeprecated is how many versions without staging labels a secret keeps; Secrets Manager
 // removes older ones (UpdateSecret: "Secrets Manager removes outdated versions when there are

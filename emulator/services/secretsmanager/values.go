@@ -117,7 +117,7 @@ func (b *Backend) updateSecret(call *core.Call, in *secretsmanager.UpdateSecretI
 	}
 	if in.KmsKeyId != nil {
 		// An empty KmsKeyId returns the secret to the AWS managed key (UpdateSecret, KmsKeyId).
-		s.kmsKeyID = *in.KmsKeyId
+		s.kmsKeyID = storedKey(*in.KmsKeyId)
 	}
 	s.changed = call.Now
 	return out, nil

@@ -39,6 +39,10 @@ func (b *Backend) publish(call *core.Call, in *sns.PublishInput) (*sns.PublishOu
 		b.mu.Unlock()
 		return nil, errInvalid("MessageDeduplicationId Reason: The request includes MessageDeduplicationId parameter that is not valid for this topic type")
 	}
+	if err := b.checkEncryptionKey(t); err != nil {
+		b.mu.Unlock()
+		return nil, err
+	}
 	b.seq++
 	id := fmt.Sprintf("%08x-0000-4000-8000-%012x", b.seq, b.seq)
 	var targets []subscription

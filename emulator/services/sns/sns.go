@@ -2,6 +2,15 @@
 // attributes, tags, subscriptions (SQS subscriptions are confirmed at once and deliver into the
 // emulated SQS queue when its policy allows the topic; email and HTTP subscriptions stay pending
 // until ConfirmSubscription), filter policies, and Publish.
+//
+// A topic's KMS key (KmsMasterKeyId) is checked against the emulated KMS when the topic is used,
+// not when it is set: AWS models no KMS error for CreateTopic or SetTopicAttributes, which keep
+// the key as given, and models KMSNotFound, KMSDisabled and KMSInvalidState for Publish. So
+// Publish to an encrypted topic refuses the message when its key does not exist, is disabled or
+// is pending deletion, with KMS's own message (AWS's exact wording could not be established),
+// and a key that is no symmetric encryption key gets KMSInvalidState. A delivery to an encrypted
+// SQS queue whose key is unusable fails like any other delivery: it is not reported to the
+// publisher, and the state dump counts it.
 package sns
 
 import (
@@ -29,6 +38,7 @@ type Queues interface {
 type Backend struct {
 	clock  *core.Clock
 	queues Queues
+	keys   core.Keys
 	mu     sync.Mutex
 	topics map[string]*topic // by ARN
 	tags   *core.Tags        // the topics', by ARN
@@ -38,9 +48,10 @@ type Backend struct {
 	failed map[string]int
 }
 
-// New returns an empty SNS backend that delivers to queues.
-func New(clock *core.Clock, queues Queues) *Backend {
-	return &Backend{clock: clock, queues: queues, topics: map[string]*topic{}, tags: core.NewTags(tagRules), subs: map[string]*subscription{},
+// New returns an empty SNS backend that delivers to queues and encrypts messages with the KMS
+// keys of keys.
+func New(clock *core.Clock, queues Queues, keys core.Keys) *Backend {
+	return &Backend{clock: clock, queues: queues, keys: keys, topics: map[string]*topic{}, tags: core.NewTags(tagRules), subs: map[string]*subscription{},
 		failed: map[string]int{}}
 }
 

@@ -17,6 +17,7 @@ import (
 type message struct {
 	id, body, receipt string
 	groupID           string
+	key               string // the ARN of the KMS key that encrypted it, or ""
 	sent              time.Time
 	delayedUntil      time.Time
 	invisibleUntil    time.Time
@@ -32,7 +33,8 @@ var ErrNoSuchQueue = errors.New("no queue has this ARN")
 
 // DeliverFromService puts a message into the queue with queueARN on behalf of an AWS service
 // (service principal, for example "sns.amazonaws.com") acting for sourceARN, as SNS does for
-// its SQS subscriptions. As on AWS, the queue's policy must allow it.
+// its SQS subscriptions. As on AWS, the queue's policy must allow it, and the KMS key of an
+// encrypted queue must be usable (the error is then SQS's KMS error).
 func (b *Backend) DeliverFromService(queueARN, service, sourceARN, body, groupID string) error {
 	parts := strings.Split(queueARN, ":")
 	if len(parts) != 6 {
@@ -47,8 +49,12 @@ func (b *Backend) DeliverFromService(queueARN, service, sourceARN, body, groupID
 	if !allowsServiceSend(q.attrs["Policy"], service, queueARN, sourceARN) {
 		return ErrDeliveryDenied
 	}
+	key, err := b.encryptionKey(core.Scope{Account: parts[4], Region: parts[3]}, q)
+	if err != nil {
+		return err
+	}
 	now := b.clock.Now()
-	q.messages = append(q.messages, &message{id: b.nextID(), body: body, groupID: groupID, sent: now, delayedUntil: now})
+	q.messages = append(q.messages, &message{id: b.nextID(), body: body, groupID: groupID, key: key, sent: now, delayedUntil: now})
 	return nil
 }
 
@@ -74,6 +80,10 @@ func (b *Backend) sendMessage(call *core.Call, in *sqs.SendMessageInput) (*sqs.S
 		}
 		delay = int(in.DelaySeconds)
 	}
+	key, err := b.encryptionKey(call.Scope(), q)
+	if err != nil {
+		return nil, err
+	}
 	out := &sqs.SendMessageOutput{MD5OfMessageBody: aws.String(md5Hex(body))}
 	if q.fifo {
 		group := aws.ToString(in.MessageGroupId)
@@ -95,12 +105,12 @@ func (b *Backend) sendMessage(call *core.Call, in *sqs.SendMessageInput) (*sqs.S
 		q.dedup[dedup] = call.Now
 		b.seq++
 		out.SequenceNumber = aws.String(strconv.Itoa(b.seq))
-		m := &message{id: b.nextID(), body: body, groupID: group, sent: call.Now, delayedUntil: call.Now}
+		m := &message{id: b.nextID(), body: body, groupID: group, key: key, sent: call.Now, delayedUntil: call.Now}
 		q.messages = append(q.messages, m)
 		out.MessageId = aws.String(m.id)
 		return out, nil
 	}
-	m := &message{id: b.nextID(), body: body, sent: call.Now, delayedUntil: call.Now.Add(time.Duration(delay) * time.Second)}
+	m := &message{id: b.nextID(), body: body, key: key, sent: call.Now, delayedUntil: call.Now.Add(time.Duration(delay) * time.Second)}
 	q.messages = append(q.messages, m)
 	out.MessageId = aws.String(m.id)
 	return out, nil
@@ -125,6 +135,9 @@ func (b *Backend) receiveMessage(call *core.Call, in *sqs.ReceiveMessageInput) (
 		visibility = int(in.VisibilityTimeout)
 	}
 	b.expire(q, call.Now)
+	if err := b.checkDecryptable(call.Scope(), q, call.Now); err != nil {
+		return nil, err
+	}
 	redrive, hasRedrive := redrivePolicy{}, false
 	if v, ok := q.attrs["RedrivePolicy"]; ok {
 		redrive, _ = parseRedrivePolicy(v)

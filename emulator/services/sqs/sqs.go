@@ -1,6 +1,19 @@
 // Package sqs emulates Amazon SQS over its JSON protocol (with query-compatible error codes):
 // standard and FIFO queues, attributes as AWS validates them, tags, and messages with
 // visibility timeouts, delays and dead-letter redrive.
+//
+// Server-side encryption with a KMS key (KmsMasterKeyId) is checked against the emulated KMS
+// when it is used, not when it is set: AWS models no KMS error for CreateQueue or
+// SetQueueAttributes, which keep the key as given, and models KmsNotFound, KmsDisabled,
+// KmsInvalidState and KmsInvalidKeyUsage (awsQuery codes KMS.NotFoundException,
+// KMS.DisabledException, KMS.InvalidStateException, KMS.InvalidKeyUsageException) for
+// SendMessage and ReceiveMessage. So SendMessage, and delivery from SNS, refuse a message when
+// the queue's key does not exist, is disabled, is pending deletion or is no symmetric encryption
+// key; each message remembers its key, and ReceiveMessage refuses while a message it could
+// return has a key that could not decrypt it now. The message of such an error is KMS's own
+// (AWS's exact wording could not be established). Simplification: AWS reuses a data key for
+// KmsDataKeyReusePeriodSeconds, so on AWS a key disabled a moment ago may still serve sends for
+// that long; the emulator checks the key on every call.
 package sqs
 
 import (
@@ -25,6 +38,7 @@ import (
 // Backend holds the queues of every account and region.
 type Backend struct {
 	clock   *core.Clock
+	keys    core.Keys
 	mu      sync.Mutex
 	regions *core.Regions[*region]
 	seq     int
@@ -43,9 +57,9 @@ func newRegion(core.Scope) *region {
 	return &region{queues: map[string]*queue{}, deleted: map[string]time.Time{}, tags: core.NewTags(tagRules)}
 }
 
-// New returns an empty SQS backend on clock.
-func New(clock *core.Clock) *Backend {
-	return &Backend{clock: clock, regions: core.NewRegions(newRegion)}
+// New returns an empty SQS backend on clock that encrypts messages with the KMS keys of keys.
+func New(clock *core.Clock, keys core.Keys) *Backend {
+	return &Backend{clock: clock, keys: keys, regions: core.NewRegions(newRegion)}
 }
 
 // Service describes SQS to the router.

@@ -2,14 +2,18 @@
 package dynamodbtable
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/targets"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
@@ -18,10 +22,21 @@ import (
 func Kind() managed.Kind[*v1alpha1.DynamoDBTable, State] {
 	return managed.Kind[*v1alpha1.DynamoDBTable, State]{
 		Validate: validate,
+		References: []managed.Ref[*v1alpha1.DynamoDBTable]{
+			managed.One(targets.KMSKey, "spec.serverSideEncryption.kmsKeyRef", func(t *v1alpha1.DynamoDBTable) (*shared.Reference, *string) {
+				if e := t.Spec.ServerSideEncryption; e != nil {
+					return e.KMSKeyRef, &e.KMSKeyID
+				}
+				return nil, nil
+			}),
+		},
 		// A table is CREATING for seconds in AWS (2s in the emulator).
 		FirstLook: time.Second,
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.DynamoDBTable, State] {
-			return &driver{api: provider.Client(s, "dynamodb", func(c aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(c) })}
+			return &driver{
+				api:  provider.Client(s, "dynamodb", func(c aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(c) }),
+				keys: provider.Client(s, "kms", func(c aws.Config) *kms.Client { return kms.NewFromConfig(c) }),
+			}
 		},
 	}
 }
@@ -63,4 +78,13 @@ func keyAttributes(s *v1alpha1.DynamoDBTableSpec) []v1alpha1.DynamoDBAttribute {
 // driver manages one provider's DynamoDB tables.
 type driver struct {
 	api *dynamodb.Client
+	// keys finds the key an alias of the spec's encryption points at.
+	keys keyAPI
 }
+
+// keyAPI is the KMS call the driver makes.
+type keyAPI interface {
+	DescribeKey(ctx context.Context, in *kms.DescribeKeyInput, opts ...func(*kms.Options)) (*kms.DescribeKeyOutput, error)
+}
+
+var _ keyAPI = (*kms.Client)(nil)

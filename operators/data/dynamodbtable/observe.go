@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/kms"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
@@ -24,13 +25,17 @@ type State struct {
 	TimeToLive *types.TimeToLiveDescription
 	// PointInTimeRecovery is the continuous backup setting, read only when the spec manages it.
 	PointInTimeRecovery *types.PointInTimeRecoveryDescription
+	// KeyARN is the ARN of the KMS key the spec names by an alias (DynamoDB reports the key by
+	// its ARN), read only when the spec names one; empty when the alias does not exist.
+	KeyARN string
 }
 
 // Observe reads the table (DescribeTable and ListTagsOfResource; DescribeTimeToLive and
-// DescribeContinuousBackups only when the spec manages them and the table is not being
-// deleted), fills the status and plans the changes that make it match the spec. While the
-// table or an index is not ACTIVE it reports the table busy, and compares nothing (the spec
-// does not count as applied): DynamoDB accepts no change until then.
+// DescribeContinuousBackups only when the spec manages them, and KMS's DescribeKey only when
+// the spec names its key by an alias, and the table is not being deleted), fills the status
+// and plans the changes that make it match the spec. While the table or an index is not
+// ACTIVE it reports the table busy, and compares nothing (the spec does not count as
+// applied): DynamoDB accepts no change until then.
 func (d *driver) Observe(ctx context.Context, t *v1alpha1.DynamoDBTable, req managed.Request) (managed.Observation[State], error) {
 	name := cmp.Or(managed.ExternalName(t), t.Spec.TableName)
 	out, err := d.api.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
@@ -75,9 +80,21 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.DynamoDBTable, req man
 	return obs, nil
 }
 
-// readSettings reads the time-to-live and point-in-time recovery settings the spec manages.
+// readSettings reads the time-to-live and point-in-time recovery settings the spec manages,
+// and the key an alias of the spec's encryption points at.
 func (d *driver) readSettings(ctx context.Context, t *v1alpha1.DynamoDBTable, st *State) error {
 	name := aws.ToString(st.Table.TableName)
+	if sse := t.Spec.ServerSideEncryption; sse != nil && sse.Enabled && isAlias(sse.KMSKeyID) {
+		out, err := d.keys.DescribeKey(ctx, &kms.DescribeKeyInput{KeyId: aws.String(sse.KMSKeyID)})
+		switch {
+		case awserr.IsNotFound(err):
+			// Compared with no key, the spec differs: UpdateTable then says the alias is missing.
+		case err != nil:
+			return fmt.Errorf("describe KMS key %s: %w", sse.KMSKeyID, err)
+		default:
+			st.KeyARN = aws.ToString(out.KeyMetadata.Arn)
+		}
+	}
 	if t.Spec.TimeToLive != nil {
 		out, err := d.api.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: aws.String(name)})
 		if err != nil {

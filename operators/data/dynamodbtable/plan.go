@@ -3,6 +3,7 @@ package dynamodbtable
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -40,7 +41,7 @@ func (d *driver) plan(p *managed.Plan, t *v1alpha1.DynamoDBTable, st *State, des
 			return managed.Wrap(err, "update point-in-time recovery of table %s", name)
 		})
 	}
-	in, fields := tableUpdate(s, st.Table)
+	in, fields := tableUpdate(s, st.Table, st.KeyARN)
 	p.AddFields(fields, func(ctx context.Context) error {
 		in.TableName = aws.String(name)
 		_, err := d.api.UpdateTable(ctx, in)
@@ -60,8 +61,9 @@ func ttlAttribute(want *v1alpha1.DynamoDBTimeToLive, got *types.TimeToLiveDescri
 // tableUpdate returns the one UpdateTable request to make next and the fields of the spec
 // the table does not match (none when it matches): the request changes the table's own
 // settings first, else makes the next index change. The fields name indexes that differ even
-// when the request leaves them for a later reconcile.
-func tableUpdate(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription) (*dynamodb.UpdateTableInput, []string) {
+// when the request leaves them for a later reconcile. aliasKey is the ARN of the key an alias
+// of the spec's encryption points at.
+func tableUpdate(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription, aliasKey string) (*dynamodb.UpdateTableInput, []string) {
 	indexes, existing := indexUpdate(s, table)
 	in := &dynamodb.UpdateTableInput{}
 	var fields []string
@@ -89,7 +91,7 @@ func tableUpdate(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription) (
 	if differs("stream", s.Stream != nil && !sameStream(s.Stream, table.StreamSpecification)) {
 		in.StreamSpecification = streamSpecification(s.Stream)
 	}
-	if differs("serverSideEncryption", s.ServerSideEncryption != nil && !sameSSE(s.ServerSideEncryption, table.SSEDescription)) {
+	if differs("serverSideEncryption", s.ServerSideEncryption != nil && !sameSSE(s.ServerSideEncryption, aliasKey, table.SSEDescription)) {
 		in.SSESpecification = sseSpecification(s.ServerSideEncryption)
 	}
 	if differs("tableClass", s.TableClass != "" && tableClass(table) != types.TableClass(s.TableClass)) {
@@ -204,10 +206,19 @@ func sameStream(want *v1alpha1.DynamoDBStream, got *types.StreamSpecification) b
 }
 
 // sameSSE reports whether the encryption is the spec's: off, or on with its KMS key when the
-// spec names one (by id or ARN).
-func sameSSE(want *v1alpha1.DynamoDBServerSideEncryption, got *types.SSEDescription) bool {
+// spec names one (by id or ARN, or by an alias whose key has the ARN aliasKey).
+func sameSSE(want *v1alpha1.DynamoDBServerSideEncryption, aliasKey string, got *types.SSEDescription) bool {
 	enabled := got != nil && (got.Status == types.SSEStatusEnabled || got.Status == types.SSEStatusEnabling)
-	return enabled == want.Enabled && (!enabled || want.KMSKeyID == "" || managed.SameKMSKey(want.KMSKeyID, aws.ToString(got.KMSMasterKeyArn)))
+	key := want.KMSKeyID
+	if isAlias(key) {
+		key = aliasKey
+	}
+	return enabled == want.Enabled && (!enabled || want.KMSKeyID == "" || key != "" && managed.SameKMSKey(key, aws.ToString(got.KMSMasterKeyArn)))
+}
+
+// isAlias reports whether a KMS key is named by an alias name or an alias ARN.
+func isAlias(key string) bool {
+	return strings.HasPrefix(key, "alias/") || strings.Contains(key, ":alias/")
 }
 
 // sameTTL reports whether expiry is the spec's: off, or on with its attribute.

@@ -12,6 +12,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/targets"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
@@ -20,6 +22,17 @@ import (
 func Kind() managed.Kind[*v1alpha1.RDSInstance, State] {
 	return managed.Kind[*v1alpha1.RDSInstance, State]{
 		Validate: validate,
+		References: []managed.Ref[*v1alpha1.RDSInstance]{
+			managed.One(targets.KMSKey, "spec.kmsKeyRef", func(i *v1alpha1.RDSInstance) (*shared.Reference, *string) {
+				return i.Spec.KMSKeyRef, &i.Spec.KMSKeyID
+			}),
+			managed.One(targets.KMSKey, "spec.performanceInsights.kmsKeyRef", func(i *v1alpha1.RDSInstance) (*shared.Reference, *string) {
+				if p := i.Spec.PerformanceInsights; p != nil {
+					return p.KMSKeyRef, &p.KMSKeyID
+				}
+				return nil, nil
+			}),
+		},
 		Connect: func(s *provider.Session, kube client.Reader) managed.Driver[*v1alpha1.RDSInstance, State] {
 			api := provider.Client(s, "rds", func(c aws.Config) *rds.Client { return rds.NewFromConfig(c) })
 			return &driver{api: api, kube: kube, instances: listing(s, api)}

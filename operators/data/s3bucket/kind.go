@@ -9,6 +9,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/targets"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
@@ -17,6 +19,14 @@ import (
 func Kind() managed.Kind[*v1alpha1.S3Bucket, State] {
 	return managed.Kind[*v1alpha1.S3Bucket, State]{
 		Validate: validate,
+		References: []managed.Ref[*v1alpha1.S3Bucket]{
+			managed.One(targets.KMSKey, "spec.encryption.kmsKeyRef", func(b *v1alpha1.S3Bucket) (*shared.Reference, *string) {
+				if e := b.Spec.Encryption; e != nil {
+					return e.KMSKeyRef, &e.KMSKeyID
+				}
+				return nil, nil
+			}),
+		},
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.S3Bucket, State] {
 			// A custom endpoint (the emulator, LocalStack) has no per-bucket host names.
 			pathStyle := s.Provider.ProviderSpec().Endpoint != ""

@@ -13,7 +13,6 @@ import (
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/messaging/internal/queuepolicy"
 	"github.com/runner-codes/infra-operator/operators/messaging/internal/subscriptions"
-	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/targets"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
@@ -23,8 +22,16 @@ import (
 // Kind declares the SNSTopic kind to the engine.
 func Kind() managed.Kind[*v1alpha1.SNSTopic, State] {
 	return managed.Kind[*v1alpha1.SNSTopic, State]{
-		Validate:   validate,
-		References: []managed.Ref[*v1alpha1.SNSTopic]{queueRefs},
+		Validate: validate,
+		References: []managed.Ref[*v1alpha1.SNSTopic]{
+			queueRefs,
+			managed.One(targets.KMSKey, "spec.encryption.kmsKeyRef", func(t *v1alpha1.SNSTopic) (*shared.Reference, *string) {
+				if e := t.Spec.Encryption; e != nil {
+					return e.KMSKeyRef, &e.KMSKeyID
+				}
+				return nil, nil
+			}),
+		},
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.SNSTopic, State] {
 			return &driver{
 				sns: provider.Client(s, "sns", func(c aws.Config) *sns.Client { return sns.NewFromConfig(c) }),
@@ -38,11 +45,6 @@ func Kind() managed.Kind[*v1alpha1.SNSTopic, State] {
 // given twice.
 func validate(t *v1alpha1.SNSTopic) error {
 	s := &t.Spec
-	if e := s.Encryption; e != nil {
-		if err := managed.KindUnavailable(condition.ReasonKMSKeyKindUnavailable, "spec.encryption.kmsKeyRef", e.KMSKeyRef, "KMSKey", "security", "give the key as kmsKeyID instead"); err != nil {
-			return err
-		}
-	}
 	for field, doc := range map[string]string{"spec.policy": s.Policy, "spec.deliveryPolicy": s.DeliveryPolicy} {
 		if err := jsonObject(doc); err != nil {
 			return fmt.Errorf("%s: %w", field, err)

@@ -29,6 +29,12 @@ func Kind() managed.Kind[*v1alpha1.SQSQueue, State] {
 				}
 				return nil, nil
 			}),
+			managed.One(targets.KMSKey, "spec.encryption.kmsKeyRef", func(q *v1alpha1.SQSQueue) (*shared.Reference, *string) {
+				if e := q.Spec.Encryption; e != nil {
+					return e.KMSKeyRef, &e.KMSKeyID
+				}
+				return nil, nil
+			}),
 		},
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.SQSQueue, State] {
 			return &driver{api: provider.Client(s, "sqs", func(c aws.Config) *sqs.Client { return sqs.NewFromConfig(c) })}
@@ -39,11 +45,6 @@ func Kind() managed.Kind[*v1alpha1.SQSQueue, State] {
 // validate checks what admission cannot: the policy is a JSON policy document without
 // statements of the operator's reserved Sid.
 func validate(q *v1alpha1.SQSQueue) error {
-	if e := q.Spec.Encryption; e != nil {
-		if err := managed.KindUnavailable(condition.ReasonKMSKeyKindUnavailable, "spec.encryption.kmsKeyRef", e.KMSKeyRef, "KMSKey", "security", "give the key as kmsKeyID instead"); err != nil {
-			return err
-		}
-	}
 	doc, err := queuepolicy.Parse(q.Spec.Policy)
 	if err != nil {
 		return fmt.Errorf("spec.policy: %w", err)

@@ -41,8 +41,8 @@ func nlbView(b *v1alpha1.NLB) view {
 		typ: types.LoadBalancerTypeEnumNetwork, name: cmp.Or(b.Spec.Name, b.Name)}
 }
 
-// ALBKind declares the ALB kind to the engine: its subnets, then its security groups, are
-// resolved from their references.
+// ALBKind declares the ALB kind to the engine: its subnets, its listeners' certificates, then
+// its security groups, are resolved from their references.
 func ALBKind() managed.Kind[*v1alpha1.ALB, State] {
 	k := kind(albView)
 	k.References = append(k.References, managed.List(targets.SecurityGroup, "spec.securityGroupRefs", "",
@@ -52,14 +52,15 @@ func ALBKind() managed.Kind[*v1alpha1.ALB, State] {
 	return k
 }
 
-// NLBKind declares the NLB kind to the engine: its subnets are resolved from their
-// references.
+// NLBKind declares the NLB kind to the engine: its subnets and its listeners' certificates
+// are resolved from their references.
 func NLBKind() managed.Kind[*v1alpha1.NLB, State] {
 	return kind(nlbView)
 }
 
-// kind declares a load balancer kind whose objects v views, with the subnet references every
-// load balancer has (subnetRefs, then subnetSelector).
+// kind declares a load balancer kind whose objects v views, with the references every load
+// balancer has: its subnets (subnetRefs, then subnetSelector) and its listeners' certificates
+// (certificateRef, an ACMCertificate of the security family).
 func kind[O shared.Managed](v func(O) view) managed.Kind[O, State] {
 	return managed.Kind[O, State]{
 		// A load balancer is provisioning for minutes in AWS (2s in the emulator).
@@ -68,11 +69,20 @@ func kind[O shared.Managed](v func(O) view) managed.Kind[O, State] {
 			api := provider.Client(s, "elbv2", func(c aws.Config) *elb.Client { return elb.NewFromConfig(c) })
 			return &driver[O]{api: api, view: v, balancers: balancers(s, api)}
 		},
-		References: []managed.Ref[O]{managed.List(targets.Subnet, "spec.subnetRefs", "spec.subnetSelector",
-			func(o O) ([]shared.Reference, *shared.Selector, *[]string) {
+		References: []managed.Ref[O]{
+			managed.List(targets.Subnet, "spec.subnetRefs", "spec.subnetSelector", func(o O) ([]shared.Reference, *shared.Selector, *[]string) {
 				spec := v(o).spec
 				return spec.SubnetRefs, spec.SubnetSelector, &spec.SubnetIDs
-			})},
+			}),
+			managed.Each(targets.ACMCertificate, "spec.listeners[%d].certificateRef", func(o O) []managed.Slot {
+				listeners := v(o).spec.Listeners
+				slots := make([]managed.Slot, len(listeners))
+				for i := range listeners {
+					slots[i] = managed.Slot{Ref: listeners[i].CertificateRef, ID: &listeners[i].CertificateARN}
+				}
+				return slots
+			}),
+		},
 	}
 }
 

@@ -114,8 +114,11 @@ const (
 	ReasonIdentifierTaken = "IdentifierTaken"
 	// ReasonQueueDeletedRecently says SQS refuses a queue name deleted less than 60 s ago.
 	ReasonQueueDeletedRecently = "QueueDeletedRecently"
-	// ReasonKMSKeyKindUnavailable says a kmsKeyRef names a kind that does not exist yet.
-	ReasonKMSKeyKindUnavailable = "KMSKeyKindUnavailable"
+	// ReasonAliasTaken says a KMS alias of the spec points at a key the object does not own.
+	ReasonAliasTaken = "AliasTaken"
+	// ReasonKeyReused is the event reason for a KMS key pending deletion, scheduled when an
+	// earlier object of the same namespace and name was deleted, that a new object took back.
+	ReasonKeyReused = "KeyReused"
 	// ReasonConfigMapNotFound says a ConfigMap the spec names, or its key, does not exist (yet).
 	ReasonConfigMapNotFound = "ConfigMapNotFound"
 	// ReasonFunctionFailed says AWS reports the Lambda function, or its last update, as failed.
@@ -135,4 +138,15 @@ const (
 	ReasonEKSNodeGroupFailed = "EKSNodeGroupFailed"
 	// ReasonEKSAddonFailed says an EKS add-on failed to be created or deleted.
 	ReasonEKSAddonFailed = "EKSAddonFailed"
+	// ReasonCertificateFailed says ACM will never issue an ACM certificate (FAILED,
+	// VALIDATION_TIMED_OUT or REVOKED): a new certificate must be requested.
+	ReasonCertificateFailed = "CertificateFailed"
+	// ReasonCertificateExpired says an ACM certificate expired and was not renewed.
+	ReasonCertificateExpired = "CertificateExpired"
+	// ReasonSecretStringIgnored is the event reason for a secret whose spec gives its value both
+	// inline and from a Kubernetes Secret: the Kubernetes Secret wins.
+	ReasonSecretStringIgnored = "SecretStringIgnored"
+	// ReasonScheduledForDeletion says an AWS resource of the name the spec gives awaits its
+	// deletion and belongs to no earlier object of this one's name, so it is not restored.
+	ReasonScheduledForDeletion = "ScheduledForDeletion"
 )

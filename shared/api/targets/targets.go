@@ -53,4 +53,9 @@ var (
 var (
 	// IAMRole resolves to the role's ARN.
 	IAMRole = Target{Kind: "IAMRole", Family: "security", ID: []string{"status", "arn"}}
+	// KMSKey resolves to the key's ARN, which every service that encrypts with a customer
+	// managed key accepts in place of its id.
+	KMSKey = Target{Kind: "KMSKey", Family: "security", ID: []string{"status", "arn"}}
+	// ACMCertificate resolves to the certificate's ARN.
+	ACMCertificate = Target{Kind: "ACMCertificate", Family: "security", ID: []string{"status", "arn"}}
 )

@@ -26,11 +26,21 @@ type BinaryCheck struct {
 	Object func(ns string) shared.Managed
 	// Metrics are lines /metrics must hold once the resource is Ready.
 	Metrics []string
+	// Setup, when set, prepares namespace ns before the object is created (the Secret its
+	// spec names, for example).
+	Setup func(t *testing.T, env *testenv.Env, ns string)
+	// Then, when set, runs once the object is Ready and the metrics are checked (a change
+	// the binary must carry out, for example).
+	Then func(t *testing.T, env *testenv.Env, ns string)
+	// NeverLogged are strings (secret values) the binary's logs, written at debug level, must
+	// never hold.
+	NeverLogged []string
 }
 
 // RunBinaryCheck builds the main package in the current directory and runs it, as a Deployment
 // would, against a real control plane and the AWS endpoint: the object becomes Ready, /metrics
-// holds the expected lines, and the binary exits cleanly on SIGTERM.
+// holds the expected lines, and the binary exits cleanly on SIGTERM, having logged none of the
+// strings it must never log.
 func RunBinaryCheck(t *testing.T, check BinaryCheck) {
 	t.Helper()
 	env := testenv.Start(t, testenv.Options{CRDs: []fs.FS{check.Family.CRDs}, AddToScheme: check.Family.AddToScheme, AWS: check.AWS})
@@ -41,11 +51,15 @@ func RunBinaryCheck(t *testing.T, check BinaryCheck) {
 		"--health-probe-bind-address", probes,
 		"--wait-interval", "500ms",
 		"--allow-endpoint-override",
-		"--log-format", "json")
+		"--log-format", "json",
+		"--log-level", "debug")
 	bin.WaitOK("http://" + probes + "/readyz")
 
 	ns := env.Namespace(t)
 	env.Provider(t, ns, "aws", "AKIDBINARY", "binary-secret")
+	if check.Setup != nil {
+		check.Setup(t, env, ns)
+	}
 	o := check.Object(ns)
 	if err := env.Client.Create(context.Background(), o); err != nil {
 		t.Fatal(err)
@@ -65,5 +79,17 @@ func RunBinaryCheck(t *testing.T, check BinaryCheck) {
 			t.Errorf("metrics lack %s", want)
 		}
 	}
+	if check.Then != nil {
+		check.Then(t, env, ns)
+	}
 	bin.Stop()
+	logs := bin.Logs()
+	if len(check.NeverLogged) > 0 && !strings.Contains(logs, o.GetName()) {
+		t.Errorf("the binary's logs never name %s: looking for secret values in them proves nothing\n%s", o.GetName(), logs)
+	}
+	for i, secret := range check.NeverLogged {
+		if strings.Contains(logs, secret) {
+			t.Errorf("the binary logged secret value %d of NeverLogged", i)
+		}
+	}
 }

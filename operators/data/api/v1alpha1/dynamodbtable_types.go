@@ -144,15 +144,26 @@ type DynamoDBStream struct {
 
 // DynamoDBServerSideEncryption chooses the table's encryption key. Tables are always
 // encrypted; without this block (or with enabled false) DynamoDB uses a key it owns.
+// +kubebuilder:validation:XValidation:rule="!(has(self.kmsKeyID) && has(self.kmsKeyRef))",message="give the KMS key as at most one of kmsKeyID or kmsKeyRef"
+// +kubebuilder:validation:XValidation:rule="self.enabled || !has(self.kmsKeyRef)",message="kmsKeyRef needs enabled: true"
 type DynamoDBServerSideEncryption struct {
-	// Enabled encrypts with a KMS key: kmsKeyID, or the AWS managed key aws/dynamodb.
+	// Enabled encrypts with a KMS key: kmsKeyID or kmsKeyRef, or the AWS managed key
+	// aws/dynamodb.
 	Enabled bool `json:"enabled"`
 
-	// KMSKeyID is the id, ARN or alias of a customer managed KMS key.
+	// KMSKeyID is the id, ARN or alias of a customer managed KMS key. DynamoDB reports the
+	// key by its ARN, so an alias is looked up with KMS's DescribeKey at each sync (the
+	// operator's identity needs kms:DescribeKey on the key).
 	// +optional
 	// +kubebuilder:validation:MaxLength=2048
 	// +kubebuilder:validation:XValidation:rule="self.matches('^((arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:key/)?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|mrk-[0-9a-fA-F]{32})|(arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:)?alias/[a-zA-Z0-9/_-]{1,250})$')",message="give the KMS key as a key id (1234abcd-12ab-34cd-56ef-1234567890ab, or mrk- and 32 hex digits for a multi-Region key), a key ARN (arn:aws:kms:<region>:<account>:key/<key id>), an alias (alias/my-key, or alias/aws/<service> for the AWS managed key) or an alias ARN"
 	KMSKeyID string `json:"kmsKeyID,omitempty"`
+
+	// KMSKeyRef names a KMSKey (security family) in this namespace to encrypt with, by its
+	// key ARN: the table waits (Ready False, ReferenceNotFound or ReferenceNotReady) until the
+	// KMSKey exists and is Ready.
+	// +optional
+	KMSKeyRef *shared.Reference `json:"kmsKeyRef,omitempty"`
 }
 
 // DynamoDBTableSpec is the desired state of a DynamoDB table.

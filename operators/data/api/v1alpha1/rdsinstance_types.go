@@ -7,6 +7,8 @@ import (
 )
 
 // RDSPerformanceInsights configures Performance Insights.
+// +kubebuilder:validation:XValidation:rule="!(has(self.kmsKeyID) && has(self.kmsKeyRef))",message="give the Performance Insights KMS key as at most one of kmsKeyID or kmsKeyRef"
+// +kubebuilder:validation:XValidation:rule="self.enabled || !has(self.kmsKeyRef)",message="kmsKeyRef needs enabled: true"
 type RDSPerformanceInsights struct {
 	// Enabled turns Performance Insights on or off.
 	Enabled bool `json:"enabled"`
@@ -17,6 +19,13 @@ type RDSPerformanceInsights struct {
 	// +kubebuilder:validation:MaxLength=2048
 	// +kubebuilder:validation:XValidation:rule="self.matches('^((arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:key/)?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|mrk-[0-9a-fA-F]{32})|(arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:)?alias/[a-zA-Z0-9/_-]{1,250})$')",message="give the KMS key as a key id (1234abcd-12ab-34cd-56ef-1234567890ab, or mrk- and 32 hex digits for a multi-Region key), a key ARN (arn:aws:kms:<region>:<account>:key/<key id>), an alias (alias/my-key, or alias/aws/<service> for the AWS managed key) or an alias ARN"
 	KMSKeyID string `json:"kmsKeyID,omitempty"`
+
+	// KMSKeyRef names a KMSKey (security family) in this namespace that encrypts the
+	// Performance Insights data, by its key ARN; like kmsKeyID it cannot change once set. The
+	// instance waits (Ready False, ReferenceNotFound or ReferenceNotReady) until the KMSKey
+	// exists and is Ready.
+	// +optional
+	KMSKeyRef *shared.Reference `json:"kmsKeyRef,omitempty"`
 
 	// RetentionPeriod is how many days the data is kept: 7 (free), 31 times a number of months
 	// from 1 to 23, or 731.
@@ -63,7 +72,8 @@ type RDSFinalSnapshot struct {
 // +kubebuilder:validation:XValidation:rule="has(self.dbName) == has(oldSelf.dbName) && (!has(self.dbName) || self.dbName == oldSelf.dbName)",message="dbName cannot change after creation"
 // +kubebuilder:validation:XValidation:rule="(has(self.storageEncrypted) && self.storageEncrypted) == (has(oldSelf.storageEncrypted) && oldSelf.storageEncrypted)",message="storageEncrypted cannot change after creation; restore an encrypted copy of a snapshot instead"
 // +kubebuilder:validation:XValidation:rule="self.allocatedStorage >= oldSelf.allocatedStorage",message="allocatedStorage can only grow"
-// +kubebuilder:validation:XValidation:rule="!has(self.kmsKeyID) || (has(self.storageEncrypted) && self.storageEncrypted)",message="kmsKeyID needs storageEncrypted: true"
+// +kubebuilder:validation:XValidation:rule="!(has(self.kmsKeyID) || has(self.kmsKeyRef)) || (has(self.storageEncrypted) && self.storageEncrypted)",message="kmsKeyID and kmsKeyRef need storageEncrypted: true"
+// +kubebuilder:validation:XValidation:rule="!(has(self.kmsKeyID) && has(self.kmsKeyRef))",message="give the storage KMS key as at most one of kmsKeyID or kmsKeyRef"
 // +kubebuilder:validation:XValidation:rule="!has(self.iops) || (has(self.storageType) && self.storageType in ['io1', 'io2', 'gp3'])",message="iops is only set with storageType io1, io2 or gp3"
 // +kubebuilder:validation:XValidation:rule="!has(self.storageType) || !(self.storageType in ['io1', 'io2']) || has(self.iops)",message="storageType io1 and io2 need iops"
 // +kubebuilder:validation:XValidation:rule="self.masterUsername.size() <= (self.engine in ['mysql', 'mariadb'] ? 16 : self.engine == 'postgres' ? 63 : self.engine.startsWith('oracle') ? 30 : 128)",message="masterUsername is too long for the engine: at most 16 characters for mysql and mariadb, 63 for postgres, 30 for oracle, 128 for sqlserver"
@@ -132,6 +142,12 @@ type RDSInstanceSpec struct {
 	// +kubebuilder:validation:MaxLength=2048
 	// +kubebuilder:validation:XValidation:rule="self.matches('^((arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:key/)?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|mrk-[0-9a-fA-F]{32})|(arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:)?alias/[a-zA-Z0-9/_-]{1,250})$')",message="give the KMS key as a key id (1234abcd-12ab-34cd-56ef-1234567890ab, or mrk- and 32 hex digits for a multi-Region key), a key ARN (arn:aws:kms:<region>:<account>:key/<key id>), an alias (alias/my-key, or alias/aws/<service> for the AWS managed key) or an alias ARN"
 	KMSKeyID string `json:"kmsKeyID,omitempty"`
+
+	// KMSKeyRef names a KMSKey (security family) in this namespace that encrypts the storage,
+	// by its key ARN; it needs storageEncrypted. The instance waits (Ready False,
+	// ReferenceNotFound or ReferenceNotReady) until the KMSKey exists and is Ready.
+	// +optional
+	KMSKeyRef *shared.Reference `json:"kmsKeyRef,omitempty"`
 
 	// MasterUsername is the administrator's user name: a letter, then letters, digits or
 	// underscores; at most 16 characters for mysql and mariadb, 63 for postgres, 30 for oracle

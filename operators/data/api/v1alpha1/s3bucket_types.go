@@ -14,8 +14,9 @@ type S3Versioning struct {
 }
 
 // S3Encryption is the bucket's default encryption.
-// +kubebuilder:validation:XValidation:rule="!(self.algorithm in ['aws:kms', 'aws_kms', 'aws:kms:dsse']) || has(self.kmsKeyID)",message="algorithm aws:kms needs kmsKeyID"
-// +kubebuilder:validation:XValidation:rule="self.algorithm != 'AES256' || !has(self.kmsKeyID)",message="kmsKeyID is only used with algorithm aws:kms"
+// +kubebuilder:validation:XValidation:rule="!(self.algorithm in ['aws:kms', 'aws_kms', 'aws:kms:dsse']) || has(self.kmsKeyID) || has(self.kmsKeyRef)",message="algorithm aws:kms needs kmsKeyID or kmsKeyRef"
+// +kubebuilder:validation:XValidation:rule="self.algorithm != 'AES256' || !(has(self.kmsKeyID) || has(self.kmsKeyRef))",message="kmsKeyID and kmsKeyRef are only used with algorithm aws:kms"
+// +kubebuilder:validation:XValidation:rule="!(has(self.kmsKeyID) && has(self.kmsKeyRef))",message="give the KMS key as at most one of kmsKeyID or kmsKeyRef"
 type S3Encryption struct {
 	// Algorithm is AES256 (S3 managed keys), aws:kms (a KMS key; aws_kms is accepted too) or
 	// aws:kms:dsse (dual-layer KMS).
@@ -27,6 +28,12 @@ type S3Encryption struct {
 	// +kubebuilder:validation:MaxLength=2048
 	// +kubebuilder:validation:XValidation:rule="self.matches('^((arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:key/)?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|mrk-[0-9a-fA-F]{32})|(arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:)?alias/[a-zA-Z0-9/_-]{1,250})$')",message="give the KMS key as a key id (1234abcd-12ab-34cd-56ef-1234567890ab, or mrk- and 32 hex digits for a multi-Region key), a key ARN (arn:aws:kms:<region>:<account>:key/<key id>), an alias (alias/my-key, or alias/aws/<service> for the AWS managed key) or an alias ARN"
 	KMSKeyID string `json:"kmsKeyID,omitempty"`
+
+	// KMSKeyRef names a KMSKey (security family) in this namespace to encrypt with, by its
+	// key ARN, for aws:kms: the bucket waits (Ready False, ReferenceNotFound or
+	// ReferenceNotReady) until the KMSKey exists and is Ready.
+	// +optional
+	KMSKeyRef *shared.Reference `json:"kmsKeyRef,omitempty"`
 
 	// BucketKeyEnabled uses an S3 bucket key to cut KMS calls (aws:kms only).
 	// +optional

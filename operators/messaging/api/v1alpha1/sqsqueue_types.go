@@ -58,10 +58,9 @@ type SQSEncryption struct {
 	// +kubebuilder:validation:XValidation:rule="self.matches('^((arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:key/)?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|mrk-[0-9a-fA-F]{32})|(arn:aws[a-z-]*:kms:[a-z]{2}(-[a-z]+)+-[0-9]+:[0-9]{12}:)?alias/[a-zA-Z0-9/_-]{1,250})$')",message="give the KMS key as a key id (1234abcd-12ab-34cd-56ef-1234567890ab, or mrk- and 32 hex digits for a multi-Region key), a key ARN (arn:aws:kms:<region>:<account>:key/<key id>), an alias (alias/my-key, or alias/aws/<service> for the AWS managed key) or an alias ARN"
 	KMSKeyID string `json:"kmsKeyID,omitempty"`
 
-	// KMSKeyRef names a KMSKey in this namespace to encrypt with. The KMSKey kind belongs to
-	// the security family, which does not exist yet: until it does, setting kmsKeyRef stops
-	// the queue with the terminal condition KMSKeyKindUnavailable and no AWS call. Use
-	// kmsKeyID meanwhile.
+	// KMSKeyRef names a KMSKey (security family) in this namespace to encrypt with, by its
+	// key ARN: the queue waits (Ready False, ReferenceNotFound or ReferenceNotReady) until
+	// the KMSKey exists and is Ready.
 	// +optional
 	KMSKeyRef *shared.Reference `json:"kmsKeyRef,omitempty"`
 

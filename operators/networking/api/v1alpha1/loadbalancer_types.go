@@ -181,7 +181,8 @@ type HealthCheck struct {
 }
 
 // Listener accepts connections on one port and protocol and applies its default action.
-// +kubebuilder:validation:XValidation:rule="(self.protocol in ['HTTPS', 'TLS']) == has(self.certificateARN)",message="HTTPS and TLS listeners need certificateARN; other protocols take none"
+// +kubebuilder:validation:XValidation:rule="(self.protocol in ['HTTPS', 'TLS']) == (has(self.certificateARN) || has(self.certificateRef))",message="HTTPS and TLS listeners need certificateARN or certificateRef; other protocols take neither"
+// +kubebuilder:validation:XValidation:rule="!(has(self.certificateARN) && has(self.certificateRef))",message="set at most one of certificateARN and certificateRef"
 // +kubebuilder:validation:XValidation:rule="(self.protocol in ['HTTPS', 'TLS']) || !has(self.sslPolicy)",message="sslPolicy is only for HTTPS and TLS listeners"
 type Listener struct {
 	// Port is the port the load balancer listens on.
@@ -200,6 +201,12 @@ type Listener struct {
 	// +kubebuilder:validation:MaxLength=2048
 	// +kubebuilder:validation:Pattern=`^arn:aws[a-z-]*:(acm|iam):`
 	CertificateARN string `json:"certificateARN,omitempty"`
+
+	// CertificateRef names an ACMCertificate in this namespace (security family) whose
+	// certificate is the listener's default certificate, instead of certificateARN; the load
+	// balancer waits until the certificate is issued (Ready).
+	// +optional
+	CertificateRef *shared.Reference `json:"certificateRef,omitempty"`
 
 	// SSLPolicy is the security policy of an HTTPS or TLS listener, for example
 	// ELBSecurityPolicy-TLS13-1-2-2021-06; absent takes AWS's default.

@@ -17,6 +17,9 @@ var (
 	SchemeBuilder = runtime.NewSchemeBuilder(func(s *runtime.Scheme) error {
 		s.AddKnownTypes(shared.GroupVersion,
 			&IAMRole{}, &IAMRoleList{},
+			&SecretsManagerSecret{}, &SecretsManagerSecretList{},
+			&ACMCertificate{}, &ACMCertificateList{},
+			&KMSKey{}, &KMSKeyList{},
 		)
 		return nil
 	})
