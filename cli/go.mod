@@ -26,6 +26,9 @@ require (
 	github.com/asaskevich/govalidator v0.0.0-20230301143203-a9d515a09cc2 // indirect
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.26 // indirect
 	github.com/aws/aws-sdk-go-v2/service/acm v1.51.5 // indirect
+	github.com/aws/aws-sdk-go-v2/service/apigateway v1.40.2 // indirect
+	github.com/aws/aws-sdk-go-v2/service/apigatewayv2 v1.35.2 // indirect
+	github.com/aws/aws-sdk-go-v2/service/cloudfront v1.73.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.73.1 // indirect
 	github.com/aws/aws-sdk-go-v2/service/ec2 v1.344.1 // indirect
 	github.com/aws/aws-sdk-go-v2/service/eks v1.105.6 // indirect

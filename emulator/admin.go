@@ -93,7 +93,7 @@ func (s *Server) serveAdmin(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]time.Time{"now": s.Clock.Now()})
 	case "GET state":
 		state := map[string]any{}
-		for _, svc := range s.bySigner {
+		for _, svc := range s.Services() {
 			if svc.Dump != nil {
 				state[svc.ID] = svc.Dump()
 			}

@@ -28,7 +28,7 @@ func (s *Server) parse(r *http.Request) (*request, error) {
 	req := &request{http: r, call: &core.Call{Context: r.Context(), RequestID: s.requestID(), Now: s.Clock.Now(), Host: r.Host, Scheme: "http"}}
 	target := r.Header.Get("X-Amz-Target")
 	scope, sigErr := core.ParseSigV4(r.Header.Get("Authorization"))
-	named := s.headerService(target, scope, sigErr)
+	named := s.headerService(r, target, scope, sigErr)
 	body, err := readBody(r, named, target)
 	if err != nil {
 		// The body is refused before it can name the service; answer in the envelope of the
@@ -46,7 +46,7 @@ func (s *Server) parse(r *http.Request) (*request, error) {
 		req.svc = s.byVer[form.Get("Version")]
 	}
 	if sigErr == nil {
-		if svc, ok := s.bySigner[scope.Service]; ok {
+		if svc, ok := s.signed(scope.Service, r.URL.Path); ok {
 			req.svc = svc
 		}
 	}
@@ -60,7 +60,7 @@ func (s *Server) parse(r *http.Request) (*request, error) {
 	}
 	if req.svc == nil && sigErr != nil && target == "" && req.operation == "" {
 		// Nothing names a service: an anonymous REST call, which AWS's S3 endpoints answer.
-		req.svc = s.bySigner["s3"]
+		req.svc, _ = s.signed("s3", r.URL.Path)
 		req.operation, req.labels = matchREST(req.svc, r)
 	}
 	if req.svc == nil {
@@ -82,9 +82,9 @@ func (s *Server) parse(r *http.Request) (*request, error) {
 // headerService returns the service a request's headers name, which is all that is known of it
 // before its body is read: the SigV4 signing name's, else the X-Amz-Target prefix's. It is nil
 // when only the body can tell (unsigned query requests).
-func (s *Server) headerService(target string, scope core.SigV4Scope, sigErr error) *core.Service {
+func (s *Server) headerService(r *http.Request, target string, scope core.SigV4Scope, sigErr error) *core.Service {
 	if sigErr == nil {
-		if svc, ok := s.bySigner[scope.Service]; ok {
+		if svc, ok := s.signed(scope.Service, r.URL.Path); ok {
 			return svc
 		}
 	}

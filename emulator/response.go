@@ -116,6 +116,11 @@ func (req *request) writeError(w http.ResponseWriter, err error) {
 		if req.http.Method == http.MethodHead {
 			return
 		}
+		if req.svc.WrappedErrors {
+			_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<ErrorResponse xmlns=\"" + ns + `"><Error><Type>` + faultName(apiErr) +
+				"</Type><Code>" + apiErr.Code + "</Code><Message>" + msg.String() + "</Message></Error><RequestId>" + id + "</RequestId></ErrorResponse>"))
+			return
+		}
 		_, _ = w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<Error><Code>" + apiErr.Code + "</Code><Message>" +
 			msg.String() + "</Message><RequestId>" + id + "</RequestId><HostId>emulator</HostId></Error>"))
 	case core.ProtocolEC2Query:

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -17,6 +18,9 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/wire"
 	"github.com/runner-codes/infra-operator/emulator/services/acm"
+	"github.com/runner-codes/infra-operator/emulator/services/apigateway"
+	"github.com/runner-codes/infra-operator/emulator/services/apigatewayv2"
+	"github.com/runner-codes/infra-operator/emulator/services/cloudfront"
 	"github.com/runner-codes/infra-operator/emulator/services/dynamodb"
 	"github.com/runner-codes/infra-operator/emulator/services/ec2"
 	"github.com/runner-codes/infra-operator/emulator/services/eks"
@@ -41,10 +45,10 @@ type Options struct {
 	Accounts map[string]string
 	// Faults are the faults in force at start, keyed "Service" or "Service.Operation".
 	Faults map[string]Fault
-	// Transitions override, by service ID ("ACM", "DynamoDB", "EC2", "EKS", "ELBv2", "Lambda", "RDS"),
+	// Transitions override, by service ID ("ACM", "APIGateway", "APIGatewayV2", "CloudFront", "DynamoDB", "EC2", "EKS", "ELBv2", "Lambda", "RDS"),
 	// how long asynchronous lifecycles (creating -> active) take on the simulation clock; zero
 	// makes them immediate. Services not named keep their defaults (DynamoDB, EKS, ELBv2 and RDS
-	// 2s, EC2 and Lambda 1s).
+	// 2s, EC2, Lambda and API Gateway's VPC links 1s, ACM 3s, CloudFront 5s).
 	Transitions map[string]time.Duration
 	// AdminToken, when set, is required on the admin endpoints under /_emulator/, sent as
 	// "Authorization: Bearer <token>" or "X-Emulator-Token: <token>". AWS requests are not
@@ -71,7 +75,7 @@ type Server struct {
 	transitions map[string]time.Duration
 	adminToken  string
 	sts         *sts.Backend
-	bySigner    map[string]*core.Service
+	bySigner    map[string][]*core.Service // longest PathPrefix first
 	byTarget    map[string]*core.Service
 	byVer       map[string]*core.Service
 	seq         atomic.Uint64
@@ -86,7 +90,7 @@ func New(opts Options) *Server {
 		accounts:    opts.Accounts,
 		transitions: opts.Transitions,
 		adminToken:  opts.AdminToken,
-		bySigner:    map[string]*core.Service{},
+		bySigner:    map[string][]*core.Service{},
 		byTarget:    map[string]*core.Service{},
 		byVer:       map[string]*core.Service{},
 	}
@@ -115,6 +119,11 @@ func New(opts Options) *Server {
 	s.register(iam.New(s.Clock).Service())
 	s.register(secretsmanager.New(s.Clock).Service())
 	s.register(certificates.Service())
+	// API Gateway v1 and v2 share the signing name "apigateway"; v2's paths start with /v2/.
+	s.register(apigateway.New(certificates).Service())
+	s.register(apigatewayv2.New(network, certificates).Service())
+	// CloudFront serves ACM certificates of us-east-1 to viewers, checked against the emulated ACM.
+	s.register(cloudfront.New(s.Clock, certificates).Service())
 	return s
 }
 
@@ -125,7 +134,9 @@ func (s *Server) register(svc *core.Service) {
 			wire.Augment(svc.OutputSchema(name), reflect.TypeOf(op.NewOutput()))
 		}
 	}
-	s.bySigner[svc.SigningName] = svc
+	same := append(s.bySigner[svc.SigningName], svc)
+	sort.SliceStable(same, func(i, j int) bool { return len(same[i].PathPrefix) > len(same[j].PathPrefix) })
+	s.bySigner[svc.SigningName] = same
 	if svc.TargetPrefix != "" {
 		s.byTarget[svc.TargetPrefix] = svc
 	}
@@ -171,9 +182,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // Services returns the emulated services, for tools and tests that walk every operation.
 func (s *Server) Services() []*core.Service {
-	out := make([]*core.Service, 0, len(s.bySigner))
-	for _, svc := range s.bySigner {
-		out = append(out, svc)
+	var out []*core.Service
+	for _, same := range s.bySigner {
+		out = append(out, same...)
 	}
 	return out
+}
+
+// signed returns the service that requests signed with the signing name name and sent to path
+// are for: among the services of that signing name, the first whose PathPrefix path starts
+// with.
+func (s *Server) signed(name, path string) (*core.Service, bool) {
+	for _, svc := range s.bySigner[name] {
+		if strings.HasPrefix(path, svc.PathPrefix) {
+			return svc, true
+		}
+	}
+	return nil, false
 }

@@ -6,8 +6,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -41,6 +43,11 @@ func TestRequestSnapshots(t *testing.T) {
 			t.Run(svc.ID+"."+name, func(t *testing.T) {
 				in := op.NewInput()
 				dir := moduleDir(t, reflect.TypeOf(in).Elem().PkgPath())
+				if _, err := os.Stat(filepath.Join(dir, "request_snapshot")); errors.Is(err, fs.ErrNotExist) {
+					// Some service modules (API Gateway's) ship no request snapshots at all; their
+					// requests are covered by the service's tests through the SDK client.
+					t.Skipf("%s ships no request snapshots", dir)
+				}
 				headers, body := readSnapshot(t, filepath.Join(dir, "request_snapshot", name+".request.snap"))
 				switch svc.Protocol {
 				case core.ProtocolRESTXML:

@@ -17,6 +17,9 @@ require (
 require (
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.26 // indirect
 	github.com/aws/aws-sdk-go-v2/service/acm v1.51.5 // indirect
+	github.com/aws/aws-sdk-go-v2/service/apigateway v1.40.2 // indirect
+	github.com/aws/aws-sdk-go-v2/service/apigatewayv2 v1.35.2 // indirect
+	github.com/aws/aws-sdk-go-v2/service/cloudfront v1.73.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.73.1 // indirect
 	github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2 v1.63.8 // indirect
 	github.com/aws/aws-sdk-go-v2/service/iam v1.65.0 // indirect

@@ -2,7 +2,6 @@ package compute_test
 
 import (
 	"context"
-	"io/fs"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,20 +12,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	k8stypes "k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/compute"
-	"github.com/runner-codes/infra-operator/operators/compute/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/compute/crds"
 	"github.com/runner-codes/infra-operator/operators/networking"
-	netv1alpha1 "github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
-	netcrds "github.com/runner-codes/infra-operator/operators/networking/crds"
 	"github.com/runner-codes/infra-operator/operators/security"
-	secv1alpha1 "github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
-	seccrds "github.com/runner-codes/infra-operator/operators/security/crds"
 	"github.com/runner-codes/infra-operator/operators/security/iamrole"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
@@ -68,13 +60,8 @@ func start(t testing.TB) *harness {
 func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options)) *harness {
 	t.Helper()
 	emu := emulator.New(emulator.Options{Transitions: transitions})
-	env := testenv.Start(t, testenv.Options{
-		CRDs:        []fs.FS{crds.FS(), netcrds.FS(), seccrds.FS()},
-		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme, netv1alpha1.AddToScheme, secv1alpha1.AddToScheme},
-		AWS:         emu,
-	})
 	iamrole.Propagation = time.Second
-	families.RunWith(t, env, tune, compute.Family(), networking.Family(), security.Family())
+	env := families.Start(t, emu, tune, compute.Family(), networking.Family(), security.Family())
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), lambda: lambda.NewFromConfig(cfg),
 		s3: s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle = true }), c: env.Client}

@@ -3,7 +3,6 @@ package data_test
 import (
 	"context"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"testing"
 	"time"
@@ -13,16 +12,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/data"
-	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/data/crds"
 	"github.com/runner-codes/infra-operator/operators/security"
-	secv1alpha1 "github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
-	seccrds "github.com/runner-codes/infra-operator/operators/security/crds"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
@@ -80,19 +74,11 @@ func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*op
 func launch(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options), keys bool) *harness {
 	t.Helper()
 	emu := emulator.New(emulator.Options{Transitions: transitions, Accounts: map[string]string{otherAccessKey: "222222222222"}})
-	opts := testenv.Options{
-		CRDs:        []fs.FS{crds.FS()},
-		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
-		AWS:         emu,
-	}
 	run := []operator.Family{data.Family()}
 	if keys {
-		opts.CRDs = append(opts.CRDs, seccrds.FS())
-		opts.AddToScheme = append(opts.AddToScheme, secv1alpha1.AddToScheme)
 		run = append(run, security.Family())
 	}
-	env := testenv.Start(t, opts)
-	families.RunWith(t, env, tune, run...)
+	env := families.Start(t, emu, tune, run...)
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{t: t, env: env, emu: emu, aws: cfg}
 }

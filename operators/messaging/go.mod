@@ -15,6 +15,12 @@ require (
 )
 
 require (
+	github.com/aws/aws-sdk-go-v2/service/apigateway v1.40.2 // indirect
+	github.com/aws/aws-sdk-go-v2/service/apigatewayv2 v1.35.2 // indirect
+	github.com/aws/aws-sdk-go-v2/service/cloudfront v1.73.0 // indirect
+)
+
+require (
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.26 // indirect
 	github.com/aws/aws-sdk-go-v2/config v1.33.15 // indirect
 	github.com/aws/aws-sdk-go-v2/credentials v1.20.15 // indirect

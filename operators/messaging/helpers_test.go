@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"io/fs"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -16,16 +15,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/messaging"
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/messaging/crds"
 	"github.com/runner-codes/infra-operator/operators/security"
-	secv1alpha1 "github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
-	seccrds "github.com/runner-codes/infra-operator/operators/security/crds"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
@@ -81,19 +76,11 @@ func startWith(t testing.TB, tune func(*operator.Options)) *harness {
 func launch(t testing.TB, tune func(*operator.Options), keys bool) *harness {
 	t.Helper()
 	emu := emulator.New(emulator.Options{Accounts: map[string]string{testAccessKey: testAccount}})
-	opts := testenv.Options{
-		CRDs:        []fs.FS{crds.FS()},
-		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
-		AWS:         emu,
-	}
 	run := []operator.Family{messaging.Family()}
 	if keys {
-		opts.CRDs = append(opts.CRDs, seccrds.FS())
-		opts.AddToScheme = append(opts.AddToScheme, secv1alpha1.AddToScheme)
 		run = append(run, security.Family())
 	}
-	env := testenv.Start(t, opts)
-	families.RunWith(t, env, tune, run...)
+	env := families.Start(t, emu, tune, run...)
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{t: t, env: env, emu: emu, sqs: sqs.NewFromConfig(cfg), sns: sns.NewFromConfig(cfg)}
 }

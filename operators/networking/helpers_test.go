@@ -2,7 +2,6 @@ package networking_test
 
 import (
 	"context"
-	"io/fs"
 	"path/filepath"
 	"testing"
 	"time"
@@ -11,18 +10,14 @@ import (
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/networking"
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/networking/crds"
 	"github.com/runner-codes/infra-operator/operators/security"
 	"github.com/runner-codes/infra-operator/operators/security/acmcertificate"
-	secv1alpha1 "github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
-	seccrds "github.com/runner-codes/infra-operator/operators/security/crds"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
 	"github.com/runner-codes/infra-operator/shared/testenv/families"
@@ -61,13 +56,8 @@ func start(t testing.TB) *harness {
 func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options)) *harness {
 	t.Helper()
 	emu := emulator.New(emulator.Options{Transitions: transitions})
-	env := testenv.Start(t, testenv.Options{
-		CRDs:        []fs.FS{crds.FS(), seccrds.FS()},
-		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme, secv1alpha1.AddToScheme},
-		AWS:         emu,
-	})
 	acmcertificate.RecheckMin, acmcertificate.RecheckMax = 200*time.Millisecond, time.Second
-	families.RunWith(t, env, tune, networking.Family(), security.Family())
+	env := families.Start(t, emu, tune, networking.Family(), security.Family())
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), elb: elb.NewFromConfig(cfg), c: env.Client}
 }

@@ -2,7 +2,6 @@ package security_test
 
 import (
 	"context"
-	"io/fs"
 	"path/filepath"
 	"testing"
 	"time"
@@ -10,15 +9,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/acm"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	k8stypes "k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/security"
 	"github.com/runner-codes/infra-operator/operators/security/acmcertificate"
-	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/security/crds"
 	"github.com/runner-codes/infra-operator/operators/security/iamrole"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
@@ -58,12 +54,7 @@ func startWith(t testing.TB, propagation time.Duration, tune func(*operator.Opti
 	t.Helper()
 	iamrole.Propagation = propagation
 	emu := emulator.New(emulator.Options{})
-	env := testenv.Start(t, testenv.Options{
-		CRDs:        []fs.FS{crds.FS()},
-		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
-		AWS:         emu,
-	})
-	families.RunWith(t, env, tune, security.Family())
+	env := families.Start(t, emu, tune, security.Family())
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{env: env, emu: emu, iam: iam.NewFromConfig(cfg), acm: acm.NewFromConfig(cfg), c: env.Client}
 }

@@ -36,6 +36,10 @@ const (
 type Service struct {
 	// SigningName is the SigV4 signing name that routes requests here, for example "sqs".
 	SigningName string
+	// PathPrefix, when set, routes the requests signed with SigningName whose path starts with
+	// it here rather than to another service of the same signing name (API Gateway v2's "/v2/"
+	// beside v1, both signed "apigateway").
+	PathPrefix string
 	// ID names the service in counters, faults and errors, for example "SQS".
 	ID string
 	// Protocol is the service's wire protocol.
@@ -61,6 +65,9 @@ type Service struct {
 	// Model is the API model of a service whose SDK module has no schemas of its own; its
 	// shapes give the wire names. Nil for services with SDK schemas.
 	Model *models.Model
+	// WrappedErrors is true for REST-XML services that send errors inside an <ErrorResponse>
+	// element with the fault's Type, as every REST-XML service but S3 does (CloudFront).
+	WrappedErrors bool
 	// ScalarDocuments names, for REST operations whose response document is one member's value
 	// alone (S3's GetBucketLocation answers <LocationConstraint>eu-west-1</LocationConstraint>),
 	// that member.

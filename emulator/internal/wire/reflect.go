@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aws/smithy-go"
+	"github.com/aws/smithy-go/traits"
 )
 
 // Some SDK service modules at the versions this project can use (STS among them) predate the
@@ -169,6 +170,17 @@ func WriteValue(enc smithy.ShapeSerializer, s *smithy.Schema, v reflect.Value) {
 	}
 }
 
+// lowerCamel reports whether the members of a structure from an API model go by lowerCamel keys
+// in JSON documents ("domainName" in API Gateway's and EKS's models, "FunctionName" in
+// Lambda's), which the members Augment adds then follow.
+func lowerCamel(s *smithy.Schema) bool {
+	for name, m := range s.Members() {
+		key := jsonKey(m, name)
+		return key != "" && key[:1] == strings.ToLower(key[:1])
+	}
+	return false
+}
+
 // memberFold returns the member of s named name, ignoring case: Go fields are the model's member
 // names, capitalised ("Arn" for "arn").
 func memberFold(s *smithy.Schema, name string) *smithy.Schema {
@@ -216,6 +228,7 @@ func augment(s *smithy.Schema, t reflect.Type, seen map[*smithy.Schema]bool) {
 		if t == timeType {
 			return
 		}
+		camel := lowerCamel(s)
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
 			if !f.IsExported() || f.Name == metadataName {
@@ -225,7 +238,11 @@ func augment(s *smithy.Schema, t reflect.Type, seen map[*smithy.Schema]bool) {
 				augment(m, f.Type, seen)
 				continue
 			}
-			s.AddMember(f.Name, SchemaFor(f.Type))
+			if camel {
+				s.AddMember(f.Name, SchemaFor(f.Type), &traits.JSONName{Name: strings.ToLower(f.Name[:1]) + f.Name[1:]})
+			} else {
+				s.AddMember(f.Name, SchemaFor(f.Type))
+			}
 		}
 	case reflect.Slice:
 		if t.Elem().Kind() != reflect.Uint8 {

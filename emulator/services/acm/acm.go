@@ -104,6 +104,15 @@ func (b *Backend) SetInUseBy(scope core.Scope, arn string, users []string) bool 
 	return ok
 }
 
+// Has reports whether ACM has the certificate arn in scope. The services that name
+// certificates without ACM reporting their use (API Gateway's domain names) call it.
+func (b *Backend) Has(scope core.Scope, arn string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok := b.regions.For(scope).certs[arn]
+	return ok
+}
+
 // certificateARN is the form of a certificate ARN.
 var certificateARN = regexp.MustCompile(`^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/[A-Za-z0-9-]+$`)
 

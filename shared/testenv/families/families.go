@@ -5,6 +5,7 @@ package families
 
 import (
 	"context"
+	"net/http"
 	"testing"
 	"time"
 
@@ -44,4 +45,21 @@ func RunWith(t testing.TB, e *testenv.Env, tune func(*operator.Options), familie
 		t.Fatalf("build the manager: %v", err)
 	}
 	return testenv.Run(t, mgr, ctx, cancel)
+}
+
+// Start starts a control plane with the CRDs and kinds of the families, the AWS endpoint aws
+// (the emulator) and the families' controllers with the operator's options changed by tune,
+// as a family's tests do when its references name kinds of other families that must run too.
+func Start(t testing.TB, aws http.Handler, tune func(*operator.Options), families ...operator.Family) *testenv.Env {
+	t.Helper()
+	opts := testenv.Options{AWS: aws}
+	for _, f := range families {
+		if f.CRDs != nil {
+			opts.CRDs = append(opts.CRDs, f.CRDs)
+		}
+		opts.AddToScheme = append(opts.AddToScheme, f.AddToScheme...)
+	}
+	env := testenv.Start(t, opts)
+	RunWith(t, env, tune, families...)
+	return env
 }

@@ -1,0 +1,32 @@
+package acm
+
+import (
+	"slices"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/acm/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// IssuedNames returns the domain names (the domain first, then the other subject alternative
+// names) of a certificate of scope that is ISSUED at time now, for the services that serve a
+// certificate to viewers (CloudFront). ok is false when scope has no such certificate, or when it
+// is pending validation, expired or otherwise not issued.
+func (b *Backend) IssuedNames(scope core.Scope, arn string, now time.Time) (names []string, ok bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r, found := b.regions.Lookup(scope)
+	if !found {
+		return nil, false
+	}
+	c, found := r.certs[arn]
+	if !found || now.Before(c.readableAt) {
+		return nil, false
+	}
+	c.settle(now)
+	if c.status != types.CertificateStatusIssued {
+		return nil, false
+	}
+	return slices.Clone(c.sans), true
+}

@@ -1,0 +1,237 @@
+package apigateway
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/apigateway"
+	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// domain is one custom domain name with its base path mappings.
+type domain struct {
+	cfg      types.DomainName // as GetDomainName shows it, but for tags
+	arn      string
+	mappings map[string]*types.BasePathMapping // by base path
+}
+
+// domainName is the form of a custom domain name: dot-separated labels, the first possibly a
+// wildcard.
+var domainName = regexp.MustCompile(`^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`)
+
+// edgeHostedZone is the hosted zone of every CloudFront distribution, which edge-optimized
+// domain names are.
+const edgeHostedZone = "Z2FDTNDATAQYW2"
+
+// certificateRegion is where ACM must hold the certificate of an edge-optimized domain name.
+const certificateRegion = "us-east-1"
+
+// lookupDomain returns the domain name a request names, or NotFoundException.
+func (r *region) lookupDomain(name *string) (*domain, error) {
+	d, ok := r.domains[aws.ToString(name)]
+	if !ok {
+		return nil, core.NotFoundf("NotFoundException", "Invalid domain name identifier specified")
+	}
+	return d, nil
+}
+
+// domainView returns the domain name with its tags.
+func (r *region) domainView(d *domain) *types.DomainName {
+	out := d.cfg
+	out.Tags = r.tags.Map(d.arn)
+	return &out
+}
+
+func (b *Backend) createDomainName(call *core.Call, in *apigateway.CreateDomainNameInput) (*apigateway.CreateDomainNameOutput, error) {
+	name := strings.ToLower(aws.ToString(in.DomainName))
+	if !domainName.MatchString(name) {
+		return nil, BadRequest("Invalid domain name identifier specified")
+	}
+	if in.CertificateBody != nil || in.CertificatePrivateKey != nil {
+		return nil, BadRequest("The emulator does not implement uploaded certificates; use a certificate from ACM")
+	}
+	endpoints, err := endpointConfiguration(in.EndpointConfiguration)
+	if err != nil {
+		return nil, err
+	}
+	regional := endpoints.Types[0] == types.EndpointTypeRegional
+	cert, certScope := aws.ToString(in.CertificateArn), core.Scope{Account: call.Account, Region: certificateRegion}
+	if regional {
+		cert, certScope = aws.ToString(in.RegionalCertificateArn), call.Scope()
+	}
+	if endpoints.Types[0] == types.EndpointTypePrivate {
+		return nil, BadRequest("The emulator does not implement private custom domain names")
+	}
+	if cert == "" {
+		return nil, BadRequest("A certificate must be specified for a domain name")
+	}
+	if !b.certs.Has(certScope, cert) {
+		return nil, BadRequest("Certificate %s not found in account %s", cert, call.Account)
+	}
+	policy := in.SecurityPolicy
+	if policy == "" {
+		policy = types.SecurityPolicyTls12
+	}
+	return locked(b, call, func(r *region) (*apigateway.CreateDomainNameOutput, error) {
+		if _, ok := r.domains[name]; ok {
+			return nil, Conflict("The domain name you provided already exists.")
+		}
+		d := &domain{arn: ARN(r.scope, "/domainnames/"+name), mappings: map[string]*types.BasePathMapping{}}
+		d.cfg = types.DomainName{
+			DomainName: aws.String(name), DomainNameArn: aws.String(d.arn), EndpointConfiguration: endpoints, SecurityPolicy: policy,
+			DomainNameStatus: types.DomainNameStatusAvailable, CertificateUploadDate: aws.Time(call.Now), RoutingMode: in.RoutingMode,
+		}
+		if regional {
+			d.cfg.RegionalCertificateArn = aws.String(cert)
+			d.cfg.RegionalDomainName = aws.String("d-" + core.LowerAlnumID(10) + ".execute-api." + r.scope.Region + ".amazonaws.com")
+			d.cfg.RegionalHostedZoneId = aws.String(RegionalHostedZone(r.scope.Region))
+		} else {
+			d.cfg.CertificateArn = aws.String(cert)
+			d.cfg.DistributionDomainName = aws.String("d" + core.LowerAlnumID(13) + ".cloudfront.net")
+			d.cfg.DistributionHostedZoneId = aws.String(edgeHostedZone)
+		}
+		if d.cfg.RoutingMode == "" {
+			d.cfg.RoutingMode = types.RoutingModeBasePathMappingOnly
+		}
+		if err := r.tags.Merge(in.Tags, d.arn); err != nil {
+			return nil, err
+		}
+		r.domains[name] = d
+		out := &apigateway.CreateDomainNameOutput{}
+		core.Fill(out, r.domainView(d))
+		return out, nil
+	})
+}
+
+func (b *Backend) getDomainName(call *core.Call, in *apigateway.GetDomainNameInput) (*apigateway.GetDomainNameOutput, error) {
+	return locked(b, call, func(r *region) (*apigateway.GetDomainNameOutput, error) {
+		d, err := r.lookupDomain(in.DomainName)
+		if err != nil {
+			return nil, err
+		}
+		out := &apigateway.GetDomainNameOutput{}
+		core.Fill(out, r.domainView(d))
+		return out, nil
+	})
+}
+
+func (b *Backend) getDomainNames(call *core.Call, in *apigateway.GetDomainNamesInput) (*apigateway.GetDomainNamesOutput, error) {
+	return locked(b, call, func(r *region) (*apigateway.GetDomainNamesOutput, error) {
+		var items []types.DomainName
+		for _, name := range core.SortedKeys(r.domains) {
+			items = append(items, *r.domainView(r.domains[name]))
+		}
+		items, next, err := page(items, in.Position, in.Limit)
+		if err != nil {
+			return nil, err
+		}
+		return &apigateway.GetDomainNamesOutput{Items: items, Position: next}, nil
+	})
+}
+
+func (b *Backend) deleteDomainName(call *core.Call, in *apigateway.DeleteDomainNameInput) (*apigateway.DeleteDomainNameOutput, error) {
+	return locked(b, call, func(r *region) (*apigateway.DeleteDomainNameOutput, error) {
+		d, err := r.lookupDomain(in.DomainName)
+		if err != nil {
+			return nil, err
+		}
+		r.tags.Delete(d.arn)
+		delete(r.domains, aws.ToString(d.cfg.DomainName))
+		return &apigateway.DeleteDomainNameOutput{}, nil
+	})
+}
+
+// noBasePath is how API Gateway names the empty base path, which maps the root of a domain.
+const noBasePath = "(none)"
+
+// basePath is the form of a base path: path segments of letters, digits and $-_.+!*'().
+var basePath = regexp.MustCompile(`^[A-Za-z0-9$\-_.+!*'()]+(/[A-Za-z0-9$\-_.+!*'()]+)*$`)
+
+func (b *Backend) createBasePathMapping(call *core.Call, in *apigateway.CreateBasePathMappingInput) (*apigateway.CreateBasePathMappingOutput, error) {
+	return locked(b, call, func(r *region) (*apigateway.CreateBasePathMappingOutput, error) {
+		d, err := r.lookupDomain(in.DomainName)
+		if err != nil {
+			return nil, err
+		}
+		a, err := r.lookup(call, in.RestApiId)
+		if err != nil {
+			return nil, err
+		}
+		if in.Stage != nil {
+			if _, ok := a.stages[*in.Stage]; !ok {
+				return nil, BadRequest("Invalid stage identifier specified")
+			}
+		}
+		path := aws.ToString(in.BasePath)
+		if path == "" {
+			path = noBasePath
+		} else if !basePath.MatchString(path) {
+			return nil, BadRequest("Invalid base path specified: %s", path)
+		}
+		if _, ok := d.mappings[path]; ok {
+			return nil, Conflict("Base path already exists for this domain name")
+		}
+		m := &types.BasePathMapping{BasePath: aws.String(path), RestApiId: in.RestApiId, Stage: in.Stage}
+		d.mappings[path] = m
+		out := &apigateway.CreateBasePathMappingOutput{}
+		core.Fill(out, m)
+		return out, nil
+	})
+}
+
+// mapping returns the base path mapping a request names, or NotFoundException.
+func (r *region) mapping(domainName, path *string) (*domain, *types.BasePathMapping, error) {
+	d, err := r.lookupDomain(domainName)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, ok := d.mappings[aws.ToString(path)]
+	if !ok {
+		return nil, nil, core.NotFoundf("NotFoundException", "Invalid base path mapping identifier specified")
+	}
+	return d, m, nil
+}
+
+func (b *Backend) getBasePathMapping(call *core.Call, in *apigateway.GetBasePathMappingInput) (*apigateway.GetBasePathMappingOutput, error) {
+	return locked(b, call, func(r *region) (*apigateway.GetBasePathMappingOutput, error) {
+		_, m, err := r.mapping(in.DomainName, in.BasePath)
+		if err != nil {
+			return nil, err
+		}
+		out := &apigateway.GetBasePathMappingOutput{}
+		core.Fill(out, m)
+		return out, nil
+	})
+}
+
+func (b *Backend) getBasePathMappings(call *core.Call, in *apigateway.GetBasePathMappingsInput) (*apigateway.GetBasePathMappingsOutput, error) {
+	return locked(b, call, func(r *region) (*apigateway.GetBasePathMappingsOutput, error) {
+		d, err := r.lookupDomain(in.DomainName)
+		if err != nil {
+			return nil, err
+		}
+		var items []types.BasePathMapping
+		for _, path := range core.SortedKeys(d.mappings) {
+			items = append(items, *d.mappings[path])
+		}
+		items, next, err := page(items, in.Position, in.Limit)
+		if err != nil {
+			return nil, err
+		}
+		return &apigateway.GetBasePathMappingsOutput{Items: items, Position: next}, nil
+	})
+}
+
+func (b *Backend) deleteBasePathMapping(call *core.Call, in *apigateway.DeleteBasePathMappingInput) (*apigateway.DeleteBasePathMappingOutput, error) {
+	return locked(b, call, func(r *region) (*apigateway.DeleteBasePathMappingOutput, error) {
+		d, m, err := r.mapping(in.DomainName, in.BasePath)
+		if err != nil {
+			return nil, err
+		}
+		delete(d.mappings, aws.ToString(m.BasePath))
+		return &apigateway.DeleteBasePathMappingOutput{}, nil
+	})
+}

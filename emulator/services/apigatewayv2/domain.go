@@ -1,0 +1,209 @@
+package apigatewayv2
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
+	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/services/apigateway"
+)
+
+// domain is one custom domain name with its API mappings.
+type domain struct {
+	cfg      types.DomainName // as GetDomainName shows it, but for tags
+	arn      string
+	mappings map[string]*types.ApiMapping // by id
+}
+
+// domainName is the form of a custom domain name: dot-separated labels, the first possibly a
+// wildcard.
+var domainName = regexp.MustCompile(`^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`)
+
+// domainView returns the domain name with its tags.
+func (r *region) domainView(d *domain) *types.DomainName {
+	out := d.cfg
+	out.Tags = r.tags.Map(d.arn)
+	return &out
+}
+
+// lookupDomain returns the domain name a request names, or NotFoundException.
+func (r *region) lookupDomain(name *string) (*domain, error) {
+	d, ok := r.domains[aws.ToString(name)]
+	if !ok {
+		return nil, core.NotFoundf("NotFoundException", "The domain name resource specified in the request was not found.")
+	}
+	return d, nil
+}
+
+func (b *Backend) createDomainName(call *core.Call, in *apigatewayv2.CreateDomainNameInput) (*apigatewayv2.CreateDomainNameOutput, error) {
+	name := strings.ToLower(aws.ToString(in.DomainName))
+	if !domainName.MatchString(name) {
+		return nil, badRequest("Invalid domain name identifier specified: %s", aws.ToString(in.DomainName))
+	}
+	if len(in.DomainNameConfigurations) != 1 {
+		return nil, badRequest("Exactly one domain name configuration is required")
+	}
+	cfg := in.DomainNameConfigurations[0]
+	if !b.certs.Has(call.Scope(), aws.ToString(cfg.CertificateArn)) {
+		return nil, badRequest("Certificate %s not found in account %s", aws.ToString(cfg.CertificateArn), call.Account)
+	}
+	if cfg.EndpointType == "" {
+		cfg.EndpointType = types.EndpointTypeRegional
+	}
+	if cfg.SecurityPolicy == "" {
+		cfg.SecurityPolicy = types.SecurityPolicyTls12
+	}
+	if cfg.IpAddressType == "" {
+		cfg.IpAddressType = types.IpAddressTypeIpv4
+	}
+	return locked(b, call, func(r *region) (*apigatewayv2.CreateDomainNameOutput, error) {
+		if _, ok := r.domains[name]; ok {
+			return nil, conflict("The domain name you provided already exists.")
+		}
+		cfg.ApiGatewayDomainName = aws.String("d-" + core.LowerAlnumID(10) + ".execute-api." + r.scope.Region + ".amazonaws.com")
+		cfg.HostedZoneId = aws.String(apigateway.RegionalHostedZone(r.scope.Region))
+		cfg.DomainNameStatus = types.DomainNameStatusAvailable
+		d := &domain{arn: apigateway.ARN(r.scope, "/domainnames/"+name), mappings: map[string]*types.ApiMapping{}}
+		d.cfg = types.DomainName{
+			DomainName: aws.String(name), DomainNameConfigurations: []types.DomainNameConfiguration{cfg},
+			ApiMappingSelectionExpression: aws.String("$request.basepath"), DomainNameArn: aws.String(d.arn),
+			RoutingMode: in.RoutingMode,
+		}
+		if d.cfg.RoutingMode == "" {
+			d.cfg.RoutingMode = types.RoutingModeApiMappingOnly
+		}
+		if err := r.tags.Merge(in.Tags, d.arn); err != nil {
+			return nil, err
+		}
+		r.domains[name] = d
+		out := &apigatewayv2.CreateDomainNameOutput{}
+		core.Fill(out, r.domainView(d))
+		return out, nil
+	})
+}
+
+func (b *Backend) getDomainName(call *core.Call, in *apigatewayv2.GetDomainNameInput) (*apigatewayv2.GetDomainNameOutput, error) {
+	return locked(b, call, func(r *region) (*apigatewayv2.GetDomainNameOutput, error) {
+		d, err := r.lookupDomain(in.DomainName)
+		if err != nil {
+			return nil, err
+		}
+		out := &apigatewayv2.GetDomainNameOutput{}
+		core.Fill(out, r.domainView(d))
+		return out, nil
+	})
+}
+
+func (b *Backend) getDomainNames(call *core.Call, in *apigatewayv2.GetDomainNamesInput) (*apigatewayv2.GetDomainNamesOutput, error) {
+	return locked(b, call, func(r *region) (*apigatewayv2.GetDomainNamesOutput, error) {
+		var items []types.DomainName
+		for _, name := range core.SortedKeys(r.domains) {
+			items = append(items, *r.domainView(r.domains[name]))
+		}
+		items, next, err := page(items, in.NextToken, in.MaxResults)
+		if err != nil {
+			return nil, err
+		}
+		return &apigatewayv2.GetDomainNamesOutput{Items: items, NextToken: next}, nil
+	})
+}
+
+func (b *Backend) deleteDomainName(call *core.Call, in *apigatewayv2.DeleteDomainNameInput) (*apigatewayv2.DeleteDomainNameOutput, error) {
+	return locked(b, call, func(r *region) (*apigatewayv2.DeleteDomainNameOutput, error) {
+		d, err := r.lookupDomain(in.DomainName)
+		if err != nil {
+			return nil, err
+		}
+		r.tags.Delete(d.arn)
+		delete(r.domains, aws.ToString(d.cfg.DomainName))
+		return &apigatewayv2.DeleteDomainNameOutput{}, nil
+	})
+}
+
+// mappingKey is the form of an API mapping key: path segments of letters, digits and
+// $-_.+!*'(), or empty for the root of the domain.
+var mappingKey = regexp.MustCompile(`^([A-Za-z0-9$\-_.+!*'()]+(/[A-Za-z0-9$\-_.+!*'()]+)*)?$`)
+
+func (b *Backend) createAPIMapping(call *core.Call, in *apigatewayv2.CreateApiMappingInput) (*apigatewayv2.CreateApiMappingOutput, error) {
+	return locked(b, call, func(r *region) (*apigatewayv2.CreateApiMappingOutput, error) {
+		d, err := r.lookupDomain(in.DomainName)
+		if err != nil {
+			return nil, err
+		}
+		a, err := r.lookup(call, aws.ToString(in.ApiId))
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := a.stages[aws.ToString(in.Stage)]; !ok {
+			return nil, notFound(call, "Stage", aws.ToString(in.Stage))
+		}
+		key := aws.ToString(in.ApiMappingKey)
+		if !mappingKey.MatchString(key) {
+			return nil, badRequest("Invalid API mapping key specified: %s", key)
+		}
+		for _, m := range d.mappings {
+			if aws.ToString(m.ApiMappingKey) == key {
+				return nil, conflict("API mapping already exists for domain name %s and key %q", aws.ToString(d.cfg.DomainName), key)
+			}
+		}
+		m := &types.ApiMapping{ApiMappingId: aws.String(core.LowerAlnumID(6)), ApiId: in.ApiId, Stage: in.Stage, ApiMappingKey: aws.String(key)}
+		d.mappings[*m.ApiMappingId] = m
+		out := &apigatewayv2.CreateApiMappingOutput{}
+		core.Fill(out, m)
+		return out, nil
+	})
+}
+
+// mapping returns the API mapping a request names, or NotFoundException.
+func (r *region) mapping(call *core.Call, name, id *string) (*domain, *types.ApiMapping, error) {
+	d, err := r.lookupDomain(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, ok := d.mappings[aws.ToString(id)]
+	if !ok {
+		return nil, nil, notFound(call, "ApiMapping", aws.ToString(id))
+	}
+	return d, m, nil
+}
+
+func (b *Backend) getAPIMapping(call *core.Call, in *apigatewayv2.GetApiMappingInput) (*apigatewayv2.GetApiMappingOutput, error) {
+	return locked(b, call, func(r *region) (*apigatewayv2.GetApiMappingOutput, error) {
+		_, m, err := r.mapping(call, in.DomainName, in.ApiMappingId)
+		if err != nil {
+			return nil, err
+		}
+		out := &apigatewayv2.GetApiMappingOutput{}
+		core.Fill(out, m)
+		return out, nil
+	})
+}
+
+func (b *Backend) getAPIMappings(call *core.Call, in *apigatewayv2.GetApiMappingsInput) (*apigatewayv2.GetApiMappingsOutput, error) {
+	return locked(b, call, func(r *region) (*apigatewayv2.GetApiMappingsOutput, error) {
+		d, err := r.lookupDomain(in.DomainName)
+		if err != nil {
+			return nil, err
+		}
+		items, next, err := page(sortedValues(d.mappings), in.NextToken, in.MaxResults)
+		if err != nil {
+			return nil, err
+		}
+		return &apigatewayv2.GetApiMappingsOutput{Items: items, NextToken: next}, nil
+	})
+}
+
+func (b *Backend) deleteAPIMapping(call *core.Call, in *apigatewayv2.DeleteApiMappingInput) (*apigatewayv2.DeleteApiMappingOutput, error) {
+	return locked(b, call, func(r *region) (*apigatewayv2.DeleteApiMappingOutput, error) {
+		d, m, err := r.mapping(call, in.DomainName, in.ApiMappingId)
+		if err != nil {
+			return nil, err
+		}
+		delete(d.mappings, aws.ToString(m.ApiMappingId))
+		return &apigatewayv2.DeleteApiMappingOutput{}, nil
+	})
+}
