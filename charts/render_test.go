@@ -164,6 +164,7 @@ var referenced = map[string][]string{
 	"data":       {"kmskeys"},
 	"messaging":  {"kmskeys"},
 	"networking": {"acmcertificates"},
+	"edge":       {"albs", "acmcertificates"},
 }
 
 // checkRBAC checks that the ClusterRole grants the family's kinds, AWSProviders and

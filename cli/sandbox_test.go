@@ -24,7 +24,8 @@ import (
 // function, a web server placed by references in a VPC of its own, an EKS cluster with a node
 // group and add-ons, and a function whose role is an IAMRole) and the security family's
 // examples (the seed roles, secrets and keys, a certificate validated through DNS and one
-// imported from a TLS Secret), follows them until they
+// imported from a TLS Secret) and the edge family's CloudFront distributions, follows them
+// until they
 // settle, and checks with `infractl status` that every one is Ready, once the seeds'
 // placeholders (sg-xxx, subnet-xxx) are replaced by a real-looking id or by references.
 // Ctrl-C (a cancelled context) stops everything cleanly.
@@ -42,7 +43,8 @@ func TestSandbox(t *testing.T) {
 			"--apply", "../examples/sandbox", "--apply", "../examples/data", "--apply", "../examples/messaging",
 			"--apply", "../examples/compute/ec2instance-with-references.yaml", "--apply", "../examples/compute/ec2instance-web-server.yaml",
 			"--apply", "../examples/compute/lambdafunction-api-handler.yaml", "--apply", "../examples/compute/ekscluster.yaml",
-			"--apply", "../examples/security", "--apply", "../examples/compute/lambdafunction-with-role.yaml"})
+			"--apply", "../examples/security", "--apply", "../examples/compute/lambdafunction-with-role.yaml",
+			"--apply", "../examples/edge"})
 		done <- cmd.ExecuteContext(ctx)
 	}()
 	waitOutput(t, out, done, "of the resources failed", 3*time.Minute)
@@ -79,7 +81,7 @@ func TestSandbox(t *testing.T) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		status = runStatus(t, kubeconfig)
-		if allReady(status, 2+10+3+5+4+2+5+2+8) {
+		if allReady(status, 2+10+3+5+4+2+5+2+8+3) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -90,7 +92,8 @@ func TestSandbox(t *testing.T) {
 	for _, want := range []string{"AWSProvider", "S3Bucket", "mycompany-app-data-prod", "DynamoDBTable", "production-users", "RDSInstance", "app-mysql-01", "SQSQueue", "production-orders.fifo", "SNSTopic", "production-notifications",
 		"EC2Instance", "web-server", "web-server-refs", "LambdaFunction", "api-handler", "EKSCluster", "platform",
 		"IAMRole", "ec2-web-server-role", "lambda-execution-role", "orders-handler", "SecretsManagerSecret", "database-password", "api-key",
-		"KMSKey", "data-encryption-key", "signing-key", "ACMCertificate", "storefront-cert", "internal-cert"} {
+		"KMSKey", "data-encryption-key", "signing-key", "ACMCertificate", "storefront-cert", "internal-cert",
+		"CloudFrontDistribution", "storefront-cdn"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status lacks %s:\n%s", want, status)
 		}

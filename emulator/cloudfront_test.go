@@ -479,3 +479,20 @@ func TestCloudFrontUnimplemented(t *testing.T) {
 		InvalidationBatch: &types.InvalidationBatch{CallerReference: aws.String("x"), Paths: &types.Paths{Quantity: aws.Int32(1), Items: []string{"/*"}}}})
 	wantCode(t, "CreateInvalidation", err, "NotImplemented")
 }
+
+// TestCloudFrontEmptyLists checks that an empty list the SDK sends as an empty element (a
+// configuration with CacheBehaviors Quantity 0 and Items set to an empty list) is read as no
+// items, as AWS reads it, not as one empty item (InconsistentQuantities).
+func TestCloudFrontEmptyLists(t *testing.T) {
+	env := cloudFrontClient(t, emulator.Options{})
+	cfg := s3Distribution("uid-empty")
+	cfg.CacheBehaviors = &types.CacheBehaviors{Quantity: aws.Int32(0), Items: []types.CacheBehavior{}}
+	cfg.Aliases = &types.Aliases{Quantity: aws.Int32(0), Items: []string{}}
+	out, err := env.cf.CreateDistribution(context.Background(), &cloudfront.CreateDistributionInput{DistributionConfig: cfg})
+	if err != nil {
+		t.Fatalf("create with empty lists: %v", err)
+	}
+	if got := out.Distribution.DistributionConfig.CacheBehaviors; aws.ToInt32(got.Quantity) != 0 || len(got.Items) != 0 {
+		t.Errorf("cache behaviours = %+v, want none", got)
+	}
+}

@@ -26,9 +26,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 )
 
-require (
-	github.com/aws/aws-sdk-go-v2/service/cloudfront v1.73.0
-)
+require github.com/aws/aws-sdk-go-v2/service/cloudfront v1.73.0
 
 require (
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.26 // indirect

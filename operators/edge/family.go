@@ -1,14 +1,28 @@
-// Package edge is the edge family of infra-operator: APIGateway and CloudFrontDistribution.
+// Package edge is the edge family of infra-operator: CloudFrontDistribution, and APIGateway
+// (later).
 package edge
 
-import "github.com/runner-codes/infra-operator/shared/operator"
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/runner-codes/infra-operator/operators/edge/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/edge/cloudfrontdistribution"
+	"github.com/runner-codes/infra-operator/operators/edge/crds"
+	"github.com/runner-codes/infra-operator/shared/engine"
+	"github.com/runner-codes/infra-operator/shared/operator"
+)
 
 // Name is the family's name.
 const Name = "edge"
 
-// Family returns the edge family with every kind it implements so far. Kinds are added to
-// AddToScheme and Setup as their drivers land; until then the family runs the AWSProvider
-// controller and serves its health and metrics endpoints.
+// Family returns the edge family with the kinds it implements so far.
 func Family() operator.Family {
-	return operator.Family{Name: Name}
+	return operator.Family{
+		Name:        Name,
+		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
+		CRDs:        crds.FS(),
+		Kinds: []engine.Controller{
+			engine.For(cloudfrontdistribution.Kind()),
+		},
+	}
 }

@@ -329,7 +329,8 @@ func xmlValue(n *node, s *smithy.Schema) any {
 
 // xmlStruct reads the children of n as members of s. Flattened lists repeat their member's
 // element. A list member whose element holds only text is read as one flattened item too:
-// schemas synthesized for members newer than the model cannot say that a list is flattened.
+// schemas synthesized for members newer than the model cannot say that a list is flattened. An
+// empty element (<Items/>, what the SDK sends for an empty list) is an empty list.
 func xmlStruct(n *node, s *smithy.Schema) any {
 	byElement := map[string]string{}
 	for name, m := range s.Members() {
@@ -345,6 +346,12 @@ func xmlStruct(n *node, s *smithy.Schema) any {
 		}
 		m := s.Member(name)
 		isList := m.Type() == smithy.ShapeTypeList || m.Type() == smithy.ShapeTypeSet
+		if isList && !flattened(m) && len(child.children) == 0 && strings.TrimSpace(child.text) == "" {
+			if _, seen := out[name]; !seen {
+				out[name] = []any{}
+			}
+			continue
+		}
 		if isList && (flattened(m) || len(child.children) == 0) {
 			list, _ := out[name].([]any)
 			out[name] = append(list, xmlValue(child, m.ListMember()))

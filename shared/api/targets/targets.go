@@ -41,6 +41,9 @@ var (
 	NATGateway = Target{Kind: "NATGateway", Family: "networking", ID: []string{"status", "natGatewayID"}}
 	// SecurityGroup resolves to the security group id.
 	SecurityGroup = Target{Kind: "SecurityGroup", Family: "networking", ID: []string{"status", "groupID"}}
+	// ALB resolves to the Application Load Balancer's DNS name, for the origins of a
+	// CloudFront distribution.
+	ALB = Target{Kind: "ALB", Family: "networking", ID: []string{"status", "dnsName"}}
 )
 
 // Kinds of the messaging family that references may name.

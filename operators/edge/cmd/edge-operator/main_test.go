@@ -1,46 +1,36 @@
 package main
 
 import (
-	"context"
-	"strings"
 	"testing"
 	"time"
 
-	coordinationv1 "k8s.io/api/coordination/v1"
-	"k8s.io/apimachinery/pkg/types"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/runner-codes/infra-operator/shared/testenv"
+	"github.com/runner-codes/infra-operator/emulator"
+	"github.com/runner-codes/infra-operator/operators/edge"
+	"github.com/runner-codes/infra-operator/operators/edge/api/v1alpha1"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
-// TestBinary builds the edge-operator binary, runs it against a real control plane with the
-// flags a Deployment passes, and checks its probes, its leader election Lease and a clean exit
-// on SIGTERM. The edge family has no kinds yet; it must still start and serve.
+// TestBinary builds the edge-operator binary and runs it, as a Deployment would, against a
+// real control plane and the AWS emulator (distributions deployed 300ms after a change): a
+// CloudFront distribution by domain name becomes Ready, the AWS call metrics count its one
+// create, and the binary exits cleanly on SIGTERM.
 func TestBinary(t *testing.T) {
-	env := testenv.Start(t, testenv.Options{})
-	metrics, probes := testenv.FreeAddress(t), testenv.FreeAddress(t)
-	bin := testenv.RunBinary(t, ".",
-		"--kubeconfig", env.Kubeconfig(t),
-		"--metrics-bind-address", metrics,
-		"--health-probe-bind-address", probes,
-		"--leader-elect", "--leader-election-namespace", "default",
-		"--log-format", "json")
-	for _, url := range []string{"http://" + probes + "/healthz", "http://" + probes + "/readyz", "http://" + metrics + "/metrics"} {
-		bin.WaitOK(url)
-	}
-	lease := &coordinationv1.Lease{}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		err := env.Client.Get(context.Background(), types.NamespacedName{Namespace: "default", Name: "edge.infra-operator.runner.codes"}, lease)
-		if err == nil && lease.Spec.HolderIdentity != nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no leader election Lease: %v\nlogs:\n%s", err, bin.Logs())
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	bin.Stop()
-	if !strings.Contains(bin.Logs(), `"msg":"starting"`) {
-		t.Errorf("logs are not JSON with a start line:\n%s", bin.Logs())
-	}
+	kubetest.RunBinaryCheck(t, kubetest.BinaryCheck{
+		Family: edge.Family(),
+		AWS:    emulator.New(emulator.Options{Transitions: map[string]time.Duration{"CloudFront": 300 * time.Millisecond}}),
+		Object: func(ns string) shared.Managed {
+			d := &v1alpha1.CloudFrontDistribution{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "cdn"}}
+			d.Spec.ProviderRef.Name = "aws"
+			d.Spec.Origins = []v1alpha1.DistributionOrigin{{ID: "web", DomainName: "origin.example.com"}}
+			d.Spec.DefaultCacheBehavior.TargetOriginID = "web"
+			return d
+		},
+		Metrics: []string{
+			`infra_operator_aws_api_calls_total{operation="CreateDistributionWithTags",outcome="success",service="CloudFront"} 1`,
+			`infra_operator_resources{kind="CloudFrontDistribution",ready="true"} 1`,
+		},
+	})
 }
