@@ -398,3 +398,35 @@ func TestAPIGatewayRouting(t *testing.T) {
 		t.Errorf("calls were not counted against their own service: %v %v", calls["APIGateway"], calls["APIGatewayV2"])
 	}
 }
+
+// TestAPIGatewayUpdateDomainName checks that UpdateDomainName moves a regional domain name to
+// another certificate ACM holds, refuses one it does not and the edge-optimized certificate
+// path, and changes the security policy.
+func TestAPIGatewayUpdateDomainName(t *testing.T) {
+	env, c := restClient(t, emulator.Options{})
+	ctx := context.Background()
+	first, second := env.certificate(t, "api.example.com"), env.certificate(t, "api.example.com")
+	dn, err := c.CreateDomainName(ctx, &apigateway.CreateDomainNameInput{DomainName: aws.String("api.example.com"), RegionalCertificateArn: first,
+		EndpointConfiguration: &types.EndpointConfiguration{Types: []types.EndpointType{types.EndpointTypeRegional}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.UpdateDomainName(ctx, &apigateway.UpdateDomainNameInput{DomainName: dn.DomainName,
+		PatchOperations: []types.PatchOperation{replace("/regionalCertificateArn", "arn:aws:acm:us-east-1:000000000000:certificate/none")}})
+	wantCode(t, "missing certificate", err, "BadRequestException")
+	_, err = c.UpdateDomainName(ctx, &apigateway.UpdateDomainNameInput{DomainName: dn.DomainName,
+		PatchOperations: []types.PatchOperation{replace("/certificateArn", aws.ToString(second))}})
+	wantCode(t, "edge certificate of a regional name", err, "BadRequestException")
+	out, err := c.UpdateDomainName(ctx, &apigateway.UpdateDomainNameInput{DomainName: dn.DomainName,
+		PatchOperations: []types.PatchOperation{replace("/regionalCertificateArn", aws.ToString(second)), replace("/securityPolicy", "TLS_1_0")}})
+	if err != nil || aws.ToString(out.RegionalCertificateArn) != aws.ToString(second) || out.SecurityPolicy != types.SecurityPolicyTls10 {
+		t.Fatalf("UpdateDomainName = %+v, %v", out, err)
+	}
+	got, err := c.GetDomainName(ctx, &apigateway.GetDomainNameInput{DomainName: dn.DomainName})
+	if err != nil || aws.ToString(got.RegionalCertificateArn) != aws.ToString(second) {
+		t.Fatalf("GetDomainName after the update = %+v, %v", got, err)
+	}
+	_, err = c.UpdateDomainName(ctx, &apigateway.UpdateDomainNameInput{DomainName: aws.String("missing.example.com"),
+		PatchOperations: []types.PatchOperation{replace("/securityPolicy", "TLS_1_2")}})
+	wantCode(t, "missing domain name", err, "NotFoundException")
+}

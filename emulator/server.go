@@ -23,7 +23,10 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/services/cloudfront"
 	"github.com/runner-codes/infra-operator/emulator/services/dynamodb"
 	"github.com/runner-codes/infra-operator/emulator/services/ec2"
+	"github.com/runner-codes/infra-operator/emulator/services/ecr"
+	"github.com/runner-codes/infra-operator/emulator/services/ecs"
 	"github.com/runner-codes/infra-operator/emulator/services/eks"
+	"github.com/runner-codes/infra-operator/emulator/services/elasticache"
 	"github.com/runner-codes/infra-operator/emulator/services/elbv2"
 	"github.com/runner-codes/infra-operator/emulator/services/iam"
 	"github.com/runner-codes/infra-operator/emulator/services/kms"
@@ -45,10 +48,10 @@ type Options struct {
 	Accounts map[string]string
 	// Faults are the faults in force at start, keyed "Service" or "Service.Operation".
 	Faults map[string]Fault
-	// Transitions override, by service ID ("ACM", "APIGateway", "APIGatewayV2", "CloudFront", "DynamoDB", "EC2", "EKS", "ELBv2", "Lambda", "RDS"),
-	// how long asynchronous lifecycles (creating -> active) take on the simulation clock; zero
-	// makes them immediate. Services not named keep their defaults (DynamoDB, EKS, ELBv2 and RDS
-	// 2s, EC2, Lambda and API Gateway's VPC links 1s, ACM 3s, CloudFront 5s).
+	// Transitions override, by service ID ("ACM", "APIGateway", "APIGatewayV2", "CloudFront", "DynamoDB", "EC2", "ECS", "EKS",
+	// "ElastiCache", "ELBv2", "Lambda", "RDS"), how long asynchronous lifecycles (creating -> active) take on the simulation
+	// clock; zero makes them immediate. Services not named keep their defaults (DynamoDB, EKS, ElastiCache, ELBv2 and RDS
+	// 2s, EC2, ECS's tasks, Lambda and API Gateway's VPC links 1s, ACM 3s, CloudFront 5s).
 	Transitions map[string]time.Duration
 	// AdminToken, when set, is required on the admin endpoints under /_emulator/, sent as
 	// "Authorization: Bearer <token>" or "X-Emulator-Token: <token>". AWS requests are not
@@ -124,6 +127,12 @@ func New(opts Options) *Server {
 	s.register(apigatewayv2.New(network, certificates).Service())
 	// CloudFront serves ACM certificates of us-east-1 to viewers, checked against the emulated ACM.
 	s.register(cloudfront.New(s.Clock, certificates).Service())
+	// ECR checks the KMS keys its repositories are encrypted with against the emulated KMS.
+	s.register(ecr.New(keys).Service())
+	// ECS checks the subnets and security groups of its services against the emulated EC2.
+	s.register(ecs.New(s.Clock, network).Service())
+	// ElastiCache checks the subnets of its subnet groups and its security groups against EC2.
+	s.register(elasticache.New(s.Clock, network).Service())
 	return s
 }
 

@@ -37,6 +37,9 @@ func assign(v reflect.Value, s *smithy.Schema, raw any) error {
 	}
 	switch v.Kind() {
 	case reflect.Struct:
+		if done, err := assignUnions(v, raw); done {
+			return err
+		}
 		obj, ok := raw.(map[string]any)
 		if !ok {
 			return fmt.Errorf("expected an object, got %T", raw)

@@ -119,9 +119,13 @@ func (e *JSONEncoder) WriteTime(s *smithy.Schema, v time.Time) {
 }
 func (e *JSONEncoder) WriteUnion(s, _ *smithy.Schema) { e.open(s, 's', '{') }
 func (e *JSONEncoder) CloseUnion()                    { e.close('}') }
-func (e *JSONEncoder) WriteDocument(s *smithy.Schema, _ document.Value) {
+func (e *JSONEncoder) WriteDocument(s *smithy.Schema, v document.Value) {
 	e.prefix(s)
-	e.buf.WriteString("null")
+	b, err := json.Marshal(documentJSON(v))
+	if err != nil {
+		b = []byte("null")
+	}
+	e.buf.Write(b)
 }
 func (e *JSONEncoder) WriteNil(s *smithy.Schema) {
 	e.prefix(s)
@@ -147,4 +151,54 @@ func (e *JSONEncoder) CloseMap() { e.close('}') }
 // epochSeconds formats t as seconds since the epoch with millisecond precision.
 func epochSeconds(t time.Time) string {
 	return strconv.FormatFloat(float64(t.UnixMilli())/1000, 'f', -1, 64)
+}
+
+// documentJSON returns a document's value as encoding/json writes it: numbers as they were
+// read, blobs in base64, timestamps in epoch seconds, structures as their members, and the
+// SDK's opaque documents as they marshal themselves.
+func documentJSON(v document.Value) any {
+	switch d := v.(type) {
+	case document.Boolean:
+		return bool(d)
+	case document.String:
+		return string(d)
+	case document.Number:
+		return json.Number(d)
+	case document.Blob:
+		return base64.StdEncoding.EncodeToString(d)
+	case document.Timestamp:
+		return json.Number(epochSeconds(time.Time(d)))
+	case document.List:
+		out := make([]any, len(d))
+		for i, item := range d {
+			out[i] = documentJSON(item)
+		}
+		return out
+	case document.Map:
+		return documentMembers(d)
+	case document.Structure:
+		return documentMembers(d.Members)
+	case *document.Opaque:
+		return documentJSON(*d)
+	case document.Opaque:
+		// The SDK wraps its service's document.Interface values, which marshal themselves.
+		if m, ok := d.Value.(interface{ MarshalSmithyDocument() ([]byte, error) }); ok {
+			if b, err := m.MarshalSmithyDocument(); err == nil {
+				return json.RawMessage(b)
+			}
+			return nil
+		}
+		return d.Value
+	}
+	return nil
+}
+
+// documentMembers returns the members of a document map or structure as encoding/json writes
+// them.
+func documentMembers(m map[string]document.Value) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, item := range m {
+		out[k] = documentJSON(item)
+	}
+	return out
 }

@@ -1,7 +1,8 @@
 // Package apigateway emulates Amazon API Gateway v1, the API of REST APIs, over its restJson1
 // protocol (API version 2015-07-09, paths such as /restapis/...): REST APIs with their root
 // resource "/", resources, methods and their integrations, deployments, stages, custom domain
-// names with their base path mappings, VPC links, and tags. Updates take JSON Patch operations
+// names (UpdateDomainName patches their certificate and security policy) with their base path
+// mappings, VPC links, and tags. Updates take JSON Patch operations
 // as AWS's do.
 //
 // It keeps what an operator that manages REST APIs reads back: resource paths are built from
@@ -106,6 +107,7 @@ func (b *Backend) Service() *core.Service {
 			"CreateDomainName":      core.Op(b.createDomainName),
 			"GetDomainName":         core.Op(b.getDomainName),
 			"GetDomainNames":        core.Op(b.getDomainNames),
+			"UpdateDomainName":      core.Op(b.updateDomainName),
 			"DeleteDomainName":      core.Op(b.deleteDomainName),
 			"CreateBasePathMapping": core.Op(b.createBasePathMapping),
 			"GetBasePathMapping":    core.Op(b.getBasePathMapping),

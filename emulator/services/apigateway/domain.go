@@ -132,6 +132,55 @@ func (b *Backend) getDomainNames(call *core.Call, in *apigateway.GetDomainNamesI
 	})
 }
 
+func (b *Backend) updateDomainName(call *core.Call, in *apigateway.UpdateDomainNameInput) (*apigateway.UpdateDomainNameOutput, error) {
+	return locked(b, call, func(r *region) (*apigateway.UpdateDomainNameOutput, error) {
+		d, err := r.lookupDomain(in.DomainName)
+		if err != nil {
+			return nil, err
+		}
+		cfg := d.cfg
+		if err := patch(in.PatchOperations, func(p patchOp) error { return b.patchDomain(call, &cfg, p) }); err != nil {
+			return nil, err
+		}
+		d.cfg = cfg
+		out := &apigateway.UpdateDomainNameOutput{}
+		core.Fill(out, r.domainView(d))
+		return out, nil
+	})
+}
+
+// patchDomain applies one patch operation to a domain name: its certificate (regional, or
+// edge-optimized, which ACM must hold in us-east-1), or its security policy.
+func (b *Backend) patchDomain(call *core.Call, cfg *types.DomainName, p patchOp) error {
+	regional := cfg.EndpointConfiguration.Types[0] == types.EndpointTypeRegional
+	switch p.parts[0] {
+	case "regionalCertificateArn", "certificateArn":
+		if regional != (p.parts[0] == "regionalCertificateArn") || len(p.parts) != 1 || p.op != types.OpReplace {
+			return p.invalidPath()
+		}
+		scope := core.Scope{Account: call.Account, Region: certificateRegion}
+		if regional {
+			scope = call.Scope()
+		}
+		if !b.certs.Has(scope, aws.ToString(p.value)) {
+			return BadRequest("Certificate %s not found in account %s", aws.ToString(p.value), call.Account)
+		}
+		if regional {
+			cfg.RegionalCertificateArn = p.value
+		} else {
+			cfg.CertificateArn = p.value
+		}
+	case "securityPolicy":
+		if v := types.SecurityPolicy(aws.ToString(p.value)); v != types.SecurityPolicyTls10 && v != types.SecurityPolicyTls12 {
+			return BadRequest("Invalid security policy: %s", v)
+		}
+		cfg.SecurityPolicy = types.SecurityPolicy(aws.ToString(p.value))
+	default:
+		return p.invalidPath()
+	}
+	return nil
+}
+
 func (b *Backend) deleteDomainName(call *core.Call, in *apigateway.DeleteDomainNameInput) (*apigateway.DeleteDomainNameOutput, error) {
 	return locked(b, call, func(r *region) (*apigateway.DeleteDomainNameOutput, error) {
 		d, err := r.lookupDomain(in.DomainName)

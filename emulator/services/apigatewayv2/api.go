@@ -206,6 +206,20 @@ func (b *Backend) updateAPI(call *core.Call, in *apigatewayv2.UpdateApiInput) (*
 	})
 }
 
+func (b *Backend) deleteCORS(call *core.Call, in *apigatewayv2.DeleteCorsConfigurationInput) (*apigatewayv2.DeleteCorsConfigurationOutput, error) {
+	return locked(b, call, func(r *region) (*apigatewayv2.DeleteCorsConfigurationOutput, error) {
+		a, err := r.lookup(call, aws.ToString(in.ApiId))
+		if err != nil {
+			return nil, err
+		}
+		if a.cfg.CorsConfiguration == nil {
+			return nil, notFound(call, "CorsConfiguration", aws.ToString(in.ApiId))
+		}
+		a.cfg.CorsConfiguration = nil
+		return &apigatewayv2.DeleteCorsConfigurationOutput{}, nil
+	})
+}
+
 // first returns the new value of a setting an update gives, else the old one.
 func first[T any](update, old *T) *T {
 	if update != nil {

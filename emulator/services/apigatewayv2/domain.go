@@ -86,6 +86,36 @@ func (b *Backend) createDomainName(call *core.Call, in *apigatewayv2.CreateDomai
 	})
 }
 
+// updateDomainName replaces the domain name's configuration (its certificate, endpoint type
+// and security policy), keeping the target domain name and hosted zone API Gateway gave it.
+func (b *Backend) updateDomainName(call *core.Call, in *apigatewayv2.UpdateDomainNameInput) (*apigatewayv2.UpdateDomainNameOutput, error) {
+	if len(in.DomainNameConfigurations) != 1 {
+		return nil, badRequest("Exactly one domain name configuration is required")
+	}
+	cfg := in.DomainNameConfigurations[0]
+	if !b.certs.Has(call.Scope(), aws.ToString(cfg.CertificateArn)) {
+		return nil, badRequest("Certificate %s not found in account %s", aws.ToString(cfg.CertificateArn), call.Account)
+	}
+	return locked(b, call, func(r *region) (*apigatewayv2.UpdateDomainNameOutput, error) {
+		d, err := r.lookupDomain(in.DomainName)
+		if err != nil {
+			return nil, err
+		}
+		old := d.cfg.DomainNameConfigurations[0]
+		old.CertificateArn = cfg.CertificateArn
+		if cfg.EndpointType != "" {
+			old.EndpointType = cfg.EndpointType
+		}
+		if cfg.SecurityPolicy != "" {
+			old.SecurityPolicy = cfg.SecurityPolicy
+		}
+		d.cfg.DomainNameConfigurations = []types.DomainNameConfiguration{old}
+		out := &apigatewayv2.UpdateDomainNameOutput{}
+		core.Fill(out, r.domainView(d))
+		return out, nil
+	})
+}
+
 func (b *Backend) getDomainName(call *core.Call, in *apigatewayv2.GetDomainNameInput) (*apigatewayv2.GetDomainNameOutput, error) {
 	return locked(b, call, func(r *region) (*apigatewayv2.GetDomainNameOutput, error) {
 		d, err := r.lookupDomain(in.DomainName)
@@ -194,6 +224,41 @@ func (b *Backend) getAPIMappings(call *core.Call, in *apigatewayv2.GetApiMapping
 			return nil, err
 		}
 		return &apigatewayv2.GetApiMappingsOutput{Items: items, NextToken: next}, nil
+	})
+}
+
+// updateAPIMapping points an API mapping at another API, stage or key, checked as a new mapping
+// is.
+func (b *Backend) updateAPIMapping(call *core.Call, in *apigatewayv2.UpdateApiMappingInput) (*apigatewayv2.UpdateApiMappingOutput, error) {
+	return locked(b, call, func(r *region) (*apigatewayv2.UpdateApiMappingOutput, error) {
+		d, m, err := r.mapping(call, in.DomainName, in.ApiMappingId)
+		if err != nil {
+			return nil, err
+		}
+		next := *m
+		next.ApiId = first(in.ApiId, next.ApiId)
+		next.Stage = first(in.Stage, next.Stage)
+		next.ApiMappingKey = first(in.ApiMappingKey, next.ApiMappingKey)
+		a, err := r.lookup(call, aws.ToString(next.ApiId))
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := a.stages[aws.ToString(next.Stage)]; !ok {
+			return nil, notFound(call, "Stage", aws.ToString(next.Stage))
+		}
+		key := aws.ToString(next.ApiMappingKey)
+		if !mappingKey.MatchString(key) {
+			return nil, badRequest("Invalid API mapping key specified: %s", key)
+		}
+		for id, other := range d.mappings {
+			if id != aws.ToString(m.ApiMappingId) && aws.ToString(other.ApiMappingKey) == key {
+				return nil, conflict("API mapping already exists for domain name %s and key %q", aws.ToString(d.cfg.DomainName), key)
+			}
+		}
+		*m = next
+		out := &apigatewayv2.UpdateApiMappingOutput{}
+		core.Fill(out, m)
+		return out, nil
 	})
 }
 

@@ -42,6 +42,19 @@ func (a *api) checkTarget(target *string) error {
 	return nil
 }
 
+// checkAuthorization checks a route's authorization: NONE, or AWS_IAM (signed requests, no
+// authorizer), which a WebSocket API allows on its $connect route only. Authorizers (JWT,
+// CUSTOM) are not emulated.
+func (a *api) checkAuthorization(key string, auth types.AuthorizationType, authorizer *string) error {
+	if authorizer != nil || auth != types.AuthorizationTypeNone && auth != types.AuthorizationTypeAwsIam {
+		return badRequest("The emulator does not implement authorizers; AuthorizationType must be NONE or AWS_IAM")
+	}
+	if auth == types.AuthorizationTypeAwsIam && a.isWebSocket() && key != "$connect" {
+		return badRequest("Currently, authorization is restricted to the $connect route only")
+	}
+	return nil
+}
+
 // routeKeyTaken returns ConflictException when another route of the API than except has key.
 func (a *api) routeKeyTaken(key, except string) error {
 	for id, rt := range a.routes {
@@ -85,8 +98,8 @@ func (b *Backend) createRoute(call *core.Call, in *apigatewayv2.CreateRouteInput
 		if auth == "" {
 			auth = types.AuthorizationTypeNone
 		}
-		if auth != types.AuthorizationTypeNone || in.AuthorizerId != nil {
-			return nil, badRequest("The emulator does not implement authorizers; AuthorizationType must be NONE")
+		if err := a.checkAuthorization(aws.ToString(in.RouteKey), auth, in.AuthorizerId); err != nil {
+			return nil, err
 		}
 		rt := &types.Route{
 			RouteId: aws.String(core.LowerAlnumID(7)), RouteKey: in.RouteKey, Target: in.Target, AuthorizationType: auth,
@@ -148,8 +161,11 @@ func (b *Backend) updateRoute(call *core.Call, in *apigatewayv2.UpdateRouteInput
 		if err := a.checkTarget(in.Target); err != nil {
 			return nil, err
 		}
-		if (in.AuthorizationType != "" && in.AuthorizationType != types.AuthorizationTypeNone) || in.AuthorizerId != nil {
-			return nil, badRequest("The emulator does not implement authorizers; AuthorizationType must be NONE")
+		if in.AuthorizationType != "" || in.AuthorizerId != nil {
+			if err := a.checkAuthorization(aws.ToString(rt.RouteKey), in.AuthorizationType, in.AuthorizerId); err != nil {
+				return nil, err
+			}
+			rt.AuthorizationType = in.AuthorizationType
 		}
 		rt.Target = first(in.Target, rt.Target)
 		rt.ApiKeyRequired = first(in.ApiKeyRequired, rt.ApiKeyRequired)

@@ -208,6 +208,19 @@ func (b *Backend) updateStage(call *core.Call, in *apigatewayv2.UpdateStageInput
 	})
 }
 
+// deleteAccessLogSettings turns a stage's access logging off.
+func (b *Backend) deleteAccessLogSettings(call *core.Call, in *apigatewayv2.DeleteAccessLogSettingsInput) (*apigatewayv2.DeleteAccessLogSettingsOutput, error) {
+	return locked(b, call, func(r *region) (*apigatewayv2.DeleteAccessLogSettingsOutput, error) {
+		_, s, err := r.stage(call, in.ApiId, in.StageName)
+		if err != nil {
+			return nil, err
+		}
+		s.cfg.AccessLogSettings = nil
+		s.cfg.LastUpdatedDate = aws.Time(call.Now)
+		return &apigatewayv2.DeleteAccessLogSettingsOutput{}, nil
+	})
+}
+
 func (b *Backend) deleteStage(call *core.Call, in *apigatewayv2.DeleteStageInput) (*apigatewayv2.DeleteStageOutput, error) {
 	return locked(b, call, func(r *region) (*apigatewayv2.DeleteStageOutput, error) {
 		a, s, err := r.stage(call, in.ApiId, in.StageName)

@@ -1,0 +1,12 @@
+package core
+
+// Network is what a service that places resources in a VPC needs of the emulated EC2: the
+// subnets and security groups of an account and region. The EC2 backend implements it.
+type Network interface {
+	// Subnet returns the VPC and the availability zone of a subnet, or ok false when the subnet
+	// does not exist.
+	Subnet(scope Scope, id string) (vpc, zone string, ok bool)
+	// SecurityGroup returns the VPC of a security group, or ok false when the group does not
+	// exist.
+	SecurityGroup(scope Scope, id string) (vpc string, ok bool)
+}

@@ -1,0 +1,144 @@
+// Package ecr emulates Amazon Elastic Container Registry over its JSON protocol (awsJson1_1,
+// target prefix AmazonEC2ContainerRegistry_V20150921): private repositories in the caller's
+// registry (one per account and Region), with AWS's name rules, image tag mutability (MUTABLE,
+// IMMUTABLE, and the _WITH_EXCLUSION forms with their wildcard filters), scan on push,
+// encryption (AES256, or KMS and KMS_DSSE with a key checked against the emulated KMS),
+// repository policies, lifecycle policies checked against AWS's lifecycle policy grammar, tags,
+// and the registry's replication configuration (DescribeRegistry,
+// PutReplicationConfiguration).
+//
+// Images exist only as manifests: PutImage stores a manifest under its sha256 digest and an
+// optional tag, with AWS's rules for tags that already exist (ImageAlreadyExistsException for
+// the same image and tag, ImageTagAlreadyExistsException on an immutable tag); ListImages and
+// BatchDeleteImage list and delete them, and DeleteRepository refuses a repository that holds
+// images unless forced (RepositoryNotEmptyException). Layers are not uploaded nor checked, so
+// LayersNotFoundException never happens; nothing is pulled, scanned, replicated or expired
+// (lifecycle policies are stored, never evaluated), and pull-through caches, registry policies,
+// creation templates and signing are not emulated.
+package ecr
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ecr/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// Backend holds the registry of every account and region.
+type Backend struct {
+	keys    core.Keys
+	mu      sync.Mutex
+	regions *core.Regions[*registry]
+	tags    *core.Tags // by repository ARN
+}
+
+// registry is one account's private registry in one region: its repositories by name and its
+// replication configuration.
+type registry struct {
+	repos       map[string]*repository
+	replication []types.ReplicationRule
+}
+
+// New returns an empty ECR backend whose KMS encryption keys are checked against keys.
+func New(keys core.Keys) *Backend {
+	return &Backend{keys: keys, tags: core.NewTags(tagRules),
+		regions: core.NewRegions(func(core.Scope) *registry { return &registry{repos: map[string]*repository{}} })}
+}
+
+// Service describes ECR to the router.
+func (b *Backend) Service() *core.Service {
+	return &core.Service{
+		SigningName:  "ecr",
+		ID:           "ECR",
+		Protocol:     core.ProtocolJSON11,
+		TargetPrefix: "AmazonEC2ContainerRegistry_V20150921",
+		Throttle:     &core.APIError{Code: "ThrottlingException", Status: http.StatusBadRequest, Message: "Rate exceeded"},
+		Operations: map[string]core.Operation{
+			"CreateRepository":              core.Op(b.createRepository),
+			"DescribeRepositories":          core.Op(b.describeRepositories),
+			"DeleteRepository":              core.Op(b.deleteRepository),
+			"PutImageTagMutability":         core.Op(b.putImageTagMutability),
+			"PutImageScanningConfiguration": core.Op(b.putImageScanningConfiguration),
+			"PutLifecyclePolicy":            core.Op(b.putLifecyclePolicy),
+			"GetLifecyclePolicy":            core.Op(b.getLifecyclePolicy),
+			"DeleteLifecyclePolicy":         core.Op(b.deleteLifecyclePolicy),
+			"SetRepositoryPolicy":           core.Op(b.setRepositoryPolicy),
+			"GetRepositoryPolicy":           core.Op(b.getRepositoryPolicy),
+			"DeleteRepositoryPolicy":        core.Op(b.deleteRepositoryPolicy),
+			"PutImage":                      core.Op(b.putImage),
+			"ListImages":                    core.Op(b.listImages),
+			"BatchDeleteImage":              core.Op(b.batchDeleteImage),
+			"TagResource":                   core.Op(b.tagResource),
+			"UntagResource":                 core.Op(b.untagResource),
+			"ListTagsForResource":           core.Op(b.listTagsForResource),
+			"DescribeRegistry":              core.Op(b.describeRegistry),
+			"PutReplicationConfiguration":   core.Op(b.putReplicationConfiguration),
+		},
+		Dump: b.dump,
+	}
+}
+
+// invalidParameter is ECR's InvalidParameterException for a parameter that breaks a constraint,
+// in AWS's words.
+func invalidParameter(param, constraint string) error {
+	return core.Errorf("InvalidParameterException", "Invalid parameter at '%s' failed to satisfy constraint: '%s'", param, constraint)
+}
+
+// registryID is the pattern of a registry ID: an account ID.
+var registryID = regexp.MustCompile(`^[0-9]{12}$`)
+
+// checkRegistry returns the error for a RegistryId that is not an account ID. A well-formed
+// registry of another account is looked up as if it had no repositories: the emulator keeps no
+// cross-account permissions.
+func checkRegistry(id *string) error {
+	if id != nil && !registryID.MatchString(*id) {
+		return invalidParameter("registryId", "must satisfy regular expression '[0-9]{12}'")
+	}
+	return nil
+}
+
+// repositoryNotFound is AWS's answer to a repository the registry does not have.
+func repositoryNotFound(name, registryID string) error {
+	return core.Errorf("RepositoryNotFoundException", "The repository with name '%s' does not exist in the registry with id '%s'", name, registryID)
+}
+
+// lookup returns the repository a request names in the call's registry (or the one its
+// RegistryId names). The caller holds b.mu.
+func (b *Backend) lookup(call *core.Call, registryID, name *string) (*repository, error) {
+	if err := checkRegistry(registryID); err != nil {
+		return nil, err
+	}
+	if err := checkName(aws.ToString(name)); err != nil {
+		return nil, err
+	}
+	owner := call.Account
+	if registryID != nil {
+		owner = *registryID
+	}
+	r, ok := b.regions.Of(call).repos[aws.ToString(name)]
+	if !ok || owner != call.Account {
+		return nil, repositoryNotFound(aws.ToString(name), owner)
+	}
+	return r, nil
+}
+
+// dump returns every repository, for debugging.
+func (b *Backend) dump() any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := map[string]any{}
+	for scope, reg := range b.regions.All() {
+		for name, r := range reg.repos {
+			out[fmt.Sprintf("%s/%s/%s", scope.Account, scope.Region, name)] = map[string]any{
+				"repository": r.describe(), "images": len(r.images), "tags": b.tags.Map(r.arn),
+				"lifecyclePolicy": r.lifecyclePolicy, "policy": r.policy,
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,103 @@
+package ecr
+
+import (
+	"encoding/json"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ecr"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// badPolicy is AWS's answer to a repository policy that is not a resource policy.
+var badPolicy = invalidParameter("PolicyText", "Invalid repository policy provided")
+
+// checkPolicy returns the error AWS gives a repository policy text, or nil: it must be at most
+// 10,240 characters of a JSON policy document whose Statement is a statement or a non-empty
+// list of them, each with Effect Allow or Deny, a Principal (it is a resource policy) and an
+// Action. The emulator does not check the actions' names.
+func checkPolicy(text string) error {
+	if len(text) > 10240 {
+		return invalidParameter("policyText", "must have length less than or equal to 10240")
+	}
+	var doc struct {
+		Statement json.RawMessage `json:"Statement"`
+	}
+	if json.Unmarshal([]byte(text), &doc) != nil || len(doc.Statement) == 0 {
+		return badPolicy
+	}
+	type statement struct {
+		Effect    string          `json:"Effect"`
+		Principal json.RawMessage `json:"Principal"`
+		Action    json.RawMessage `json:"Action"`
+	}
+	var list []statement
+	if json.Unmarshal(doc.Statement, &list) != nil {
+		var one statement
+		if json.Unmarshal(doc.Statement, &one) != nil {
+			return badPolicy
+		}
+		list = []statement{one}
+	}
+	if len(list) == 0 {
+		return badPolicy
+	}
+	for _, s := range list {
+		if (s.Effect != "Allow" && s.Effect != "Deny") || len(s.Principal) == 0 || len(s.Action) == 0 {
+			return badPolicy
+		}
+	}
+	return nil
+}
+
+// policyNotFound is AWS's answer to a repository without a policy.
+func policyNotFound(r *repository) error {
+	return core.Errorf("RepositoryPolicyNotFoundException",
+		"Repository policy does not exist for the repository with name '%s' in the registry with id '%s'", r.name, r.registryID)
+}
+
+// setRepositoryPolicy sets a repository's policy.
+func (b *Backend) setRepositoryPolicy(call *core.Call, in *ecr.SetRepositoryPolicyInput) (*ecr.SetRepositoryPolicyOutput, error) {
+	text := aws.ToString(in.PolicyText)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPolicy(text); err != nil {
+		return nil, err
+	}
+	r.policy = text
+	return &ecr.SetRepositoryPolicyOutput{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name), PolicyText: aws.String(text)}, nil
+}
+
+// getRepositoryPolicy returns a repository's policy.
+func (b *Backend) getRepositoryPolicy(call *core.Call, in *ecr.GetRepositoryPolicyInput) (*ecr.GetRepositoryPolicyOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
+	if err != nil {
+		return nil, err
+	}
+	if r.policy == "" {
+		return nil, policyNotFound(r)
+	}
+	return &ecr.GetRepositoryPolicyOutput{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name), PolicyText: aws.String(r.policy)}, nil
+}
+
+// deleteRepositoryPolicy removes a repository's policy and returns it.
+func (b *Backend) deleteRepositoryPolicy(call *core.Call, in *ecr.DeleteRepositoryPolicyInput) (*ecr.DeleteRepositoryPolicyOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
+	if err != nil {
+		return nil, err
+	}
+	if r.policy == "" {
+		return nil, policyNotFound(r)
+	}
+	text := r.policy
+	r.policy = ""
+	return &ecr.DeleteRepositoryPolicyOutput{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name), PolicyText: aws.String(text)}, nil
+}

@@ -1,0 +1,140 @@
+// Package ecs emulates Amazon Elastic Container Service over its JSON protocol (awsJson1_1,
+// target prefix AmazonEC2ContainerServiceV20141113): clusters with their Container Insights
+// setting, capacity providers (FARGATE and FARGATE_SPOT) and default capacity provider
+// strategy, Service Connect default namespace and tags; DeleteCluster refuses a cluster with
+// active services (ClusterContainsServicesException) or running tasks
+// (ClusterContainsTasksException) and leaves it INACTIVE, as DescribeClusters then reports it;
+// task definitions (register, describe, deregister); and services, enough to count them: a
+// service keeps its desired count of tasks, and the cluster's activeServicesCount,
+// runningTasksCount and pendingTasksCount follow its services.
+//
+// No task is real. A Fargate service's tasks are PENDING for the service's transition time on
+// the simulation clock (TransitionTime, 1s by default; Options.Transitions["ECS"] changes it)
+// after a change of its desired count, then RUNNING; a deleted service is DRAINING until its
+// tasks have stopped, then INACTIVE. There are no container instances, so the tasks of an EC2
+// service are never placed (its running and pending counts stay 0). Tasks cannot be run or
+// listed directly, deployments, load balancers, Service Connect and service discovery
+// registrations are not acted on, and capacity providers of Auto Scaling groups, container
+// instances, task sets and account settings are not emulated. A Service Connect namespace given
+// by name stands for the Cloud Map HTTP namespace AWS would create: the emulator gives it an ARN
+// of its own (Cloud Map is not emulated), and takes namespace ARNs as they are.
+package ecs
+
+import (
+	"net/http"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// TransitionTime is how long a service's tasks take by default, on the simulation clock, to
+// start after its desired count grows, or to stop after it shrinks or the service is deleted.
+const TransitionTime = time.Second
+
+// Backend holds the ECS resources of every account and region.
+type Backend struct {
+	clock   *core.Clock
+	network core.Network
+	mu      sync.Mutex
+	regions *core.Regions[*region]
+	tags    *core.Tags // by resource ARN
+}
+
+// region is what one account has in one region: clusters by name (INACTIVE ones included),
+// task definitions by family, and the ARNs of the Service Connect namespaces named so far.
+type region struct {
+	clusters   map[string]*cluster
+	families   map[string][]*taskDefinition
+	namespaces map[string]string
+}
+
+// New returns an empty ECS backend on clock, whose services' subnets and security groups are
+// checked against network.
+func New(clock *core.Clock, network core.Network) *Backend {
+	return &Backend{clock: clock, network: network, tags: core.NewTags(tagRules), regions: core.NewRegions(func(core.Scope) *region {
+		return &region{clusters: map[string]*cluster{}, families: map[string][]*taskDefinition{}, namespaces: map[string]string{}}
+	})}
+}
+
+// Service describes ECS to the router.
+func (b *Backend) Service() *core.Service {
+	return &core.Service{
+		SigningName:  "ecs",
+		ID:           "ECS",
+		Protocol:     core.ProtocolJSON11,
+		TargetPrefix: "AmazonEC2ContainerServiceV20141113",
+		Transition:   TransitionTime,
+		Throttle:     &core.APIError{Code: "ThrottlingException", Status: http.StatusBadRequest, Message: "Rate exceeded"},
+		Operations: map[string]core.Operation{
+			"CreateCluster":               core.Op(b.createCluster),
+			"DescribeClusters":            core.Op(b.describeClusters),
+			"ListClusters":                core.Op(b.listClusters),
+			"UpdateCluster":               core.Op(b.updateCluster),
+			"UpdateClusterSettings":       core.Op(b.updateClusterSettings),
+			"PutClusterCapacityProviders": core.Op(b.putClusterCapacityProviders),
+			"DeleteCluster":               core.Op(b.deleteCluster),
+			"RegisterTaskDefinition":      core.Op(b.registerTaskDefinition),
+			"DescribeTaskDefinition":      core.Op(b.describeTaskDefinition),
+			"DeregisterTaskDefinition":    core.Op(b.deregisterTaskDefinition),
+			"CreateService":               core.Op(b.createService),
+			"UpdateService":               core.Op(b.updateService),
+			"DeleteService":               core.Op(b.deleteService),
+			"DescribeServices":            core.Op(b.describeServices),
+			"ListServices":                core.Op(b.listServices),
+			"TagResource":                 core.Op(b.tagResource),
+			"UntagResource":               core.Op(b.untagResource),
+			"ListTagsForResource":         core.Op(b.listTagsForResource),
+		},
+		Dump: b.dump,
+	}
+}
+
+// invalidParameter is ECS's InvalidParameterException.
+func invalidParameter(format string, args ...any) error {
+	return core.Errorf("InvalidParameterException", format, args...)
+}
+
+// clusterNotFound is AWS's answer to a cluster that does not exist or is INACTIVE.
+var clusterNotFound = core.Errorf("ClusterNotFoundException", "Cluster not found.")
+
+// clusterRef matches a cluster ARN; its group is the cluster's name.
+var clusterRef = regexp.MustCompile(`^arn:aws[a-z-]*:ecs:[a-z0-9-]+:[0-9]{12}:cluster/([A-Za-z0-9_-]{1,255})$`)
+
+// clusterName returns the name of the cluster a request names by name or ARN, "default" when it
+// names none.
+func clusterName(ref *string) string {
+	s := aws.ToString(ref)
+	if m := clusterRef.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	if s == "" {
+		return "default"
+	}
+	return s
+}
+
+// activeCluster returns the ACTIVE cluster a request names. The caller holds b.mu.
+func (b *Backend) activeCluster(call *core.Call, ref *string) (*cluster, error) {
+	c, ok := b.regions.Of(call).clusters[clusterName(ref)]
+	if !ok || c.status != statusActive {
+		return nil, clusterNotFound
+	}
+	return c, nil
+}
+
+// dump returns every cluster with its services, for debugging.
+func (b *Backend) dump() any {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := map[string]any{}
+	for scope, r := range b.regions.All() {
+		for _, c := range r.clusters {
+			out[c.arn] = map[string]any{"scope": scope, "cluster": b.full(c, b.clock.Now()), "services": len(c.services)}
+		}
+	}
+	return out
+}

@@ -1,0 +1,271 @@
+package elasticache
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/elasticache"
+	"github.com/aws/aws-sdk-go-v2/service/elasticache/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
+)
+
+// cluster is one cache cluster: standalone, or a member of a replication group whose life and
+// configuration it shares.
+type cluster struct {
+	id, arn string
+	cfg     *config
+	life    *life
+	// group is the replication group of a member, "" for a standalone cluster; primary is true
+	// for the group's primary.
+	group   string
+	primary bool
+	created time.Time
+	// host is the random part of the cluster's endpoints (a member's is its group's).
+	host string
+	zone string
+	// crossAZ is true for a Memcached cluster whose nodes are spread over the zones of its
+	// subnet group (AZMode cross-az).
+	crossAZ bool
+}
+
+// settle brings a standalone cluster up to now and reports whether its deletion has finished;
+// members settle with their group.
+func (c *cluster) settle(now time.Time) bool {
+	if c.group != "" {
+		return false
+	}
+	return settle(c.life, c.cfg, now)
+}
+
+// endpoint returns an endpoint of the cluster's: name is the first label (the cluster's id, or
+// the group's with -ro), kind the label after the random part (a node's number, cfg, ng.0001).
+func endpoint(r *region, name, host, kind string, port int32) *types.Endpoint {
+	return &types.Endpoint{Address: aws.String(fmt.Sprintf("%s.%s.%s.%s.cache.amazonaws.com", name, host, kind, regionCode(r.scope.Region))), Port: aws.Int32(port)}
+}
+
+// parameterGroup returns the name of the default parameter group of an engine version.
+func parameterGroup(engine, version string) string {
+	major, _, _ := strings.Cut(version, ".")
+	switch {
+	case engine == "memcached":
+		return "default.memcached1.6"
+	case engine == "redis" && major < "7":
+		return "default.redis" + major + ".x"
+	}
+	return "default." + engine + major
+}
+
+// describeCluster returns the cluster as ElastiCache describes it, with its nodes when asked.
+func (b *Backend) describeCluster(r *region, c *cluster, nodes bool) types.CacheCluster {
+	cfg, l := c.cfg, c.life
+	out := types.CacheCluster{
+		CacheClusterId: aws.String(c.id), ARN: aws.String(c.arn), CacheClusterStatus: aws.String(l.status),
+		Engine: aws.String(cfg.engine), EngineVersion: aws.String(cfg.version), CacheNodeType: aws.String(cfg.nodeType),
+		NumCacheNodes: aws.Int32(cfg.numNodes), CacheClusterCreateTime: aws.Time(c.created), PreferredAvailabilityZone: aws.String(c.zone),
+		PreferredMaintenanceWindow: aws.String(cfg.maintenance), PendingModifiedValues: cfg.pending.report(),
+		CacheSubnetGroupName: aws.String(cfg.subnetGroup), AutoMinorVersionUpgrade: aws.Bool(true),
+		CacheParameterGroup: &types.CacheParameterGroupStatus{CacheParameterGroupName: aws.String(parameterGroup(cfg.engine, cfg.version)),
+			ParameterApplyStatus: aws.String("in-sync")},
+		AuthTokenEnabled: aws.Bool(cfg.authToken != ""), TransitEncryptionEnabled: aws.Bool(cfg.transit), AtRestEncryptionEnabled: aws.Bool(cfg.atRest),
+		NetworkType: types.NetworkTypeIpv4, IpDiscovery: types.IpDiscoveryIpv4, CacheSecurityGroups: []types.CacheSecurityGroupMembership{},
+		ClientDownloadLandingPage: aws.String("https://console.aws.amazon.com/elasticache/home#client-download:"),
+	}
+	if cfg.authToken != "" {
+		out.AuthTokenLastModifiedDate = aws.Time(cfg.authModified)
+	}
+	if cfg.transit {
+		out.TransitEncryptionMode = types.TransitEncryptionModeRequired
+	}
+	if c.group != "" {
+		out.ReplicationGroupId = aws.String(c.group)
+		out.ReplicationGroupLogDeliveryEnabled = aws.Bool(false)
+	}
+	if cfg.eng.persistent {
+		out.SnapshotRetentionLimit, out.SnapshotWindow = aws.Int32(cfg.retention), aws.String(cfg.snapshotWin)
+	}
+	for _, id := range cfg.securityGroups {
+		out.SecurityGroups = append(out.SecurityGroups, types.SecurityGroupMembership{SecurityGroupId: aws.String(id), Status: aws.String("active")})
+	}
+	ready := l.status != statusCreating
+	if cfg.engine == "memcached" && ready {
+		out.ConfigurationEndpoint = endpoint(r, c.id, c.host, "cfg", cfg.port)
+	}
+	if !nodes {
+		return out
+	}
+	out.CacheNodes = []types.CacheNode{}
+	for n := range cfg.numNodes {
+		zone := c.zone
+		if c.crossAZ {
+			zone = r.zoneOf(cfg.subnetGroup, int(n))
+		}
+		node := types.CacheNode{CacheNodeId: aws.String(fmt.Sprintf("%04d", n+1)), CacheNodeCreateTime: aws.Time(c.created),
+			CacheNodeStatus: aws.String(statusAvailable), CustomerAvailabilityZone: aws.String(zone), ParameterGroupStatus: aws.String("in-sync")}
+		if !ready {
+			node.CacheNodeStatus = aws.String(statusCreating)
+		} else {
+			node.Endpoint = endpoint(r, c.id, c.host, fmt.Sprintf("%04d", n+1), cfg.port)
+		}
+		out.CacheNodes = append(out.CacheNodes, node)
+	}
+	return out
+}
+
+// clusterNotFound is AWS's answer to a cluster the region does not have.
+func clusterNotFound(id string) error {
+	return core.NotFoundf("CacheClusterNotFound", "CacheCluster not found: %s", id)
+}
+
+// lookupCluster returns the cluster a request names. The caller holds b.mu.
+func (r *region) lookupCluster(id *string) (*cluster, error) {
+	key := strings.ToLower(aws.ToString(id))
+	c, ok := r.clusters[key]
+	if !ok {
+		return nil, clusterNotFound(key)
+	}
+	return c, nil
+}
+
+// zoneOf returns the availability zone of the n-th node placed in a subnet group: its subnets'
+// zones in turn.
+func (r *region) zoneOf(subnetGroup string, n int) string {
+	g := r.subnetGroups[subnetGroup]
+	if g == nil || len(g.subnets) == 0 {
+		return r.scope.Region + "a"
+	}
+	return g.zones[g.subnets[n%len(g.subnets)]]
+}
+
+// checkNodes returns the error AWS gives a number of nodes: 1 for Redis OSS and Valkey outside a
+// replication group, 1 to 40 for Memcached.
+func checkNodes(s settings, n int32) error {
+	if s.eng.persistent && n != 1 {
+		return invalidValue("A %s cache cluster has exactly 1 node; create a replication group for replicas (NumCacheNodes %d).", s.engine, n)
+	}
+	if n < 1 || n > 40 {
+		return invalidValue("NumCacheNodes must be between 1 and 40, not %d.", n)
+	}
+	return nil
+}
+
+// createCacheCluster creates a standalone cache cluster, or adds a read replica to a
+// replication group (ReplicationGroupId), which it then takes its settings from.
+func (b *Backend) createCacheCluster(call *core.Call, in *elasticache.CreateCacheClusterInput) (*elasticache.CreateCacheClusterOutput, error) {
+	id, err := checkID("CacheClusterId", aws.ToString(in.CacheClusterId), 50)
+	if err != nil {
+		return nil, err
+	}
+	tags, err := requestTags(in.Tags)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.regionOf(call)
+	if _, ok := r.clusters[id]; ok {
+		return nil, core.Errorf("CacheClusterAlreadyExists", "Cache cluster %s already exists.", id)
+	}
+	var c *cluster
+	if in.ReplicationGroupId != nil {
+		g, err := r.lookupGroup(in.ReplicationGroupId)
+		if err != nil {
+			return nil, err
+		}
+		if g.life.status != statusAvailable {
+			return nil, invalidGroupState(g)
+		}
+		if len(g.members) >= 6 {
+			return nil, core.Errorf("NodeQuotaForClusterExceeded", "A replication group with cluster mode disabled has at most 6 clusters.")
+		}
+		c = b.member(r, g, id, false, call.Now)
+		g.members = append(g.members, id)
+		g.cfg.numNodes = 1
+	} else {
+		s, err := b.newSettings(call, r, request{engine: in.Engine, version: in.EngineVersion, nodeType: in.CacheNodeType,
+			subnetGroup: in.CacheSubnetGroupName, securityGroups: in.SecurityGroupIds, maintenance: in.PreferredMaintenanceWindow,
+			snapshotWindow: in.SnapshotWindow, authToken: in.AuthToken, retention: in.SnapshotRetentionLimit, port: in.Port, transit: in.TransitEncryptionEnabled})
+		if err != nil {
+			return nil, err
+		}
+		n := aws.ToInt32(in.NumCacheNodes)
+		if in.NumCacheNodes == nil {
+			n = 1
+		}
+		if err := checkNodes(s, n); err != nil {
+			return nil, err
+		}
+		if in.AZMode != "" && s.engine != "memcached" {
+			return nil, invalidValue("AZMode is only supported for Memcached clusters.")
+		}
+		c = &cluster{id: id, arn: r.scope.ARN("elasticache", "cluster:"+id), cfg: &config{settings: s, numNodes: n},
+			life: &life{transition: call.Transition}, created: call.Now, host: core.LowerAlnumID(6), zone: r.zoneOf(s.subnetGroup, 0),
+			crossAZ: in.AZMode == types.AZModeCrossAz}
+		if c.crossAZ {
+			c.zone = "Multiple"
+		}
+		c.life.enter(statusCreating, call.Now)
+	}
+	if err := b.tags.Replace(c.arn, tags); err != nil {
+		return nil, err
+	}
+	r.clusters[id] = c
+	return &elasticache.CreateCacheClusterOutput{CacheCluster: ptr(b.describeCluster(r, c, false))}, nil
+}
+
+// describeCacheClusters describes one cluster, or all of them by pages.
+func (b *Backend) describeCacheClusters(call *core.Call, in *elasticache.DescribeCacheClustersInput) (*elasticache.DescribeCacheClustersOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.regionOf(call)
+	var ids []string
+	if in.CacheClusterId != nil {
+		c, err := r.lookupCluster(in.CacheClusterId)
+		if err != nil {
+			return nil, err
+		}
+		ids = []string{c.id}
+	} else {
+		for _, id := range core.SortedKeys(r.clusters) {
+			if !aws.ToBool(in.ShowCacheClustersNotInReplicationGroups) || r.clusters[id].group == "" {
+				ids = append(ids, id)
+			}
+		}
+	}
+	items, next, err := page(ids, in.Marker, in.MaxRecords)
+	if err != nil {
+		return nil, err
+	}
+	out := &elasticache.DescribeCacheClustersOutput{CacheClusters: []types.CacheCluster{}, Marker: next}
+	for _, id := range items {
+		out.CacheClusters = append(out.CacheClusters, b.describeCluster(r, r.clusters[id], aws.ToBool(in.ShowCacheNodeInfo)))
+	}
+	return out, nil
+}
+
+// deleteCacheCluster deletes an available standalone cluster, with a final snapshot when asked
+// (Redis OSS and Valkey): it is deleting for the transition time, then gone.
+func (b *Backend) deleteCacheCluster(call *core.Call, in *elasticache.DeleteCacheClusterInput) (*elasticache.DeleteCacheClusterOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.regionOf(call)
+	c, err := r.lookupCluster(in.CacheClusterId)
+	if err != nil {
+		return nil, err
+	}
+	if c.group != "" {
+		return nil, invalidCombination("Cache cluster %s is a member of replication group %s; delete or modify the replication group instead.", c.id, c.group)
+	}
+	if c.life.status != statusAvailable {
+		return nil, core.Errorf("InvalidCacheClusterState", "Cache cluster %s is not in a valid state to be deleted: it is %s.", c.id, c.life.status)
+	}
+	if in.FinalSnapshotIdentifier != nil {
+		if _, err := b.snapshotOf(call, r, *in.FinalSnapshotIdentifier, c, nil); err != nil {
+			return nil, err
+		}
+	}
+	c.life.enter(statusDeleting, call.Now)
+	return &elasticache.DeleteCacheClusterOutput{CacheCluster: ptr(b.describeCluster(r, c, false))}, nil
+}
