@@ -164,7 +164,7 @@ var referenced = map[string][]string{
 	"data":       {"kmskeys"},
 	"messaging":  {"kmskeys"},
 	"networking": {"acmcertificates"},
-	"edge":       {"albs", "acmcertificates"},
+	"edge":       {"albs", "nlbs", "acmcertificates", "s3buckets", "lambdafunctions", "subnets", "securitygroups"},
 }
 
 // checkRBAC checks that the ClusterRole grants the family's kinds, AWSProviders and

@@ -14,8 +14,9 @@ import (
 )
 
 // followProgress prints a line whenever an applied infra-operator object changes state, until
-// every one is Ready or stalled (or ctx ends), and returns how many are stalled.
-func followProgress(ctx context.Context, c client.Reader, objs []*unstructured.Unstructured, out io.Writer, every time.Duration) (int, error) {
+// every one is Ready, stalled, or blocked by a stalled reference (or ctx ends), and returns how
+// many are stalled and how many blocked.
+func followProgress(ctx context.Context, c client.Reader, objs []*unstructured.Unstructured, out io.Writer, every time.Duration) (stalled, blocked int, err error) {
 	var watched []*unstructured.Unstructured
 	for _, u := range objs {
 		if u.GroupVersionKind().Group == v1alpha1.Group {
@@ -24,12 +25,13 @@ func followProgress(ctx context.Context, c client.Reader, objs []*unstructured.U
 	}
 	last := map[string]string{}
 	for {
-		settled, stalled := 0, 0
+		settled := 0
+		stalled, blocked = 0, 0
 		for _, u := range watched {
 			cur := &unstructured.Unstructured{}
 			cur.SetGroupVersionKind(u.GroupVersionKind())
 			if err := c.Get(ctx, client.ObjectKeyFromObject(u), cur); err != nil {
-				return 0, fmt.Errorf("read %s %s/%s: %w", u.GetKind(), u.GetNamespace(), u.GetName(), err)
+				return 0, 0, fmt.Errorf("read %s %s/%s: %w", u.GetKind(), u.GetNamespace(), u.GetName(), err)
 			}
 			s := kube.StateOf(cur, time.Now())
 			line := progressLine(s)
@@ -41,16 +43,19 @@ func followProgress(ctx context.Context, c client.Reader, objs []*unstructured.U
 			if s.Settled() {
 				settled++
 			}
-			if s.Stalled {
+			switch {
+			case s.Stalled:
 				stalled++
+			case s.Blocked:
+				blocked++
 			}
 		}
 		if settled == len(watched) {
-			return stalled, nil
+			return stalled, blocked, nil
 		}
 		select {
 		case <-ctx.Done():
-			return stalled, ctx.Err()
+			return stalled, blocked, ctx.Err()
 		case <-time.After(every):
 		}
 	}
@@ -66,6 +71,8 @@ func progressLine(s kube.State) string {
 		return "Ready"
 	case s.Stalled:
 		return "FAILED: " + s.Reason
+	case s.Blocked:
+		return "blocked: " + s.Reason
 	default:
 		return "waiting: " + s.Reason
 	}

@@ -102,7 +102,7 @@ func applyAndFollow(ctx context.Context, sb *sandbox.Sandbox, paths []string, cm
 		return err
 	}
 	fmt.Fprintf(out, "sandbox: applied %d objects; following them until each is Ready or failed\n", len(objs))
-	stalled, err := followProgress(ctx, c, objs, out, 500*time.Millisecond)
+	stalled, blocked, err := followProgress(ctx, c, objs, out, 500*time.Millisecond)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil
@@ -110,7 +110,7 @@ func applyAndFollow(ctx context.Context, sb *sandbox.Sandbox, paths []string, cm
 		return err
 	}
 	if stalled > 0 {
-		fmt.Fprintf(out, "sandbox: %d of the resources failed (see the reasons above); fix their specs and apply again\n", stalled)
+		fmt.Fprintf(out, "sandbox: %d of the resources failed and %d wait for one that did (see the reasons above); fix their specs and apply again\n", stalled, blocked)
 	} else {
 		fmt.Fprintln(out, "sandbox: every resource is Ready")
 	}

@@ -24,8 +24,9 @@ import (
 // function, a web server placed by references in a VPC of its own, an EKS cluster with a node
 // group and add-ons, and a function whose role is an IAMRole) and the security family's
 // examples (the seed roles, secrets and keys, a certificate validated through DNS and one
-// imported from a TLS Secret) and the edge family's CloudFront distributions, follows them
-// until they
+// imported from a TLS Secret), the networking family's load balancers, and the edge family's
+// examples (CloudFront distributions in front of a domain, a bucket and the ALB, and the HTTP,
+// REST and WebSocket APIs in front of the seed's Lambda function), follows them until they
 // settle, and checks with `infractl status` that every one is Ready, once the seeds'
 // placeholders (sg-xxx, subnet-xxx) are replaced by a real-looking id or by references.
 // Ctrl-C (a cancelled context) stops everything cleanly.
@@ -44,7 +45,7 @@ func TestSandbox(t *testing.T) {
 			"--apply", "../examples/compute/ec2instance-with-references.yaml", "--apply", "../examples/compute/ec2instance-web-server.yaml",
 			"--apply", "../examples/compute/lambdafunction-api-handler.yaml", "--apply", "../examples/compute/ekscluster.yaml",
 			"--apply", "../examples/security", "--apply", "../examples/compute/lambdafunction-with-role.yaml",
-			"--apply", "../examples/edge"})
+			"--apply", "../examples/networking/load-balancers.yaml", "--apply", "../examples/edge"})
 		done <- cmd.ExecuteContext(ctx)
 	}()
 	waitOutput(t, out, done, "of the resources failed", 3*time.Minute)
@@ -81,7 +82,7 @@ func TestSandbox(t *testing.T) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		status = runStatus(t, kubeconfig)
-		if allReady(status, 2+10+3+5+4+2+5+2+8+3) {
+		if allReady(status, 2+10+3+5+4+2+5+2+8+7+9) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -93,7 +94,8 @@ func TestSandbox(t *testing.T) {
 		"EC2Instance", "web-server", "web-server-refs", "LambdaFunction", "api-handler", "EKSCluster", "platform",
 		"IAMRole", "ec2-web-server-role", "lambda-execution-role", "orders-handler", "SecretsManagerSecret", "database-password", "api-key",
 		"KMSKey", "data-encryption-key", "signing-key", "ACMCertificate", "storefront-cert", "internal-cert",
-		"CloudFrontDistribution", "storefront-cdn"} {
+		"ALB", "storefront", "NLB", "db-proxy",
+		"CloudFrontDistribution", "storefront-cdn", "site-cdn", "storefront-app-cdn", "APIGateway", "items-api", "pets-api", "chat-api"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status lacks %s:\n%s", want, status)
 		}

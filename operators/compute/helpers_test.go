@@ -22,6 +22,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/security/iamrole"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
+	"github.com/runner-codes/infra-operator/shared/testenv/awsfixture"
 	"github.com/runner-codes/infra-operator/shared/testenv/families"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
@@ -97,21 +98,7 @@ func (h *harness) patchSpec(t testing.TB, o client.Object, spec string) {
 // cluster, and returns their ids.
 func (h *harness) network(t testing.TB, cidr, subnetCIDR string) (subnet, group string) {
 	t.Helper()
-	ctx := context.Background()
-	vpc, err := h.ec2.CreateVpc(ctx, &ec2.CreateVpcInput{CidrBlock: aws.String(cidr)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sn, err := h.ec2.CreateSubnet(ctx, &ec2.CreateSubnetInput{VpcId: vpc.Vpc.VpcId, CidrBlock: aws.String(subnetCIDR), AvailabilityZone: aws.String("us-east-1a")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sg, err := h.ec2.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{VpcId: vpc.Vpc.VpcId, GroupName: aws.String("web-" + subnetCIDR[:6]),
-		Description: aws.String("web servers")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return aws.ToString(sn.Subnet.SubnetId), aws.ToString(sg.GroupId)
+	return awsfixture.Network(t, h.ec2, cidr, subnetCIDR)
 }
 
 // instance reads instance id from EC2.

@@ -1,8 +1,6 @@
 package compute_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -10,7 +8,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -21,6 +18,7 @@ import (
 	secv1alpha1 "github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/testenv/awsfixture"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
@@ -31,31 +29,7 @@ const seedRole = "arn:aws:iam::123456789012:role/lambda-role"
 // codeObject puts a deployment package at bucket/key in the emulated S3.
 func (h *harness) codeObject(t testing.TB, bucket, key string) {
 	t.Helper()
-	ctx := context.Background()
-	if _, err := h.s3.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil && !strings.Contains(err.Error(), "BucketAlreadyOwnedByYou") {
-		t.Fatal(err)
-	}
-	if _, err := h.s3.PutObject(ctx, &s3.PutObjectInput{Bucket: aws.String(bucket), Key: aws.String(key), Body: bytes.NewReader(zipOf(t, "index.py", "def handler(e, c): return 1"))}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// zipOf returns a zip archive holding one file.
-func zipOf(t testing.TB, name, content string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	w := zip.NewWriter(&buf)
-	f, err := w.Create(name)
-	if err == nil {
-		_, err = f.Write([]byte(content))
-	}
-	if err == nil {
-		err = w.Close()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	awsfixture.LambdaCode(t, h.s3, bucket, key)
 }
 
 // function reads a function's configuration from Lambda.
@@ -159,7 +133,7 @@ func TestLambdaFunctionUpdates(t *testing.T) {
 	})
 	kubetest.Create(t, h.c, f)
 	kubetest.WaitCondition(t, h.c, f, "Ready", "False", condition.ReasonConfigMapNotFound)
-	code := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "code"}, BinaryData: map[string][]byte{"function.zip": zipOf(t, "index.py", "v1")}}
+	code := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "code"}, BinaryData: map[string][]byte{"function.zip": awsfixture.Zip(t, "index.py", "v1")}}
 	kubetest.Create(t, h.c, code)
 	kubetest.Resync(t, h.c, f)
 	kubetest.WaitCondition(t, h.c, f, "Ready", "False", condition.ReasonSecretNotFound)
@@ -178,7 +152,7 @@ func TestLambdaFunctionUpdates(t *testing.T) {
 	}
 
 	// New code in the ConfigMap (looked at again at the next sync, or a resync): version 2.
-	code.BinaryData["function.zip"] = zipOf(t, "index.py", "v2")
+	code.BinaryData["function.zip"] = awsfixture.Zip(t, "index.py", "v2")
 	if err := h.c.Update(ctx, code); err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +257,7 @@ func TestLambdaFunctionBadInput(t *testing.T) {
 		t.Errorf("%d Lambda calls for a spec refused before any", n)
 	}
 
-	kubetest.Create(t, h.c, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "code"}, BinaryData: map[string][]byte{"function.zip": zipOf(t, "index.py", "v1")}})
+	kubetest.Create(t, h.c, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "code"}, BinaryData: map[string][]byte{"function.zip": awsfixture.Zip(t, "index.py", "v1")}})
 	good := newFunction(ns, "good", nil)
 	kubetest.Create(t, h.c, good)
 	good = kubetest.WaitReady(t, h.c, good)
@@ -310,7 +284,7 @@ func TestLambdaFunctionCrashAndPolicies(t *testing.T) {
 	h := start(t)
 	ns := h.env.Namespace(t)
 	h.provider(t, ns, "aws")
-	kubetest.Create(t, h.c, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "code"}, BinaryData: map[string][]byte{"function.zip": zipOf(t, "index.py", "v1")}})
+	kubetest.Create(t, h.c, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "code"}, BinaryData: map[string][]byte{"function.zip": awsfixture.Zip(t, "index.py", "v1")}})
 	h.emu.Faults.Set("Lambda.CreateFunction", emulator.Fault{ErrorAfterRate: 1})
 	f := newFunction(ns, "crash", func(f *v1alpha1.LambdaFunction) { f.Spec.DeletionPolicy = shared.DeletionPolicyOrphan })
 	kubetest.Create(t, h.c, f)

@@ -17,7 +17,10 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/apigatewayv2 v1.35.2 // indirect
 	github.com/aws/aws-sdk-go-v2/service/cloudfront v1.73.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/ec2 v1.344.1 // indirect
+	github.com/aws/aws-sdk-go-v2/service/ecr v1.67.6 // indirect
+	github.com/aws/aws-sdk-go-v2/service/ecs v1.105.1 // indirect
 	github.com/aws/aws-sdk-go-v2/service/eks v1.105.6 // indirect
+	github.com/aws/aws-sdk-go-v2/service/elasticache v1.65.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2 v1.63.8 // indirect
 	github.com/aws/aws-sdk-go-v2/service/iam v1.65.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/checksum v1.11.11 // indirect

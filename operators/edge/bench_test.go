@@ -1,6 +1,7 @@
 package edge_test
 
 import (
+	"maps"
 	"testing"
 	"time"
 
@@ -17,16 +18,25 @@ import (
 // operator's and the emulator's default options (a distribution is deployed 5s after a change,
 // and looked at again every DeployRecheck while it is not), and reports for each the AWS calls
 // it took to create, the time from apply to Ready, and the AWS calls of one sync at steady
-// state. Run it with -benchtime=1x: every example is created once.
+// state: CloudFront's, and for the S3 example S3's too (its create figure counts the
+// S3Bucket's calls with the distribution's), for the APIs API Gateway's and Lambda's (the
+// policy of the function the routes invoke). Run it with -benchtime=1x: every example is
+// created once.
 func BenchmarkSeedExamples(b *testing.B) {
 	h := startWith(b, emulator.Options{}, func(*operator.Options) {})
 	h.provider(b, "default", "production-aws")
+	h.apiHandler(b) // the APIs' routes invoke the compute family's seed function
 	for _, tc := range []struct {
-		file string
-		obj  shared.Managed
+		file     string
+		obj      shared.Managed
+		services []string
 	}{
-		{"cloudfrontdistribution-domain.yaml", &v1alpha1.CloudFrontDistribution{ObjectMeta: seedMeta("storefront-cdn")}},
-		{"cloudfrontdistribution-alias.yaml", &v1alpha1.CloudFrontDistribution{ObjectMeta: seedMeta("cdn")}},
+		{"cloudfrontdistribution-domain.yaml", &v1alpha1.CloudFrontDistribution{ObjectMeta: seedMeta("storefront-cdn")}, []string{"CloudFront"}},
+		{"cloudfrontdistribution-alias.yaml", &v1alpha1.CloudFrontDistribution{ObjectMeta: seedMeta("cdn")}, []string{"CloudFront"}},
+		{"cloudfrontdistribution-s3.yaml", &v1alpha1.CloudFrontDistribution{ObjectMeta: seedMeta("site-cdn")}, []string{"CloudFront", "S3"}},
+		{"apigateway-rest.yaml", &v1alpha1.APIGateway{ObjectMeta: seedMeta("pets-api")}, []string{"APIGateway", "Lambda"}},
+		{"apigateway-http.yaml", &v1alpha1.APIGateway{ObjectMeta: seedMeta("items-api")}, []string{"APIGatewayV2", "Lambda"}},
+		{"apigateway-websocket.yaml", &v1alpha1.APIGateway{ObjectMeta: seedMeta("chat-api")}, []string{"APIGatewayV2", "Lambda"}},
 	} {
 		b.Run(tc.file, func(b *testing.B) {
 			if b.N > 1 {
@@ -36,7 +46,14 @@ func BenchmarkSeedExamples(b *testing.B) {
 			began := time.Now()
 			h.apply(b, tc.file, "default")
 			o := kubetest.WaitFor(b, h.c, tc.obj, 2*time.Minute, "Ready", isReady)
-			kubetest.SeedFigures(b, h.c, o, began, func() map[string]int { return kubetest.Calls(h.emu.Calls.Snapshot(), "CloudFront") }, h.emu.Calls.Reset)
+			calls := func() map[string]int {
+				out := map[string]int{}
+				for _, service := range tc.services {
+					maps.Copy(out, kubetest.Calls(h.emu.Calls.Snapshot(), service))
+				}
+				return out
+			}
+			kubetest.SeedFigures(b, h.c, o, began, calls, h.emu.Calls.Reset)
 		})
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 // TestCloudFrontDistributionInvalid checks that admission refuses what it can see (aliases
 // without a certificate, a behaviour naming an origin that does not exist, an origin with
-// both a domain name and an ALB, a certificate outside us-east-1, methods CloudFront does not
+// both a domain name and an ALB, an S3 origin with a custom origin's port, a certificate outside us-east-1, methods CloudFront does not
 // allow together), and that a cache policy that is not an AWS managed one is terminal without
 // any distribution call.
 func TestCloudFrontDistributionInvalid(t *testing.T) {
@@ -30,7 +30,10 @@ func TestCloudFrontDistributionInvalid(t *testing.T) {
 		{"unknown-origin", func(d *v1alpha1.CloudFrontDistribution) { d.Spec.DefaultCacheBehavior.TargetOriginID = "other" }, "must name one of origins[].id"},
 		{"two-origin-kinds", func(d *v1alpha1.CloudFrontDistribution) {
 			d.Spec.Origins[0].ALBRef = &shared.Reference{Name: "alb"}
-		}, "set exactly one of domainName and albRef"},
+		}, "set exactly one of domainName, albRef and s3BucketRef"},
+		{"s3-origin-port", func(d *v1alpha1.CloudFrontDistribution) {
+			d.Spec.Origins[0] = v1alpha1.DistributionOrigin{ID: "web", S3BucketRef: &shared.Reference{Name: "site"}, HTTPSPort: 8443}
+		}, "protocolPolicy, httpPort and httpsPort are for domainName and albRef origins"},
 		{"certificate-region", func(d *v1alpha1.CloudFrontDistribution) {
 			d.Spec.Aliases = []string{"cdn.example.com"}
 			d.Spec.ViewerCertificate = &v1alpha1.ViewerCertificate{ACMCertificateARN: "arn:aws:acm:eu-west-1:123456789012:certificate/abc"}

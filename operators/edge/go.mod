@@ -6,11 +6,19 @@ require (
 	github.com/aws/aws-sdk-go-v2 v1.48.0
 	github.com/aws/aws-sdk-go-v2/service/cloudfront v1.73.0
 	github.com/runner-codes/infra-operator/emulator v0.0.0
+	github.com/runner-codes/infra-operator/operators/compute v0.0.0
+	github.com/runner-codes/infra-operator/operators/data v0.0.0
 	github.com/runner-codes/infra-operator/operators/networking v0.0.0
 	github.com/runner-codes/infra-operator/operators/security v0.0.0
 	github.com/runner-codes/infra-operator/shared v0.0.0
 	k8s.io/apimachinery v0.37.0
 	sigs.k8s.io/controller-runtime v0.25.2
+)
+
+require (
+	github.com/aws/aws-sdk-go-v2/service/ecr v1.67.6 // indirect
+	github.com/aws/aws-sdk-go-v2/service/ecs v1.105.1 // indirect
+	github.com/aws/aws-sdk-go-v2/service/elasticache v1.65.0 // indirect
 )
 
 require (
@@ -22,12 +30,12 @@ require (
 	github.com/aws/aws-sdk-go-v2/internal/endpoints/v2 v2.8.12 // indirect
 	github.com/aws/aws-sdk-go-v2/internal/v4a v1.5.10 // indirect
 	github.com/aws/aws-sdk-go-v2/service/acm v1.51.5 // indirect
-	github.com/aws/aws-sdk-go-v2/service/apigateway v1.40.2 // indirect
-	github.com/aws/aws-sdk-go-v2/service/apigatewayv2 v1.35.2 // indirect
+	github.com/aws/aws-sdk-go-v2/service/apigateway v1.40.2
+	github.com/aws/aws-sdk-go-v2/service/apigatewayv2 v1.35.2
 	github.com/aws/aws-sdk-go-v2/service/dynamodb v1.73.1 // indirect
-	github.com/aws/aws-sdk-go-v2/service/ec2 v1.344.1 // indirect
+	github.com/aws/aws-sdk-go-v2/service/ec2 v1.344.1
 	github.com/aws/aws-sdk-go-v2/service/eks v1.105.6 // indirect
-	github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2 v1.63.8 // indirect
+	github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2 v1.63.8
 	github.com/aws/aws-sdk-go-v2/service/iam v1.65.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/accept-encoding v1.13.24 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/checksum v1.11.11 // indirect
@@ -35,9 +43,9 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/internal/presigned-url v1.14.10 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/s3shared v1.20.10 // indirect
 	github.com/aws/aws-sdk-go-v2/service/kms v1.62.6 // indirect
-	github.com/aws/aws-sdk-go-v2/service/lambda v1.114.2 // indirect
+	github.com/aws/aws-sdk-go-v2/service/lambda v1.114.2
 	github.com/aws/aws-sdk-go-v2/service/rds v1.132.1 // indirect
-	github.com/aws/aws-sdk-go-v2/service/s3 v1.114.8 // indirect
+	github.com/aws/aws-sdk-go-v2/service/s3 v1.114.8
 	github.com/aws/aws-sdk-go-v2/service/secretsmanager v1.50.12 // indirect
 	github.com/aws/aws-sdk-go-v2/service/signin v1.12.3 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sns v1.47.9 // indirect
@@ -118,3 +126,7 @@ replace github.com/runner-codes/infra-operator/emulator => ../../emulator
 replace github.com/runner-codes/infra-operator/operators/networking => ../networking
 
 replace github.com/runner-codes/infra-operator/operators/security => ../security
+
+replace github.com/runner-codes/infra-operator/operators/compute => ../compute
+
+replace github.com/runner-codes/infra-operator/operators/data => ../data

@@ -10,14 +10,22 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/apigateway"
+	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/cloudfront"
 	"github.com/aws/aws-sdk-go-v2/service/cloudfront/types"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	k8stypes "k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/emulator"
+	"github.com/runner-codes/infra-operator/operators/compute"
+	computev1 "github.com/runner-codes/infra-operator/operators/compute/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/data"
 	"github.com/runner-codes/infra-operator/operators/edge"
 	"github.com/runner-codes/infra-operator/operators/edge/cloudfrontdistribution"
 	"github.com/runner-codes/infra-operator/operators/networking"
@@ -25,6 +33,7 @@ import (
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
+	"github.com/runner-codes/infra-operator/shared/testenv/awsfixture"
 	"github.com/runner-codes/infra-operator/shared/testenv/families"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
@@ -36,13 +45,18 @@ const (
 )
 
 // harness is a control plane, an emulated AWS in front of which a test may slip a change of
-// its own, and the edge family's controllers with the networking and security families its
-// references name.
+// its own, and the edge family's controllers with the networking, security, data and compute
+// families its references name.
 type harness struct {
-	env *testenv.Env
-	emu *emulator.Server
-	cf  *cloudfront.Client
-	c   client.Client
+	env  *testenv.Env
+	emu  *emulator.Server
+	cf   *cloudfront.Client
+	s3   *s3.Client
+	rest *apigateway.Client
+	v2   *apigatewayv2.Client
+	fn   *lambda.Client
+	ec2  *ec2.Client
+	c    client.Client
 
 	mu     sync.Mutex
 	before func(r *http.Request) // run once before the next request it returns true for
@@ -66,8 +80,12 @@ func start(t testing.TB) *harness {
 func startWith(t testing.TB, opts emulator.Options, tune func(*operator.Options)) *harness {
 	t.Helper()
 	h := &harness{emu: emulator.New(opts)}
-	h.env = families.Start(t, http.HandlerFunc(h.serve), tune, edge.Family(), networking.Family(), security.Family())
+	h.env = families.Start(t, http.HandlerFunc(h.serve), tune, edge.Family(), networking.Family(), security.Family(), data.Family(), compute.Family())
 	h.cf = cloudfront.NewFromConfig(h.env.AWSConfig(testAccessKey, testSecretKey))
+	h.s3 = s3.NewFromConfig(h.env.AWSConfig(testAccessKey, testSecretKey), func(o *s3.Options) { o.UsePathStyle = true })
+	cfg := h.env.AWSConfig(testAccessKey, testSecretKey)
+	h.v2, h.fn, h.ec2 = apigatewayv2.NewFromConfig(cfg), lambda.NewFromConfig(cfg), ec2.NewFromConfig(cfg)
+	h.rest = apigateway.NewFromConfig(cfg)
 	h.c = h.env.Client
 	return h
 }
@@ -144,6 +162,21 @@ func (h *harness) changeOutside(t testing.TB, id string, change func(*types.Dist
 // calls returns the CloudFront calls the emulator counted, by operation and outcome.
 func (h *harness) calls() map[string]map[string]int {
 	return h.emu.Calls.Snapshot()["CloudFront"]
+}
+
+// apiHandler applies the compute family's seed example lambdafunction-api-handler.yaml into
+// namespace default, with its code package in S3 and its placeholder subnet and security group
+// swapped for real ones, waits until the function is Ready and returns its ARN. The caller has
+// made the provider production-aws of namespace default.
+func (h *harness) apiHandler(t testing.TB) string {
+	t.Helper()
+	awsfixture.LambdaCode(t, h.s3, "my-lambda-code", "api-handler/v1.0.0.zip")
+	subnet, group := awsfixture.Network(t, h.ec2, "10.7.0.0/16", "10.7.1.0/24")
+	for _, u := range kubetest.ApplySeed(t, h.c, filepath.Join("..", "..", "examples", "compute", "lambdafunction-api-handler.yaml"), "default") {
+		h.patchSpec(t, u, `{"vpcConfig":{"subnetIDs":["`+subnet+`"],"securityGroupIDs":["`+group+`"]}}`)
+	}
+	f := kubetest.WaitReady(t, h.c, &computev1.LambdaFunction{ObjectMeta: seedMeta("api-handler")})
+	return f.Status.FunctionARN
 }
 
 // isReady reports whether o's Ready condition is True.

@@ -18,6 +18,9 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/apigateway v1.40.2 // indirect
 	github.com/aws/aws-sdk-go-v2/service/apigatewayv2 v1.35.2 // indirect
 	github.com/aws/aws-sdk-go-v2/service/cloudfront v1.73.0 // indirect
+	github.com/aws/aws-sdk-go-v2/service/ecr v1.67.6 // indirect
+	github.com/aws/aws-sdk-go-v2/service/ecs v1.105.1 // indirect
+	github.com/aws/aws-sdk-go-v2/service/elasticache v1.65.0 // indirect
 )
 
 require (

@@ -126,6 +126,9 @@ var codes = map[string]Class{
 	"QueueAlreadyExists":        ClassInvalidInput,
 	"TooManyTagsException":      ClassInvalidInput,
 
+	// API Gateway's refusal of a request it finds invalid (a route, an integration, a stage).
+	"BadRequestException": ClassInvalidInput,
+
 	// KMS's refusal of a key policy (CreateKey, PutKeyPolicy).
 	"MalformedPolicyDocumentException": ClassInvalidInput,
 

@@ -37,6 +37,7 @@ func TestClassify(t *testing.T) {
 		"AddressInUse":              {reason: "An Elastic IP a NAT gateway or an interface still uses cannot be released yet.", args: api("InvalidIPAddress.InUse"), want: ClassDependencyViolation},
 		"Duplicate":                 {reason: "EC2's duplicate-rule codes.", args: api("InvalidPermission.Duplicate"), want: ClassConflict},
 		"Invalid":                   {reason: "A malformed request needs a spec change.", args: api("InvalidParameterValue"), want: ClassInvalidInput},
+		"APIGatewayBadRequest":      {reason: "A request API Gateway finds invalid needs a spec change.", args: api("BadRequestException"), want: ClassInvalidInput},
 		"KMSPolicy":                 {reason: "A key policy KMS refuses needs a spec change.", args: api("MalformedPolicyDocumentException"), want: ClassInvalidInput},
 		"EC2Range":                  {reason: "An invalid CIDR range.", args: api("InvalidVpc.Range"), want: ClassInvalidInput},
 		"AccessDenied":              {reason: "Missing permissions.", args: api("AccessDenied"), want: ClassAccessDenied},

@@ -8,6 +8,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
@@ -136,6 +137,10 @@ func usableID(t targets.Target, obj client.Object, field string) (string, error)
 		return "", fmt.Errorf("%s: read %s %s/%s: %w", field, t.Kind, obj.GetNamespace(), obj.GetName(), err)
 	}
 	id, _, _ := unstructured.NestedString(fields, t.ID...)
+	if reason, failed := stalledOf(obj); failed {
+		return "", &managed.WaitingError{Reason: condition.ReasonReferenceFailed, After: referenceRetry,
+			Message: fmt.Sprintf("%s: %s %s/%s failed (%s): this object goes on once it is fixed", field, t.Kind, obj.GetNamespace(), obj.GetName(), reason)}
+	}
 	if !readyOf(obj) || id == "" {
 		return "", &managed.WaitingError{Reason: condition.ReasonReferenceNotReady, After: referenceRetry,
 			Message: fmt.Sprintf("%s: %s %s/%s is not Ready yet", field, t.Kind, obj.GetNamespace(), obj.GetName())}
@@ -153,20 +158,39 @@ func fieldsOf(obj client.Object) (map[string]any, error) {
 
 // readyOf reports whether a referenced object, typed or unstructured, is Ready.
 func readyOf(obj client.Object) bool {
+	c := conditionOf(obj, condition.TypeReady)
+	return c != nil && c.Status == metav1.ConditionTrue
+}
+
+// stalledOf returns the reason of obj's Stalled condition and true when obj failed: nothing
+// happens to it until its spec changes.
+func stalledOf(obj client.Object) (string, bool) {
+	c := conditionOf(obj, condition.TypeStalled)
+	if c == nil || c.Status != metav1.ConditionTrue {
+		return "", false
+	}
+	return c.Reason, true
+}
+
+// conditionOf returns obj's condition of type typ, typed or read from an unstructured object;
+// nil when it has none.
+func conditionOf(obj client.Object, typ string) *metav1.Condition {
 	if m, ok := obj.(v1alpha1.Managed); ok {
-		return meta.IsStatusConditionTrue(m.GetManagedStatus().Conditions, condition.TypeReady)
+		return meta.FindStatusCondition(m.GetManagedStatus().Conditions, typ)
 	}
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
-		return false
+		return nil
 	}
 	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
 	for _, c := range conds {
-		if m, ok := c.(map[string]any); ok && m["type"] == condition.TypeReady {
-			return m["status"] == "True"
+		if m, ok := c.(map[string]any); ok && m["type"] == typ {
+			status, _ := m["status"].(string)
+			reason, _ := m["reason"].(string)
+			return &metav1.Condition{Type: typ, Status: metav1.ConditionStatus(status), Reason: reason}
 		}
 	}
-	return false
+	return nil
 }
 
 // notInstalled is the waiting error of a reference to a kind whose family is not installed.

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -53,6 +54,14 @@ func TestForeignTargetsAreReadUnstructured(t *testing.T) {
 	}
 	if id, err := usableID(gadget, obj, "spec.gadgetRef"); err != nil || id != "gad-1" {
 		t.Errorf("a Ready gadget resolved to %q, %v; want gad-1", id, err)
+	}
+	conds = []any{map[string]any{"type": condition.TypeReady, "status": string(metav1.ConditionFalse)},
+		map[string]any{"type": condition.TypeStalled, "status": string(metav1.ConditionTrue), "reason": condition.ReasonInvalidSpec}}
+	if err := unstructured.SetNestedSlice(obj.Object, conds, "status", "conditions"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := usableID(gadget, obj, "spec.gadgetRef"); !isWaiting(err, condition.ReasonReferenceFailed) || !strings.Contains(err.Error(), condition.ReasonInvalidSpec) {
+		t.Errorf("a failed gadget gave %v; want ReferenceFailed naming its reason", err)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 )
 
@@ -20,6 +21,8 @@ type State struct {
 	Ready, Synced string
 	// Stalled is true when the resource cannot progress until its spec changes.
 	Stalled bool
+	// Blocked is true when the resource waits for a referenced object that is stalled.
+	Blocked bool
 	// ID is the AWS identifier recorded on the object.
 	ID string
 	// Age is how long ago the object was created.
@@ -45,6 +48,7 @@ func StateOf(u *unstructured.Unstructured, now time.Time) State {
 		s.Synced = string(synced.Status)
 	}
 	s.Stalled = stalled != nil && stalled.Status == metav1.ConditionTrue
+	s.Blocked = ready != nil && ready.Status != metav1.ConditionTrue && ready.Reason == condition.ReasonReferenceFailed
 	switch {
 	case s.Stalled:
 		s.Reason = describe(stalled)
@@ -58,9 +62,9 @@ func StateOf(u *unstructured.Unstructured, now time.Time) State {
 	return s
 }
 
-// Settled reports whether the resource is Ready or stalled: nothing more will happen to it
-// without a change.
-func (s State) Settled() bool { return s.Ready == "True" || s.Stalled }
+// Settled reports whether the resource is Ready, stalled, or blocked by a reference that is:
+// nothing more will happen to it without a change.
+func (s State) Settled() bool { return s.Ready == "True" || s.Stalled || s.Blocked }
 
 // conditions decodes status.conditions of an object.
 func conditions(u *unstructured.Unstructured) []metav1.Condition {

@@ -80,19 +80,36 @@ func (d *driver) compare(b *v1alpha1.S3Bucket, st *State, desiredTags map[string
 			return managed.Wrap(err, "put CORS configuration of bucket %s", name)
 		})
 	}
-	// Policies are compared by what they say: AWS keeps neither the spec's spacing nor always
-	// its form.
-	if !policy.Equivalent(s.Policy, st.Policy) {
+	if want, differs := desiredPolicy(s.Policy, st.Policy); differs {
 		p.Add("policy", func(ctx context.Context) error {
-			if s.Policy == "" {
+			if want == "" {
 				_, err := d.api.DeleteBucketPolicy(ctx, &s3.DeleteBucketPolicyInput{Bucket: bucket})
 				return managed.Wrap(err, "delete policy of bucket %s", name)
 			}
-			_, err := d.api.PutBucketPolicy(ctx, &s3.PutBucketPolicyInput{Bucket: bucket, Policy: aws.String(s.Policy)})
+			_, err := d.api.PutBucketPolicy(ctx, &s3.PutBucketPolicyInput{Bucket: bucket, Policy: aws.String(want)})
 			return managed.Wrap(err, "put policy of bucket %s", name)
 		})
 	}
 	return p
+}
+
+// desiredPolicy returns the bucket policy to write ("" for none) and whether it differs from
+// the observed one: the spec's statements with the statements other objects granted in the
+// bucket's policy (their Sid starts with policy.ReservedSidPrefix) kept. Policies are compared
+// by what they say: AWS keeps neither the spec's spacing nor always its form. An observed
+// policy that is not JSON holds no granted statement and is replaced.
+func desiredPolicy(spec, observed string) (string, bool) {
+	have, err := policy.Parse(observed)
+	if err != nil {
+		return spec, !policy.Equivalent(spec, observed)
+	}
+	granted := have.Reserved(policy.ReservedSidPrefix)
+	if len(granted) == 0 {
+		return spec, !policy.Equivalent(spec, observed)
+	}
+	own, _ := policy.Parse(spec) // Validated before any AWS call.
+	want := policy.Merge(own, policy.ReservedSidPrefix, granted)
+	return want.String(), !policy.Equal(want, have)
 }
 
 // sameEncryption reports whether the default encryption is the spec's: its algorithm and,

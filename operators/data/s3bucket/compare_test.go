@@ -1,6 +1,7 @@
 package s3bucket
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -8,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/policy"
 )
 
 func TestCompare(t *testing.T) {
@@ -75,6 +77,47 @@ func TestDomainName(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			if got := domainName("b", tc.region); got != tc.want {
 				t.Errorf("domainName(b, %s) = %s, want %s", tc.region, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDesiredPolicy checks that the statements other objects grant in the bucket's policy (a
+// reserved Sid) are neither a difference nor lost when the spec's policy is written, and keep
+// the bucket policy while the spec has none.
+func TestDesiredPolicy(t *testing.T) {
+	const (
+		granted = `{"Sid":"InfraOperatorCloudFrontE1","Effect":"Allow","Principal":{"Service":"cloudfront.amazonaws.com"},"Action":"s3:GetObject","Resource":"arn:aws:s3:::b/*"}`
+		own     = `{"Sid":"Own","Effect":"Deny","Principal":"*","Action":"s3:DeleteObject","Resource":"arn:aws:s3:::b/*"}`
+		other   = `{"Sid":"Other","Effect":"Deny","Principal":"*","Action":"s3:PutObject","Resource":"arn:aws:s3:::b/*"}`
+	)
+	doc := func(statements ...string) string {
+		return `{"Version":"2012-10-17","Statement":[` + strings.Join(statements, ",") + `]}`
+	}
+	cases := map[string]struct {
+		reason, spec, observed string
+		want                   string
+		differs                bool
+	}{
+		"GrantedIgnored": {reason: "A granted statement beside the spec's is no difference.",
+			spec: doc(own), observed: doc(granted, own)},
+		"SpecChangeKeepsGrant": {reason: "A change of the spec's policy writes it with the granted statement kept.",
+			spec: doc(other), observed: doc(granted, own), want: doc(other, granted), differs: true},
+		"EmptySpecKeepsGrant": {reason: "An empty spec policy removes the owner's statements, not the bucket policy.",
+			observed: doc(granted, own), want: doc(granted), differs: true},
+		"GrantOnly": {reason: "A bucket policy holding only granted statements matches an empty spec policy.",
+			observed: doc(granted)},
+		"NoGrant": {reason: "Without granted statements an empty spec policy deletes the bucket policy.",
+			observed: doc(own), want: "", differs: true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, differs := desiredPolicy(tc.spec, tc.observed)
+			if differs != tc.differs {
+				t.Fatalf("%s\ndesiredPolicy differs = %v, want %v (policy %s)", tc.reason, differs, tc.differs, got)
+			}
+			if differs && !policy.Equivalent(got, tc.want) {
+				t.Errorf("%s\ndesiredPolicy = %s, want %s", tc.reason, got, tc.want)
 			}
 		})
 	}

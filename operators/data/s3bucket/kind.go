@@ -2,7 +2,7 @@
 package s3bucket
 
 import (
-	"encoding/json"
+	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -12,6 +12,7 @@ import (
 	"github.com/runner-codes/infra-operator/shared/api/targets"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/policy"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
@@ -38,13 +39,17 @@ func Kind() managed.Kind[*v1alpha1.S3Bucket, State] {
 	}
 }
 
-// validate checks what admission cannot: the policy is a JSON object.
+// validate checks what admission cannot: the policy is a JSON policy document without
+// statements of the Sid prefix reserved for the statements other objects grant in it.
 func validate(b *v1alpha1.S3Bucket) error {
-	if b.Spec.Policy == "" {
-		return nil
+	doc, err := policy.Parse(b.Spec.Policy)
+	if err != nil {
+		return managed.Wrap(err, "spec.policy")
 	}
-	var doc map[string]any
-	return managed.Wrap(json.Unmarshal([]byte(b.Spec.Policy), &doc), "policy is not a JSON object")
+	if len(doc.Reserved(policy.ReservedSidPrefix)) > 0 {
+		return fmt.Errorf("spec.policy: statement ids starting with %s are reserved for the statements other objects (a CloudFrontDistribution) add; rename the statement", policy.ReservedSidPrefix)
+	}
+	return nil
 }
 
 // driver manages one provider's S3 buckets.

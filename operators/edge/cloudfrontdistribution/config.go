@@ -21,10 +21,16 @@ const (
 	defaultHTTP       = types.HttpVersionHttp2
 )
 
+// bucketOrigins is what the spec's S3 origins need beyond the spec: the region of their
+// buckets (the provider's) and the id of the distribution's origin access control.
+type bucketOrigins struct {
+	region, controlID string
+}
+
 // desired returns cur (AWS's configuration; a new one for a create) with the spec applied, and
 // the spec fields that differ from cur. A field is changed only when its meaning differs, so
 // that the defaults AWS filled in never read as drift.
-func desired(d *v1alpha1.CloudFrontDistribution, cur *types.DistributionConfig, ids policyIDs) (*types.DistributionConfig, []string, error) {
+func desired(d *v1alpha1.CloudFrontDistribution, cur *types.DistributionConfig, ids policyIDs, buckets bucketOrigins) (*types.DistributionConfig, []string, error) {
 	cfg := clone(cur)
 	s := &d.Spec
 	var fields []string
@@ -37,7 +43,7 @@ func desired(d *v1alpha1.CloudFrontDistribution, cur *types.DistributionConfig, 
 	set("comment", aws.ToString(cfg.Comment) != s.Comment, func() { cfg.Comment = aws.String(s.Comment) })
 	enabled := s.Enabled == nil || *s.Enabled
 	set("enabled", aws.ToBool(cfg.Enabled) != enabled, func() { cfg.Enabled = aws.Bool(enabled) })
-	origins := desiredOrigins(s.Origins, cfg.Origins)
+	origins := desiredOrigins(s.Origins, cfg.Origins, buckets)
 	set("origins", !sameJSON(origins, cfg.Origins), func() { cfg.Origins = origins })
 	def, err := desiredDefaultBehavior(s.DefaultCacheBehavior, cfg.DefaultCacheBehavior, ids)
 	if err != nil {
@@ -85,8 +91,10 @@ func newConfig(d *v1alpha1.CloudFrontDistribution) *types.DistributionConfig {
 }
 
 // desiredOrigins returns the spec's origins as CloudFront takes them, each built on the origin
-// of the same id in cur (so that the settings the spec does not hold keep AWS's values).
-func desiredOrigins(spec []v1alpha1.DistributionOrigin, cur *types.Origins) *types.Origins {
+// of the same id in cur (so that the settings the spec does not hold keep AWS's values): an S3
+// origin by the bucket's regional domain name, read through the origin access control, any
+// other as a custom origin without one.
+func desiredOrigins(spec []v1alpha1.DistributionOrigin, cur *types.Origins, buckets bucketOrigins) *types.Origins {
 	existing := map[string]types.Origin{}
 	if cur != nil {
 		for _, o := range cur.Items {
@@ -96,11 +104,25 @@ func desiredOrigins(spec []v1alpha1.DistributionOrigin, cur *types.Origins) *typ
 	items := make([]types.Origin, 0, len(spec))
 	for _, s := range spec {
 		o := *clone(ptr(existing[s.ID]))
-		o.Id, o.DomainName = aws.String(s.ID), aws.String(s.DomainName)
+		o.Id = aws.String(s.ID)
 		if aws.ToString(o.OriginPath) != s.OriginPath {
 			o.OriginPath = aws.String(s.OriginPath)
 		}
-		o.S3OriginConfig, o.VpcOriginConfig = nil, nil
+		o.VpcOriginConfig = nil
+		if s.S3BucketRef != nil {
+			o.DomainName, o.OriginAccessControlId = aws.String(bucketDomainName(s.S3BucketName, buckets.region)), aws.String(buckets.controlID)
+			o.CustomOriginConfig = nil
+			if o.S3OriginConfig == nil {
+				o.S3OriginConfig = &types.S3OriginConfig{}
+			}
+			o.S3OriginConfig.OriginAccessIdentity = aws.String("") // the legacy identity, replaced by the control
+			items = append(items, o)
+			continue
+		}
+		o.DomainName, o.S3OriginConfig = aws.String(s.DomainName), nil
+		if aws.ToString(o.OriginAccessControlId) != "" {
+			o.OriginAccessControlId = aws.String("")
+		}
 		if o.CustomOriginConfig == nil {
 			o.CustomOriginConfig = &types.CustomOriginConfig{}
 		}

@@ -36,7 +36,7 @@ func spec(mutate func(*v1alpha1.CloudFrontDistributionSpec)) *v1alpha1.CloudFron
 // leaves out, as GetDistribution answers it.
 func answered(t *testing.T, d *v1alpha1.CloudFrontDistribution) *types.DistributionConfig {
 	t.Helper()
-	cfg, _, err := desired(d, newConfig(d), testIDs)
+	cfg, _, err := desired(d, newConfig(d), testIDs, bucketOrigins{})
 	if err != nil {
 		t.Fatalf("desired: %v", err)
 	}
@@ -107,7 +107,7 @@ func TestDesired(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			cur := answered(t, tc.created)
-			cfg, fields, err := desired(tc.now, cur, testIDs)
+			cfg, fields, err := desired(tc.now, cur, testIDs, bucketOrigins{})
 			if tc.refused != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.refused) {
 					t.Fatalf("error = %v, want one holding %q", err, tc.refused)
@@ -123,7 +123,7 @@ func TestDesired(t *testing.T) {
 			if len(fields) == 0 {
 				return
 			}
-			if _, again, _ := desired(tc.now, cfg, testIDs); len(again) != 0 {
+			if _, again, _ := desired(tc.now, cfg, testIDs, bucketOrigins{}); len(again) != 0 {
 				t.Errorf("the configuration to send still differs in %v", again)
 			}
 			if aws.ToString(cfg.CallerReference) != aws.ToString(cur.CallerReference) || cfg.Restrictions == nil {

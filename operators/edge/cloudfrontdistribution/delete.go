@@ -5,6 +5,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudfront"
+	"github.com/aws/aws-sdk-go-v2/service/cloudfront/types"
 
 	"github.com/runner-codes/infra-operator/operators/edge/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
@@ -15,10 +16,16 @@ import (
 // Delete takes the distribution through CloudFront's deletion, one step per pass, never
 // blocking: an enabled distribution is disabled (UpdateDistribution with the ETag), a disabled
 // one is waited for until CloudFront has deployed that (minutes on AWS), and only a disabled
-// and Deployed distribution is deleted (DeleteDistribution with the ETag). A step that lost a
-// race with another writer (PreconditionFailed) is retried on a fresh observation.
+// and Deployed distribution is deleted (DeleteDistribution with the ETag), after its statement
+// is removed from the policy of every bucket its origin access control reads, and followed by
+// the deletion of that control. A control left when the distribution is gone (its deletion
+// failed, or the distribution was never made) is deleted alone. A step that lost a race with
+// another writer (PreconditionFailed) is retried on a fresh observation.
 func (d *driver) Delete(ctx context.Context, _ *v1alpha1.CloudFrontDistribution, obs managed.Observation[State]) error {
-	dist := obs.State.Distribution
+	dist, control := obs.State.Distribution, obs.State.Control
+	if dist == nil {
+		return d.deleteControl(ctx, control)
+	}
 	id := aws.ToString(dist.Id)
 	if cfg := clone(dist.DistributionConfig); aws.ToBool(cfg.Enabled) {
 		cfg.Enabled = aws.Bool(false)
@@ -32,11 +39,34 @@ func (d *driver) Delete(ctx context.Context, _ *v1alpha1.CloudFrontDistribution,
 		return &managed.WaitingError{Reason: condition.ReasonDeleting, After: DeployRecheck,
 			Message: "distribution " + id + " is disabled and CloudFront is deploying that (status " + aws.ToString(dist.Status) + "); it is deleted once Deployed"}
 	}
+	if err := d.revokeAll(ctx, dist, control); err != nil {
+		return err
+	}
 	_, err := d.api.DeleteDistribution(ctx, &cloudfront.DeleteDistributionInput{Id: aws.String(id), IfMatch: aws.String(obs.State.ETag)})
-	if err == nil || awserr.IsNotFound(err) {
+	if err != nil && !awserr.IsNotFound(err) {
+		return managed.Wrap(err, "delete distribution %s", id)
+	}
+	if control == nil {
 		return nil
 	}
-	return managed.Wrap(err, "delete distribution %s", id)
+	return d.deleteControl(ctx, control)
+}
+
+// revokeAll removes the distribution's statement from the policy of every bucket that an
+// origin reads through the distribution's origin access control.
+func (d *driver) revokeAll(ctx context.Context, dist *types.Distribution, control *accessControl) error {
+	if control == nil || dist.DistributionConfig.Origins == nil {
+		return nil
+	}
+	for _, o := range dist.DistributionConfig.Origins.Items {
+		if aws.ToString(o.OriginAccessControlId) != control.ID {
+			continue
+		}
+		if err := d.revoke(ctx, aws.ToString(dist.Id), bucketOf(aws.ToString(o.DomainName))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ReleaseOwnership removes the ownership tags from the distribution, for deletionPolicy Orphan.

@@ -9,6 +9,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/messaging/internal/attributes"
 	"github.com/runner-codes/infra-operator/operators/messaging/internal/queuepolicy"
+	"github.com/runner-codes/infra-operator/shared/policy"
 )
 
 // Attribute names, as SQS spells them.
@@ -81,7 +82,7 @@ func createAttributes(s *v1alpha1.SQSQueueSpec) map[string]string {
 		out["FifoQueue"] = "true"
 	}
 	if s.Policy != "" {
-		user, _ := queuepolicy.Parse(s.Policy) // Validated before any AWS call.
+		user, _ := policy.Parse(s.Policy) // Validated before any AWS call.
 		out[attrPolicy] = user.String()
 	}
 	return out
@@ -92,16 +93,16 @@ func createAttributes(s *v1alpha1.SQSQueueSpec) map[string]string {
 // SNSTopics keep in it stay).
 func attributeChanges(s *v1alpha1.SQSQueueSpec, observed map[string]string) (map[string]string, error) {
 	out := attributes.Changes(desiredAttributes(s), observed, sameValue)
-	user, err := queuepolicy.Parse(s.Policy)
+	user, err := policy.Parse(s.Policy)
 	if err != nil {
 		return nil, fmt.Errorf("spec.policy: %w", err)
 	}
-	have, err := queuepolicy.Parse(observed[attrPolicy])
+	have, err := policy.Parse(observed[attrPolicy])
 	if err != nil {
 		// A policy that is not JSON cannot hold topic statements: replace it.
-		have = queuepolicy.Document{}
+		have = policy.Document{}
 	}
-	if want := queuepolicy.Merge(user, have.TopicStatements()); !queuepolicy.Equal(want, have) {
+	if want := policy.Merge(user, queuepolicy.SidPrefix, have.Reserved(queuepolicy.SidPrefix)); !policy.Equal(want, have) {
 		out[attrPolicy] = want.String()
 	}
 	return out, nil

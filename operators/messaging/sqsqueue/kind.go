@@ -15,6 +15,7 @@ import (
 	"github.com/runner-codes/infra-operator/shared/api/targets"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/policy"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
@@ -45,11 +46,11 @@ func Kind() managed.Kind[*v1alpha1.SQSQueue, State] {
 // validate checks what admission cannot: the policy is a JSON policy document without
 // statements of the operator's reserved Sid.
 func validate(q *v1alpha1.SQSQueue) error {
-	doc, err := queuepolicy.Parse(q.Spec.Policy)
+	doc, err := policy.Parse(q.Spec.Policy)
 	if err != nil {
 		return fmt.Errorf("spec.policy: %w", err)
 	}
-	if len(doc.TopicStatements()) > 0 {
+	if len(doc.Reserved(queuepolicy.SidPrefix)) > 0 {
 		return fmt.Errorf("spec.policy: statement ids starting with %s are reserved for the statements SNSTopics add", queuepolicy.SidPrefix)
 	}
 	return nil

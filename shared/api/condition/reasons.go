@@ -57,6 +57,9 @@ const (
 	ReasonReferenceNotFound = "ReferenceNotFound"
 	// ReasonReferenceNotReady says a referenced object exists and is not Ready yet.
 	ReasonReferenceNotReady = "ReferenceNotReady"
+	// ReasonReferenceFailed says a referenced object failed (its Stalled condition is True):
+	// the object waits for it to be fixed, and goes on by itself once it is Ready.
+	ReasonReferenceFailed = "ReferenceFailed"
 	// ReasonReferenceKindNotInstalled says the referenced kind's family is not installed.
 	ReasonReferenceKindNotInstalled = "ReferenceKindNotInstalled"
 	// ReasonSecretNotFound says a Secret the spec names does not exist (yet).
@@ -116,6 +119,9 @@ const (
 	ReasonQueueDeletedRecently = "QueueDeletedRecently"
 	// ReasonAliasTaken says a KMS alias of the spec points at a key the object does not own.
 	ReasonAliasTaken = "AliasTaken"
+	// ReasonDomainNameTaken says the custom domain name of an API Gateway API exists in the
+	// account and is not the object's.
+	ReasonDomainNameTaken = "DomainNameTaken"
 	// ReasonKeyReused is the event reason for a KMS key pending deletion, scheduled when an
 	// earlier object of the same namespace and name was deleted, that a new object took back.
 	ReasonKeyReused = "KeyReused"

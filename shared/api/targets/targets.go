@@ -44,6 +44,24 @@ var (
 	// ALB resolves to the Application Load Balancer's DNS name, for the origins of a
 	// CloudFront distribution.
 	ALB = Target{Kind: "ALB", Family: "networking", ID: []string{"status", "dnsName"}}
+	// ALBByARN resolves to the Application Load Balancer's ARN, for the listeners an API
+	// Gateway private integration names.
+	ALBByARN = Target{Kind: "ALB", Family: "networking", ID: []string{"status", "arn"}}
+	// NLBByARN resolves to the Network Load Balancer's ARN.
+	NLBByARN = Target{Kind: "NLB", Family: "networking", ID: []string{"status", "arn"}}
+)
+
+// Kinds of the compute family that references may name.
+var (
+	// LambdaFunction resolves to the function's ARN.
+	LambdaFunction = Target{Kind: "LambdaFunction", Family: "compute", ID: []string{"status", "functionARN"}}
+)
+
+// Kinds of the data family that references may name.
+var (
+	// S3Bucket resolves to the bucket's name, from which the bucket's ARN and regional domain
+	// name follow (a CloudFront distribution's S3 origin).
+	S3Bucket = Target{Kind: "S3Bucket", Family: "data", ID: []string{"status", "bucketName"}}
 )
 
 // Kinds of the messaging family that references may name.

@@ -203,7 +203,10 @@ type S3BucketSpec struct {
 	// +kubebuilder:validation:Enum=BucketOwnerEnforced;BucketOwnerPreferred;ObjectWriter
 	ObjectOwnership string `json:"objectOwnership,omitempty"`
 
-	// Policy is the bucket policy, a JSON document.
+	// Policy is the bucket policy, a JSON document. Statements whose Sid starts with
+	// InfraOperator are reserved for the statements other objects grant in the bucket's policy
+	// (a CloudFrontDistribution lets its origin access control read the bucket); the operator
+	// keeps them beside this policy, and does not delete the bucket policy while any remains.
 	// +optional
 	// +kubebuilder:validation:MaxLength=20480
 	Policy string `json:"policy,omitempty"`

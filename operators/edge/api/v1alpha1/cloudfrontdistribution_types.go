@@ -27,8 +27,9 @@ type CloudFrontDistributionSpec struct {
 	Enabled *bool `json:"enabled,omitempty"`
 
 	// Origins are where the distribution fetches content: each a domain name (a web server, a
-	// bucket website endpoint) or an ALB of the networking family, by reference. At least one,
-	// at most 25, each with an id that cache behaviours name.
+	// bucket website endpoint), an ALB of the networking family by reference, or an S3Bucket of
+	// the data family by reference (read through an origin access control). At least one, at
+	// most 25, each with an id that cache behaviours name.
 	// +listType=map
 	// +listMapKey=id
 	// +kubebuilder:validation:MinItems=1
@@ -92,7 +93,8 @@ type CloudFrontDistributionSpec struct {
 }
 
 // DistributionOrigin is one place a distribution fetches content from.
-// +kubebuilder:validation:XValidation:rule="has(self.domainName) != has(self.albRef)",message="set exactly one of domainName and albRef"
+// +kubebuilder:validation:XValidation:rule="[has(self.domainName), has(self.albRef), has(self.s3BucketRef)].filter(x, x).size() == 1",message="set exactly one of domainName, albRef and s3BucketRef"
+// +kubebuilder:validation:XValidation:rule="!has(self.s3BucketRef) || !(has(self.protocolPolicy) || has(self.httpPort) || has(self.httpsPort))",message="protocolPolicy, httpPort and httpsPort are for domainName and albRef origins: remove them from an s3BucketRef origin, which CloudFront reaches over HTTPS with signed requests"
 type DistributionOrigin struct {
 	// ID names the origin for cache behaviours' targetOriginID; unique in the distribution.
 	// +kubebuilder:validation:MinLength=1
@@ -110,6 +112,20 @@ type DistributionOrigin struct {
 	// +optional
 	ALBRef *shared.Reference `json:"albRef,omitempty"`
 
+	// S3BucketRef names an S3Bucket in this namespace (data family, in the provider's region)
+	// whose content the distribution serves; the distribution waits until the bucket is Ready.
+	// CloudFront reads the bucket through an origin access control the distribution makes and
+	// owns (status.originAccessControlID), and the bucket's policy gets a statement (its Sid
+	// starts with InfraOperatorCloudFront) that lets this distribution, and nothing else, read
+	// the bucket's objects; the statement goes when the origin or the distribution does. The
+	// bucket needs no public access.
+	// +optional
+	S3BucketRef *shared.Reference `json:"s3BucketRef,omitempty"`
+
+	// S3BucketName is the name of the bucket s3BucketRef resolves to, filled in memory while
+	// the distribution is applied; never stored.
+	S3BucketName string `json:"-"`
+
 	// OriginPath is a path CloudFront puts before every request's path at the origin, for
 	// example /production; it begins with a slash and does not end with one.
 	// +optional
@@ -117,23 +133,20 @@ type DistributionOrigin struct {
 	// +kubebuilder:validation:Pattern=`^/.*[^/]$`
 	OriginPath string `json:"originPath,omitempty"`
 
-	// ProtocolPolicy is how CloudFront connects to the origin: https-only (the default),
-	// http-only, or match-viewer (the protocol the viewer used).
+	// ProtocolPolicy is how CloudFront connects to a domainName or albRef origin: https-only
+	// (the default), http-only, or match-viewer (the protocol the viewer used).
 	// +optional
-	// +kubebuilder:default=https-only
 	// +kubebuilder:validation:Enum=http-only;https-only;match-viewer
 	ProtocolPolicy string `json:"protocolPolicy,omitempty"`
 
-	// HTTPPort is the origin's HTTP port, 80 by default.
+	// HTTPPort is the HTTP port of a domainName or albRef origin, 80 by default.
 	// +optional
-	// +kubebuilder:default=80
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=65535
 	HTTPPort int32 `json:"httpPort,omitempty"`
 
-	// HTTPSPort is the origin's HTTPS port, 443 by default.
+	// HTTPSPort is the HTTPS port of a domainName or albRef origin, 443 by default.
 	// +optional
-	// +kubebuilder:default=443
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=65535
 	HTTPSPort int32 `json:"httpsPort,omitempty"`
@@ -260,6 +273,13 @@ type CloudFrontDistributionStatus struct {
 	// names (If-Match).
 	// +optional
 	ETag string `json:"etag,omitempty"`
+
+	// OriginAccessControlID is the id of the origin access control the distribution made for
+	// its s3BucketRef origins (S3, requests always signed with SigV4). It stays while the
+	// distribution exists, even without S3 origins, and is deleted right after the
+	// distribution. Empty while the distribution has never had an S3 origin.
+	// +optional
+	OriginAccessControlID string `json:"originAccessControlID,omitempty"`
 }
 
 // CloudFrontDistribution is an Amazon CloudFront distribution: a content delivery network in

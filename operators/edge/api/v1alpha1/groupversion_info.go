@@ -1,5 +1,5 @@
-// Package v1alpha1 holds the edge family's kinds: CloudFrontDistribution, and APIGateway
-// (later).
+// Package v1alpha1 holds the edge family's kinds: APIGateway (REST, HTTP and
+// WebSocket APIs of Amazon API Gateway) and CloudFrontDistribution.
 //
 // +kubebuilder:object:generate=true
 // +groupName=aws-infra-operator.runner.codes
@@ -16,6 +16,7 @@ var (
 	// SchemeBuilder registers the edge family's kinds.
 	SchemeBuilder = runtime.NewSchemeBuilder(func(s *runtime.Scheme) error {
 		s.AddKnownTypes(shared.GroupVersion,
+			&APIGateway{}, &APIGatewayList{},
 			&CloudFrontDistribution{}, &CloudFrontDistributionList{},
 		)
 		return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
 	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/policy"
 )
 
 // API is the part of the SQS API that finds a queue and reads and writes its attributes, the
@@ -35,7 +36,7 @@ type Grant struct {
 	// URL is the queue's URL; empty when the queue does not exist.
 	URL string
 	// Policy is the queue's policy.
-	Policy Document
+	Policy policy.Document
 }
 
 // Granted reports whether the queue's policy lets the topic with topicARN send, or whether
@@ -74,13 +75,13 @@ func ReadGrant(ctx context.Context, api API, topicARN, queueARN string) (Grant, 
 		return g, fmt.Errorf("get the policy of subscribed queue %s: %w", queueARN, err)
 	}
 	// A policy that is not JSON lets nobody send; the statement replaces it.
-	g.Policy, _ = Parse(attrs.Attributes["Policy"])
+	g.Policy, _ = policy.Parse(attrs.Attributes["Policy"])
 	return g, nil
 }
 
 // Allow adds to the queue's policy the statement that lets the topic with topicARN send.
 func Allow(ctx context.Context, api API, topicARN string, g Grant) error {
-	return setPolicy(ctx, api, g, g.Policy.WithStatement(TopicStatement(topicARN, g.QueueARN)))
+	return setPolicy(ctx, api, g, g.Policy.With(TopicStatement(topicARN, g.QueueARN)))
 }
 
 // Revoke removes the statement of the topic with topicARN from the policy of the queue with
@@ -98,7 +99,7 @@ func Revoke(ctx context.Context, api API, topicARN, queueARN string) error {
 }
 
 // setPolicy writes the queue's policy; an empty document removes it.
-func setPolicy(ctx context.Context, api API, g Grant, doc Document) error {
+func setPolicy(ctx context.Context, api API, g Grant, doc policy.Document) error {
 	_, err := api.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: aws.String(g.URL),
 		Attributes: map[string]string{"Policy": doc.String()}})
 	if err != nil && !awserr.IsNotFound(err) {
