@@ -165,6 +165,8 @@ var referenced = map[string][]string{
 	"messaging":  {"kmskeys"},
 	"networking": {"acmcertificates"},
 	"edge":       {"albs", "nlbs", "acmcertificates", "s3buckets", "lambdafunctions", "subnets", "securitygroups"},
+	"containers": {"kmskeys"},
+	"caching":    {"subnets", "securitygroups"},
 }
 
 // checkRBAC checks that the ClusterRole grants the family's kinds, AWSProviders and

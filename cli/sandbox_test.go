@@ -26,7 +26,8 @@ import (
 // examples (the seed roles, secrets and keys, a certificate validated through DNS and one
 // imported from a TLS Secret), the networking family's load balancers, and the edge family's
 // examples (CloudFront distributions in front of a domain, a bucket and the ALB, and the HTTP,
-// REST and WebSocket APIs in front of the seed's Lambda function), follows them until they
+// REST and WebSocket APIs in front of the seed's Lambda function), the containers family's
+// (the seed repositories and a cluster), follows them until they
 // settle, and checks with `infractl status` that every one is Ready, once the seeds'
 // placeholders (sg-xxx, subnet-xxx) are replaced by a real-looking id or by references.
 // Ctrl-C (a cancelled context) stops everything cleanly.
@@ -45,7 +46,7 @@ func TestSandbox(t *testing.T) {
 			"--apply", "../examples/compute/ec2instance-with-references.yaml", "--apply", "../examples/compute/ec2instance-web-server.yaml",
 			"--apply", "../examples/compute/lambdafunction-api-handler.yaml", "--apply", "../examples/compute/ekscluster.yaml",
 			"--apply", "../examples/security", "--apply", "../examples/compute/lambdafunction-with-role.yaml",
-			"--apply", "../examples/networking/load-balancers.yaml", "--apply", "../examples/edge"})
+			"--apply", "../examples/networking/load-balancers.yaml", "--apply", "../examples/edge", "--apply", "../examples/containers"})
 		done <- cmd.ExecuteContext(ctx)
 	}()
 	waitOutput(t, out, done, "of the resources failed", 3*time.Minute)
@@ -82,7 +83,7 @@ func TestSandbox(t *testing.T) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		status = runStatus(t, kubeconfig)
-		if allReady(status, 2+10+3+5+4+2+5+2+8+7+9) {
+		if allReady(status, 2+10+3+5+4+2+5+2+8+7+9+3) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -95,7 +96,8 @@ func TestSandbox(t *testing.T) {
 		"IAMRole", "ec2-web-server-role", "lambda-execution-role", "orders-handler", "SecretsManagerSecret", "database-password", "api-key",
 		"KMSKey", "data-encryption-key", "signing-key", "ACMCertificate", "storefront-cert", "internal-cert",
 		"ALB", "storefront", "NLB", "db-proxy",
-		"CloudFrontDistribution", "storefront-cdn", "site-cdn", "storefront-app-cdn", "APIGateway", "items-api", "pets-api", "chat-api"} {
+		"CloudFrontDistribution", "storefront-cdn", "site-cdn", "storefront-app-cdn", "APIGateway", "items-api", "pets-api", "chat-api",
+		"ECRRepository", "application-images", "app-images", "ECSCluster", "production-cluster"} {
 		if !strings.Contains(status, want) {
 			t.Errorf("status lacks %s:\n%s", want, status)
 		}

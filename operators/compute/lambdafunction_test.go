@@ -129,7 +129,7 @@ func TestLambdaFunctionUpdates(t *testing.T) {
 		f.Spec.Publish, f.Spec.ReservedConcurrency = true, aws.Int32(5)
 		f.Spec.Environment = &v1alpha1.Environment{Variables: map[string]string{"MODE": "live"},
 			FromSecrets: []v1alpha1.SecretVariable{{Name: "API_TOKEN", SecretKeyRef: shared.SecretKeySelector{Name: "api-token", Key: "token"}}}}
-		f.Spec.FunctionURL = &v1alpha1.FunctionURL{AuthType: "NONE", CORS: &v1alpha1.CORS{AllowOrigins: []string{"https://example.com"}}}
+		f.Spec.FunctionURL = &v1alpha1.FunctionURL{AuthType: "NONE", CORS: &shared.CORS{AllowOrigins: []string{"https://example.com"}}}
 	})
 	kubetest.Create(t, h.c, f)
 	kubetest.WaitCondition(t, h.c, f, "Ready", "False", condition.ReasonConfigMapNotFound)

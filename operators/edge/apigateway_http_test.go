@@ -262,7 +262,7 @@ func TestAPIGatewayHTTPInvalid(t *testing.T) {
 		want   string
 	}{
 		{"cors-websocket", func(a *v1alpha1.APIGateway) {
-			a.Spec.ProtocolType, a.Spec.CORS = v1alpha1.ProtocolWebSocket, &v1alpha1.CORS{AllowOrigins: []string{"*"}}
+			a.Spec.ProtocolType, a.Spec.CORS = v1alpha1.ProtocolWebSocket, &shared.CORS{AllowOrigins: []string{"*"}}
 		}, "cors applies to HTTP APIs only"},
 		{"listener-without-vpclink", func(a *v1alpha1.APIGateway) {
 			a.Spec.Routes[0].Integration = v1alpha1.Integration{Listener: &v1alpha1.ListenerTarget{ALBRef: &shared.Reference{Name: "alb"}, Port: 80}}

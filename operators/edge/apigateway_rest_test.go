@@ -375,7 +375,7 @@ func TestAPIGatewayRESTInvalid(t *testing.T) {
 	h.provider(t, ns, "aws")
 
 	cors := restAPIObject(ns, "cors", "", "")
-	cors.Spec.CORS = &v1alpha1.CORS{AllowOrigins: []string{"*"}}
+	cors.Spec.CORS = &shared.CORS{AllowOrigins: []string{"*"}}
 	kubetest.MustRefuse(t, h.c, cors, "cors applies to HTTP APIs only")
 
 	for name, mutate := range map[string]func(*v1alpha1.APIGateway){

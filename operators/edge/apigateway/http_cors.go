@@ -4,12 +4,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
 
-	"github.com/runner-codes/infra-operator/operators/edge/api/v1alpha1"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
 // corsConfig returns the CORS configuration of an HTTP API's spec, nil when it has none.
-func corsConfig(c *v1alpha1.CORS) *types.Cors {
+func corsConfig(c *shared.CORS) *types.Cors {
 	if c == nil {
 		return nil
 	}

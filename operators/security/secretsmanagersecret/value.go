@@ -2,9 +2,6 @@ package secretsmanagersecret
 
 import (
 	"context"
-	"crypto/pbkdf2"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 
 	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
@@ -17,10 +14,6 @@ const (
 	sourceSecretRef = "secretStringSecretRef"
 	sourceSpec      = "secretString"
 )
-
-// hashIterations stretches the value's hash, so that guessing a value from it costs each guess
-// this many SHA-256 rounds.
-const hashIterations = 4096
 
 // value is the value the spec gives a secret.
 type value struct {
@@ -49,11 +42,10 @@ func (d *driver) desired(ctx context.Context, s *v1alpha1.SecretsManagerSecret) 
 	if v.str == "" {
 		return nil, nil
 	}
-	key, err := pbkdf2.Key(sha256.New, v.str, []byte(s.UID), hashIterations, 16)
+	h, err := managed.ValueHash(v.str, string(s.UID))
 	if err != nil {
 		return nil, fmt.Errorf("hash the value of secret %s: %w", s.Spec.SecretName, err)
 	}
-	h := hex.EncodeToString(key)
 	v.version = h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 	return v, nil
 }

@@ -109,11 +109,13 @@ const (
 const (
 	// ReasonBucketNotEmpty says an S3 bucket holds objects and forceDelete is not set.
 	ReasonBucketNotEmpty = "BucketNotEmpty"
-	// ReasonFinalSnapshotExists says an RDS final snapshot of the name already exists.
+	// ReasonFinalSnapshotExists says an RDS or ElastiCache final snapshot of the name already
+	// exists.
 	ReasonFinalSnapshotExists = "FinalSnapshotExists"
-	// ReasonGroupNotFound says an RDS subnet, parameter or option group does not exist.
+	// ReasonGroupNotFound says an RDS subnet, parameter or option group, or an ElastiCache
+	// subnet group, does not exist.
 	ReasonGroupNotFound = "GroupNotFound"
-	// ReasonIdentifierTaken says an RDS identifier is taken.
+	// ReasonIdentifierTaken says an RDS or ElastiCache identifier is taken.
 	ReasonIdentifierTaken = "IdentifierTaken"
 	// ReasonQueueDeletedRecently says SQS refuses a queue name deleted less than 60 s ago.
 	ReasonQueueDeletedRecently = "QueueDeletedRecently"
@@ -155,4 +157,9 @@ const (
 	// ReasonScheduledForDeletion says an AWS resource of the name the spec gives awaits its
 	// deletion and belongs to no earlier object of this one's name, so it is not restored.
 	ReasonScheduledForDeletion = "ScheduledForDeletion"
+	// ReasonRepositoryNotEmpty says an ECR repository holds images and forceDelete is not set.
+	ReasonRepositoryNotEmpty = "RepositoryNotEmpty"
+	// ReasonClusterNotEmpty says an ECS cluster still has active services or running tasks, so
+	// it cannot be deleted yet.
+	ReasonClusterNotEmpty = "ClusterNotEmpty"
 )

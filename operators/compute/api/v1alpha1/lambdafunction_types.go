@@ -231,40 +231,7 @@ type FunctionURL struct {
 
 	// CORS is the URL's cross-origin resource sharing configuration.
 	// +optional
-	CORS *CORS `json:"cors,omitempty"`
-}
-
-// CORS is a function URL's cross-origin resource sharing configuration.
-type CORS struct {
-	// AllowOrigins are the origins that may call the URL, for example https://example.com.
-	// +optional
-	// +kubebuilder:validation:MaxItems=100
-	AllowOrigins []string `json:"allowOrigins,omitempty"`
-
-	// AllowMethods are the HTTP methods allowed, for example GET and POST, or *.
-	// +optional
-	// +kubebuilder:validation:MaxItems=6
-	AllowMethods []string `json:"allowMethods,omitempty"`
-
-	// AllowHeaders are the request headers allowed.
-	// +optional
-	// +kubebuilder:validation:MaxItems=100
-	AllowHeaders []string `json:"allowHeaders,omitempty"`
-
-	// ExposeHeaders are the response headers exposed to the caller.
-	// +optional
-	// +kubebuilder:validation:MaxItems=100
-	ExposeHeaders []string `json:"exposeHeaders,omitempty"`
-
-	// AllowCredentials allows cookies and credentials in requests.
-	// +optional
-	AllowCredentials bool `json:"allowCredentials,omitempty"`
-
-	// MaxAge is how many seconds a browser may cache the preflight answer.
-	// +optional
-	// +kubebuilder:validation:Minimum=0
-	// +kubebuilder:validation:Maximum=86400
-	MaxAge int32 `json:"maxAge,omitempty"`
+	CORS *shared.CORS `json:"cors,omitempty"`
 }
 
 // LambdaFunctionStatus is the observed state of a Lambda function.

@@ -74,7 +74,7 @@ type APIGatewaySpec struct {
 	// preflight requests with. HTTP APIs only (REST APIs answer preflight requests from their
 	// own OPTIONS methods).
 	// +optional
-	CORS *CORS `json:"cors,omitempty"`
+	CORS *shared.CORS `json:"cors,omitempty"`
 
 	// VPCLink is the VPC link the API owns, through which routes whose integration is a load
 	// balancer listener reach a private ALB or NLB: the subnets and security groups of its
@@ -108,45 +108,6 @@ type APIGatewaySpec struct {
 	// deleted with it; point its DNS record at status.customDomain.targetDomainName.
 	// +optional
 	CustomDomain *CustomDomain `json:"customDomain,omitempty"`
-}
-
-// CORS is an HTTP API's cross-origin resource sharing configuration.
-type CORS struct {
-	// AllowOrigins are the origins browsers may call from, for example https://example.com,
-	// or "*".
-	// +optional
-	// +listType=set
-	// +kubebuilder:validation:MaxItems=100
-	AllowOrigins []string `json:"allowOrigins,omitempty"`
-
-	// AllowMethods are the HTTP methods allowed, or "*".
-	// +optional
-	// +listType=set
-	// +kubebuilder:validation:items:Pattern=`^(\*|GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$`
-	AllowMethods []string `json:"allowMethods,omitempty"`
-
-	// AllowHeaders are the request headers allowed, or "*".
-	// +optional
-	// +listType=set
-	// +kubebuilder:validation:MaxItems=100
-	AllowHeaders []string `json:"allowHeaders,omitempty"`
-
-	// ExposeHeaders are the response headers browsers may read.
-	// +optional
-	// +listType=set
-	// +kubebuilder:validation:MaxItems=100
-	ExposeHeaders []string `json:"exposeHeaders,omitempty"`
-
-	// AllowCredentials says whether browsers may send credentials (cookies, authorization
-	// headers).
-	// +optional
-	AllowCredentials bool `json:"allowCredentials,omitempty"`
-
-	// MaxAge is how many seconds browsers may cache the preflight answer, at most 86400.
-	// +optional
-	// +kubebuilder:validation:Minimum=0
-	// +kubebuilder:validation:Maximum=86400
-	MaxAge int32 `json:"maxAge,omitempty"`
 }
 
 // VPCLink is the network an HTTP API's VPC link reaches private load balancers from.

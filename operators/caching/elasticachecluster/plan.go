@@ -1,0 +1,138 @@
+package elasticachecluster
+
+import (
+	"context"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/elasticache"
+	"github.com/aws/aws-sdk-go-v2/service/elasticache/types"
+
+	"github.com/runner-codes/infra-operator/operators/caching/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// planTags plans the tag change that makes the resource arn carry exactly desired.
+func (d *driver) planTags(changes *managed.Plan, arn string, desired, observed map[string]string) {
+	changes.AddTags(desired, observed, managed.TagCalls(func(ctx context.Context, set map[string]string) error {
+		_, err := d.api.AddTagsToResource(ctx, &elasticache.AddTagsToResourceInput{ResourceName: aws.String(arn), Tags: elasticacheTags(set)})
+		return managed.Wrap(err, "tag %s", arn)
+	}, func(ctx context.Context, remove []string) error {
+		_, err := d.api.RemoveTagsFromResource(ctx, &elasticache.RemoveTagsFromResourceInput{ResourceName: aws.String(arn), TagKeys: remove})
+		return managed.Wrap(err, "untag %s", arn)
+	}))
+}
+
+// modification is what differs from the spec, in the fields ModifyCacheCluster and
+// ModifyReplicationGroup share (NumCacheNodes is a standalone cluster's only).
+type modification struct {
+	nodeType, engineVersion, snapshotWindow, maintenanceWindow, authToken *string
+	numCacheNodes, snapshotRetention                                      *int32
+	securityGroups                                                        []string
+}
+
+// planModify plans one ModifyCacheCluster, or ModifyReplicationGroup for a group, with only
+// the differing settings (see plan) and the AUTH token when its Secret changed (ROTATE: the old
+// token keeps working until clients switch), applied now or in the maintenance window as
+// spec.applyImmediately says. The token's hash is recorded once ElastiCache has taken it.
+func (d *driver) planModify(changes *managed.Plan, c *v1alpha1.ElastiCacheCluster, st *State, tok *token) {
+	m, fields := plan(&c.Spec, st)
+	if tok != nil && tok.hash != c.Status.AuthTokenHash {
+		m.authToken, fields = aws.String(tok.value), append(fields, "authTokenSecretRef")
+	}
+	now := aws.Bool(applyImmediately(&c.Spec))
+	strategy := types.AuthTokenUpdateStrategyType("")
+	if m.authToken != nil {
+		strategy = types.AuthTokenUpdateStrategyTypeRotate
+	}
+	changes.AddFields(fields, func(ctx context.Context) error {
+		var err error
+		if g := st.Group; g != nil {
+			id := aws.ToString(g.ReplicationGroupId)
+			_, err = d.api.ModifyReplicationGroup(ctx, &elasticache.ModifyReplicationGroupInput{ReplicationGroupId: aws.String(id), ApplyImmediately: now,
+				CacheNodeType: m.nodeType, EngineVersion: m.engineVersion, SnapshotRetentionLimit: m.snapshotRetention, SnapshotWindow: m.snapshotWindow,
+				PreferredMaintenanceWindow: m.maintenanceWindow, SecurityGroupIds: m.securityGroups, AuthToken: m.authToken, AuthTokenUpdateStrategy: strategy})
+			err = managed.Wrap(err, "modify replication group %s (%s)", id, strings.Join(fields, ", "))
+		} else {
+			id := aws.ToString(st.Cluster.CacheClusterId)
+			_, err = d.api.ModifyCacheCluster(ctx, &elasticache.ModifyCacheClusterInput{CacheClusterId: aws.String(id), ApplyImmediately: now,
+				CacheNodeType: m.nodeType, EngineVersion: m.engineVersion, NumCacheNodes: m.numCacheNodes, CacheNodeIdsToRemove: nodesToRemove(st.Cluster, m.numCacheNodes),
+				SnapshotRetentionLimit: m.snapshotRetention, SnapshotWindow: m.snapshotWindow, PreferredMaintenanceWindow: m.maintenanceWindow,
+				SecurityGroupIds: m.securityGroups, AuthToken: m.authToken, AuthTokenUpdateStrategy: strategy})
+			err = managed.Wrap(err, "modify cache cluster %s (%s)", id, strings.Join(fields, ", "))
+		}
+		if err == nil && m.authToken != nil {
+			c.Status.AuthTokenHash = tok.hash
+		}
+		return err
+	})
+}
+
+// plan compares the cluster's modifiable settings with the spec and returns what differs and
+// the names of the differing fields. A setting the spec leaves unset is not managed. A node
+// type, engine version or node count the cluster already has pending (ElastiCache keeps it
+// for the maintenance window) does not differ when changes wait for the window, so it is not
+// sent again on every reconcile; with applyImmediately, a pending value is sent again so that
+// ElastiCache applies it now.
+func plan(s *v1alpha1.ElastiCacheClusterSpec, st *State) (modification, []string) {
+	cl := st.Cluster
+	retention, window := st.snapshots()
+	p := cl.PendingModifiedValues
+	if p == nil || applyImmediately(s) {
+		p = &types.PendingModifiedValues{}
+	}
+	var m modification
+	var fields []string
+	// change records field and runs set when it differs.
+	change := func(field string, differs bool, set func()) {
+		if differs {
+			fields = append(fields, field)
+			set()
+		}
+	}
+	change("nodeType", target(cl.CacheNodeType, p.CacheNodeType) != s.NodeType, func() { m.nodeType = aws.String(s.NodeType) })
+	change("engineVersion", s.EngineVersion != "" && target(cl.EngineVersion, p.EngineVersion) != s.EngineVersion, func() { m.engineVersion = aws.String(s.EngineVersion) })
+	change("numCacheNodes", s.Mode() == v1alpha1.ModeCacheCluster && target(cl.NumCacheNodes, p.NumCacheNodes) != s.NumCacheNodes,
+		func() { m.numCacheNodes = aws.Int32(s.NumCacheNodes) })
+	change("snapshotRetentionLimit", s.SnapshotRetentionLimit != nil && aws.ToInt32(retention) != *s.SnapshotRetentionLimit,
+		func() { m.snapshotRetention = s.SnapshotRetentionLimit })
+	change("snapshotWindow", s.SnapshotWindow != "" && aws.ToString(window) != s.SnapshotWindow, func() { m.snapshotWindow = aws.String(s.SnapshotWindow) })
+	change("preferredMaintenanceWindow", s.PreferredMaintenanceWindow != "" && !strings.EqualFold(aws.ToString(cl.PreferredMaintenanceWindow), s.PreferredMaintenanceWindow),
+		func() { m.maintenanceWindow = aws.String(s.PreferredMaintenanceWindow) })
+	change("securityGroupIDs", len(s.SecurityGroupIDs) > 0 && !managed.SameSet(s.SecurityGroupIDs, securityGroups(cl)), func() { m.securityGroups = s.SecurityGroupIDs })
+	return m, fields
+}
+
+// target returns the value a setting will have: its pending value, else its current one.
+func target[T any](current, pending *T) (v T) {
+	if pending != nil {
+		current = pending
+	}
+	if current != nil {
+		v = *current
+	}
+	return v
+}
+
+// securityGroups returns the VPC security groups of the cluster.
+func securityGroups(cl *types.CacheCluster) []string {
+	var ids []string
+	for _, g := range cl.SecurityGroups {
+		ids = append(ids, aws.ToString(g.SecurityGroupId))
+	}
+	return ids
+}
+
+// nodesToRemove returns the ids of the nodes a Memcached cluster loses when its node count
+// goes down to n, the newest first, as ModifyCacheCluster requires; nil when it does not go
+// down.
+func nodesToRemove(cl *types.CacheCluster, n *int32) []string {
+	if n == nil || int(*n) >= len(cl.CacheNodes) {
+		return nil
+	}
+	var ids []string
+	for i := len(cl.CacheNodes) - 1; i >= int(*n); i-- {
+		ids = append(ids, aws.ToString(cl.CacheNodes[i].CacheNodeId))
+	}
+	return ids
+}

@@ -1,0 +1,91 @@
+package ecscluster
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ecs"
+	"github.com/aws/aws-sdk-go-v2/service/ecs/types"
+
+	"github.com/runner-codes/infra-operator/operators/containers/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// The cluster statuses ECS reports.
+const (
+	statusActive   = "ACTIVE"
+	statusInactive = "INACTIVE"
+)
+
+// State is what ECS said about a cluster.
+type State struct {
+	// Cluster is DescribeClusters' answer, with the cluster's settings and tags.
+	Cluster types.Cluster
+}
+
+// Observe reads the cluster of the spec's name with one DescribeClusters call (its settings
+// and tags included; the service and task counts come with every cluster), claims it when its
+// ownership tags name this object, fills the status and plans the changes that bring it in
+// line with the spec. An INACTIVE cluster (deleted, still listed by ECS for a while) counts as
+// gone.
+func (d *driver) Observe(ctx context.Context, c *v1alpha1.ECSCluster, req managed.Request) (managed.Observation[State], error) {
+	name := clusterName(c)
+	out, err := d.api.DescribeClusters(ctx, &ecs.DescribeClustersInput{
+		Clusters: []string{name},
+		Include:  []types.ClusterField{types.ClusterFieldSettings, types.ClusterFieldTags},
+	})
+	if err != nil {
+		return managed.Observation[State]{}, managed.Wrap(err, "describe cluster %s", name)
+	}
+	if len(out.Clusters) == 0 || aws.ToString(out.Clusters[0].Status) == statusInactive {
+		return managed.Observation[State]{}, nil
+	}
+	st := &State{Cluster: out.Clusters[0]}
+	tags := tagMap(st.Cluster.Tags)
+	if err := managed.Claim(c, "ECS cluster", name, tags); err != nil {
+		return managed.Observation[State]{}, err
+	}
+	fillStatus(c, st.Cluster)
+	obs := managed.Observation[State]{Exists: true, State: st, Tags: tags}
+	if req.Deleting {
+		return obs, nil
+	}
+	if status := aws.ToString(st.Cluster.Status); status != statusActive {
+		obs.Busy, obs.Message = true, fmt.Sprintf("cluster %s is %s", name, status)
+		return obs, nil
+	}
+	obs.Ready = true
+	d.plan(&obs.Changes, c, st.Cluster, tags, req.Tags)
+	return obs, nil
+}
+
+// fillStatus copies what ECS said about the cluster into the status.
+func fillStatus(c *v1alpha1.ECSCluster, cl types.Cluster) {
+	s := &c.Status
+	s.ClusterName, s.ARN, s.Status = aws.ToString(cl.ClusterName), aws.ToString(cl.ClusterArn), aws.ToString(cl.Status)
+	s.ActiveServicesCount, s.RunningTasksCount = cl.ActiveServicesCount, cl.RunningTasksCount
+	s.PendingTasksCount, s.RegisteredContainerInstancesCount = cl.PendingTasksCount, cl.RegisteredContainerInstancesCount
+	s.ServiceConnectNamespaceARN = namespaceOf(cl)
+	if s.ServiceConnectNamespaceARN == "" {
+		s.ServiceConnectNamespace = ""
+	}
+}
+
+// namespaceOf returns the ARN of the cluster's default Service Connect namespace, or "".
+func namespaceOf(cl types.Cluster) string {
+	if cl.ServiceConnectDefaults == nil {
+		return ""
+	}
+	return aws.ToString(cl.ServiceConnectDefaults.Namespace)
+}
+
+// tagMap returns ECS tags as a map.
+func tagMap(tags []types.Tag) map[string]string {
+	return managed.TagMap(tags, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
+}
+
+// tagList returns tags as ECS takes them.
+func tagList(tags map[string]string) []types.Tag {
+	return managed.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
+}

@@ -1,0 +1,121 @@
+package ecscluster
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ecs"
+	"github.com/aws/aws-sdk-go-v2/service/ecs/types"
+
+	"github.com/runner-codes/infra-operator/operators/containers/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/managed"
+)
+
+// containerInsights is the name of the cluster setting for Container Insights.
+const containerInsights = "containerInsights"
+
+// plan adds to p the calls that bring the cluster's Container Insights setting, capacity
+// providers and default strategy (one PutClusterCapacityProviders call), Service Connect
+// namespace and tags in line with the spec.
+func (d *driver) plan(p *managed.Plan, c *v1alpha1.ECSCluster, cl types.Cluster, observed, desired map[string]string) {
+	name := cl.ClusterName
+	if want := insights(c); insightsOf(cl) != want {
+		p.Add("containerInsights", func(ctx context.Context) error {
+			_, err := d.api.UpdateClusterSettings(ctx, &ecs.UpdateClusterSettingsInput{Cluster: name, Settings: settings(want)})
+			return managed.Wrap(err, "set Container Insights of cluster %s", aws.ToString(name))
+		})
+	}
+	if !managed.SameSet(c.Spec.CapacityProviders, cl.CapacityProviders) || !managed.SameSet(strategyKeys(strategy(c)), strategyKeys(cl.DefaultCapacityProviderStrategy)) {
+		p.AddFields([]string{"capacityProviders", "defaultCapacityProviderStrategy"}, func(ctx context.Context) error {
+			_, err := d.api.PutClusterCapacityProviders(ctx, &ecs.PutClusterCapacityProvidersInput{
+				Cluster: name, CapacityProviders: append([]string{}, c.Spec.CapacityProviders...), DefaultCapacityProviderStrategy: strategy(c)})
+			return managed.Wrap(err, "put the capacity providers of cluster %s", aws.ToString(name))
+		})
+	}
+	if want := namespace(c); namespaceDiffers(c, want, namespaceOf(cl)) {
+		p.Add("serviceConnectDefaults", func(ctx context.Context) error {
+			_, err := d.api.UpdateCluster(ctx, &ecs.UpdateClusterInput{Cluster: name,
+				ServiceConnectDefaults: &types.ClusterServiceConnectDefaultsRequest{Namespace: aws.String(want)}})
+			if err != nil {
+				return managed.Wrap(err, "set the Service Connect namespace of cluster %s", aws.ToString(name))
+			}
+			c.Status.ServiceConnectNamespace = want
+			return nil
+		})
+	}
+	arn := cl.ClusterArn
+	p.AddTags(desired, observed, managed.TagCalls(func(ctx context.Context, set map[string]string) error {
+		_, err := d.api.TagResource(ctx, &ecs.TagResourceInput{ResourceArn: arn, Tags: tagList(set)})
+		return managed.Wrap(err, "tag cluster %s", aws.ToString(name))
+	}, func(ctx context.Context, remove []string) error {
+		_, err := d.api.UntagResource(ctx, &ecs.UntagResourceInput{ResourceArn: arn, TagKeys: remove})
+		return managed.Wrap(err, "untag cluster %s", aws.ToString(name))
+	}))
+}
+
+// insights returns the Container Insights setting the spec asks for.
+func insights(c *v1alpha1.ECSCluster) string {
+	if c.Spec.ContainerInsights == "" {
+		return "disabled"
+	}
+	return c.Spec.ContainerInsights
+}
+
+// insightsOf returns the cluster's Container Insights setting; ECS's default is disabled.
+func insightsOf(cl types.Cluster) string {
+	for _, s := range cl.Settings {
+		if s.Name == containerInsights {
+			return aws.ToString(s.Value)
+		}
+	}
+	return "disabled"
+}
+
+// settings returns the cluster settings that set Container Insights to value.
+func settings(value string) []types.ClusterSetting {
+	return []types.ClusterSetting{{Name: containerInsights, Value: aws.String(value)}}
+}
+
+// strategy returns the spec's default capacity provider strategy as ECS takes it.
+func strategy(c *v1alpha1.ECSCluster) []types.CapacityProviderStrategyItem {
+	out := []types.CapacityProviderStrategyItem{}
+	for _, item := range c.Spec.DefaultCapacityProviderStrategy {
+		out = append(out, types.CapacityProviderStrategyItem{CapacityProvider: aws.String(item.CapacityProvider), Weight: item.Weight, Base: item.Base})
+	}
+	return out
+}
+
+// strategyKeys returns a strategy as comparable strings, one per provider.
+func strategyKeys(items []types.CapacityProviderStrategyItem) []string {
+	keys := make([]string, 0, len(items))
+	for _, item := range items {
+		keys = append(keys, fmt.Sprintf("%s/%d/%d", aws.ToString(item.CapacityProvider), item.Weight, item.Base))
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// namespace returns the Service Connect namespace the spec names, "" for none.
+func namespace(c *v1alpha1.ECSCluster) string {
+	if d := c.Spec.ServiceConnectDefaults; d != nil {
+		return d.Namespace
+	}
+	return ""
+}
+
+// namespaceDiffers reports whether the cluster's namespace ARN got is not the namespace want
+// the spec names. A namespace given by ARN is compared with it; one given by name, whose ARN
+// only Cloud Map knows, is the cluster's when the operator set it (status) and the cluster
+// still has it.
+func namespaceDiffers(c *v1alpha1.ECSCluster, want, got string) bool {
+	switch {
+	case want == "":
+		return got != ""
+	case strings.HasPrefix(want, "arn:"):
+		return got != want
+	}
+	return got == "" || c.Status.ServiceConnectNamespace != want
+}
