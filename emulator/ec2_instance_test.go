@@ -96,12 +96,14 @@ func TestEC2InstanceRunValidation(t *testing.T) {
 			in.SubnetId = aws.String("subnet-0123456789abcdef0")
 		}},
 		"MalformedSubnet": {reason: "A subnet id has the subnet- form.", want: "InvalidSubnetID.Malformed", args: func(in *ec2.RunInstancesInput) { in.SubnetId = aws.String("vpc-0123456789abcdef0") }},
-		"NoSubnet":        {reason: "Without a subnet AWS needs a default VPC, which the emulator's accounts lack.", want: "VPCIdNotSpecified", args: func(in *ec2.RunInstancesInput) { in.SubnetId = nil }},
+		"NoDefaultSubnetInZone": {reason: "Without a subnet, the default subnet of the zone asked for must exist.", want: "MissingInput", args: func(in *ec2.RunInstancesInput) {
+			in.SubnetId, in.Placement = nil, &types.Placement{AvailabilityZone: aws.String("us-east-1z")}
+		}},
 		"UnknownGroup": {reason: "Security groups must exist.", want: "InvalidGroup.NotFound", args: func(in *ec2.RunInstancesInput) {
 			in.SecurityGroupIds = []string{"sg-0123456789abcdef0"}
 		}},
 		"ForeignGroup": {reason: "Security groups must be in the subnet's VPC.", want: "InvalidParameter", args: func(in *ec2.RunInstancesInput) { in.SecurityGroupIds = []string{foreign} }},
-		"GroupNames":   {reason: "Group names are for default VPCs only.", want: "InvalidParameterCombination", args: func(in *ec2.RunInstancesInput) { in.SecurityGroups = []string{"web"} }},
+		"GroupNames":   {reason: "Group names go with the default VPC's subnets, never with a subnet named.", want: "InvalidParameterCombination", args: func(in *ec2.RunInstancesInput) { in.SecurityGroups = []string{"web"} }},
 		"InterfaceAndSubnet": {reason: "A subnet goes on the instance or on its interface, not both.", want: "InvalidParameterCombination", args: func(in *ec2.RunInstancesInput) {
 			in.NetworkInterfaces = []types.InstanceNetworkInterfaceSpecification{{DeviceIndex: aws.Int32(0), SubnetId: aws.String(subnet)}}
 		}},

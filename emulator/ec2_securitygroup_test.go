@@ -122,8 +122,8 @@ func TestEC2SecurityGroupRules(t *testing.T) {
 			_, err := c.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{VpcId: aws.String(vpc), GroupName: aws.String("web"), Description: aws.String("again")})
 			return err
 		}},
-		"NoVpc": {reason: "The emulator's accounts have no default VPC.", want: "VPCIdNotSpecified", args: func() error {
-			_, err := c.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{GroupName: aws.String("x"), Description: aws.String("x")})
+		"UnknownName": {reason: "A group named by name alone is looked up in the default VPC.", want: "InvalidGroup.NotFound", args: func() error {
+			_, err := c.DescribeSecurityGroups(ctx, &ec2.DescribeSecurityGroupsInput{GroupNames: []string{"web"}})
 			return err
 		}},
 		"DescribeMissing": {reason: "Describing an unknown group.", want: "InvalidGroup.NotFound", args: func() error {

@@ -786,7 +786,7 @@ func TestELBv2Tags(t *testing.T) {
 // never a made-up answer.
 func TestELBv2UnknownOperation(t *testing.T) {
 	_, c, _ := elbClient(t)
-	if _, err := c.DescribeRules(context.Background(), &elb.DescribeRulesInput{}); errorCode(err) != "InvalidAction" {
-		t.Errorf("DescribeRules: %v, want InvalidAction", err)
+	if _, err := c.DescribeTrustStores(context.Background(), &elb.DescribeTrustStoresInput{}); errorCode(err) != "InvalidAction" {
+		t.Errorf("DescribeTrustStores: %v, want InvalidAction", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/runner-codes/infra-operator/emulator"
@@ -57,7 +58,8 @@ func TestErrorAfterRate(t *testing.T) {
 			c := ec2.NewFromConfig(sdkConfig(t, url, "AKID", tc.attempts))
 			_, err := c.CreateVpc(ctx, &ec2.CreateVpcInput{CidrBlock: aws.String("10.0.0.0/16")})
 			got := result{Code: errorCode(err), Attempts: e.Calls.Snapshot()["EC2"]["CreateVpc"]}
-			out, err := c.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{})
+			// The account's default VPC is not one of the created ones.
+			out, err := c.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{Filters: []types.Filter{filter("is-default", "false")}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -247,10 +247,15 @@ func collectLeaves(v reflect.Value, out map[string]int) {
 			out[t.UTC().Format(http.TimeFormat)]++
 			return
 		}
+		exported := 0
 		for i := 0; i < v.NumField(); i++ {
 			if v.Type().Field(i).IsExported() {
+				exported++
 				collectLeaves(v.Field(i), out)
 			}
+		}
+		if exported == 0 {
+			out[""]++ // A structure without members (S3's EventBridgeConfiguration) is an empty element.
 		}
 	case reflect.Slice:
 		if v.Type().Elem().Kind() == reflect.Uint8 {

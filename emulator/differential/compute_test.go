@@ -317,10 +317,8 @@ func TestComputeInstancesAgainstMoto(t *testing.T) {
 		"RunUnknownInstanceType":     "moto accepts any instance type unless MOTO_EC2_ENABLE_INSTANCE_TYPE_VALIDATION is set; AWS refuses one that does not exist",
 		"RunMinAboveMax":             "moto launches MinCount instances and ignores MaxCount; AWS refuses a MinCount above MaxCount with InvalidParameterValue",
 		"RunUpToMaxCount":            "moto launches MinCount instances; AWS launches as many as MaxCount asks when capacity allows (RunInstances, MaxCount)",
-		"RunWithoutSubnet": "moto creates a default VPC in every region; the emulator's accounts have none, and AWS then requires a subnet " +
-			"(RunInstances: if you don't have a default VPC, you must specify a subnet ID) and answers VPCIdNotSpecified",
-		"DescribeMalformedInstance": "moto answers InvalidInstanceID.NotFound; AWS answers InvalidInstanceID.Malformed for an id not of the i- form",
-		"DeleteSubnetInUse":         noDependencies,
-		"DeleteGroupInUse":          noDependencies,
+		"DescribeMalformedInstance":  "moto answers InvalidInstanceID.NotFound; AWS answers InvalidInstanceID.Malformed for an id not of the i- form",
+		"DeleteSubnetInUse":          noDependencies,
+		"DeleteGroupInUse":           noDependencies,
 	})
 }

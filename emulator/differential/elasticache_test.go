@@ -32,7 +32,7 @@ func (c *caches) cacheARN(kind, name string) *string {
 }
 
 // elastiCacheSteps is the ElastiCache sequence both sides run: a subnet group, Redis and
-// Memcached clusters, a replication group, modifications, tags, snapshots, deletion, and the
+// Memcached clusters, a replication group, modifications, replica counts, tags, snapshots, deletion, and the
 // errors AWS documents.
 func elastiCacheSteps() []step[*caches] {
 	ctx := context.Background()
@@ -139,6 +139,22 @@ func elastiCacheSteps() []step[*caches] {
 				ReplicationGroupDescription: aws.String("diff, changed"), SnapshotRetentionLimit: aws.Int32(2)})
 			return err
 		})},
+		{"IncreaseReplicaCount", errorOutcome(func(c *caches) error {
+			_, err := c.ec.IncreaseReplicaCount(ctx, &elasticache.IncreaseReplicaCountInput{ReplicationGroupId: aws.String("diff-rg"),
+				NewReplicaCount: aws.Int32(2), ApplyImmediately: aws.Bool(true)})
+			return err
+		})},
+		{"DecreaseReplicaCountBelowFailover", errorOutcome(func(c *caches) error {
+			c.settle()
+			_, err := c.ec.DecreaseReplicaCount(ctx, &elasticache.DecreaseReplicaCountInput{ReplicationGroupId: aws.String("diff-rg"),
+				NewReplicaCount: aws.Int32(0), ApplyImmediately: aws.Bool(true)})
+			return err
+		})},
+		{"DecreaseReplicaCount", errorOutcome(func(c *caches) error {
+			_, err := c.ec.DecreaseReplicaCount(ctx, &elasticache.DecreaseReplicaCountInput{ReplicationGroupId: aws.String("diff-rg"),
+				NewReplicaCount: aws.Int32(1), ApplyImmediately: aws.Bool(true)})
+			return err
+		})},
 		{"AddTagsToResource", errorOutcome(func(c *caches) error {
 			_, err := c.ec.AddTagsToResource(ctx, &elasticache.AddTagsToResourceInput{ResourceName: c.cacheARN("cluster", "diff-redis"),
 				Tags: []types.Tag{{Key: aws.String("env"), Value: aws.String("prod")}}})
@@ -238,12 +254,15 @@ func TestElastiCacheAgainstMoto(t *testing.T) {
 	peerSide := newCaches(t, peerURL, "123456789012", func() {})
 	const unimplemented = "moto does not implement the operation (HTTP 500, NotImplementedError)"
 	compare(t, emuSide, peerSide, "moto "+motoVersion, elastiCacheSteps(), map[string]string{
-		"CreateSubnetGroupMissingSubnet": "moto accepts a subnet that does not exist; AWS answers InvalidSubnet (CreateCacheSubnetGroup)",
-		"ModifyCacheSubnetGroup":         unimplemented,
-		"ModifyCacheCluster":             unimplemented,
-		"ModifyReplicationGroup":         unimplemented,
-		"DeleteSubnetGroupInUse":         unimplemented,
-		"DeleteCacheSubnetGroup":         unimplemented,
+		"CreateSubnetGroupMissingSubnet":    "moto accepts a subnet that does not exist; AWS answers InvalidSubnet (CreateCacheSubnetGroup)",
+		"ModifyCacheSubnetGroup":            unimplemented,
+		"ModifyCacheCluster":                unimplemented,
+		"ModifyReplicationGroup":            unimplemented,
+		"IncreaseReplicaCount":              unimplemented,
+		"DecreaseReplicaCountBelowFailover": unimplemented,
+		"DecreaseReplicaCount":              unimplemented,
+		"DeleteSubnetGroupInUse":            unimplemented,
+		"DeleteCacheSubnetGroup":            unimplemented,
 		"CreateTwoNodeRedis": "moto makes a Redis OSS cluster of 2 nodes; AWS answers InvalidParameterValue: outside a replication group a Valkey or " +
 			"Redis OSS cluster has 1 node (CreateCacheCluster, NumCacheNodes)",
 		"CreateTokenWithoutTransit": "moto accepts an AUTH token without encryption in transit; AWS takes AuthToken only with TransitEncryptionEnabled " +

@@ -9,4 +9,7 @@ type Network interface {
 	// SecurityGroup returns the VPC of a security group, or ok false when the group does not
 	// exist.
 	SecurityGroup(scope Scope, id string) (vpc string, ok bool)
+	// DefaultSubnets returns the default VPC of an account's region and its default subnets
+	// (subnet id -> zone), or ok false when the region has no default VPC (it was deleted).
+	DefaultSubnets(scope Scope) (vpc string, zones map[string]string, ok bool)
 }

@@ -48,6 +48,10 @@ func (r TagRules) check(existing, tags map[string]string) error {
 	return nil
 }
 
+// Check returns the error the rules give for a resource's whole tag set, for services that keep
+// tags with the resource (S3's object tags) rather than in a Tags.
+func (r TagRules) Check(tags map[string]string) error { return r.check(nil, tags) }
+
 // checkTag returns the error the rules give for one tag, or nil.
 func (r TagRules) checkTag(key, value string) error {
 	if n := utf8.RuneCountInString(key); n == 0 || n > MaxTagKey {

@@ -52,6 +52,7 @@ type ref struct {
 	Location        string `json:"location"`
 	QueryName       string `json:"queryName"`
 	Flattened       bool   `json:"flattened"`
+	XMLAttribute    bool   `json:"xmlAttribute"`
 	TimestampFormat string `json:"timestampFormat"`
 	XMLNamespace    *struct {
 		URI string `json:"uri"`
@@ -273,6 +274,9 @@ func refTraits(r ref) []smithy.Trait {
 	}
 	if r.Flattened {
 		ts = append(ts, &traits.XMLFlattened{})
+	}
+	if r.XMLAttribute {
+		ts = append(ts, &traits.XMLAttribute{})
 	}
 	if r.TimestampFormat != "" {
 		ts = append(ts, &traits.TimestampFormat{Format: smithyTimestampFormat(r.TimestampFormat)})

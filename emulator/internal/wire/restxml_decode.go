@@ -136,7 +136,8 @@ func bindings(r *http.Request, labels map[string]string, schema *smithy.Schema) 
 	query := r.URL.Query()
 	for name, m := range schema.Members() {
 		if t, ok := smithy.SchemaDirectTrait[*traits.HTTPHeader](m); ok {
-			if v := r.Header.Get(t.Name); v != "" {
+			// A list header may come as one comma-separated value or repeated, as the SDK sends it.
+			if v := strings.Join(r.Header.Values(t.Name), ","); v != "" {
 				tree[name] = headerTreeValue(m, v)
 			}
 			continue

@@ -11,6 +11,7 @@ import (
 
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/document"
+	"github.com/aws/smithy-go/traits"
 )
 
 // XMLEncoder is a ShapeSerializer that writes the members of an awsQuery result as XML:
@@ -32,6 +33,39 @@ type xmlFrame struct {
 	entry     string // element wrapping one map entry
 	keyName   string // element name of map keys
 	entryOpen bool
+	attrAt    int  // struct: where in the buffer its start tag's attributes go (0 for none)
+	xsi       bool // struct: its start tag declares the xsi prefix
+}
+
+// xsiNamespace is the namespace of the xsi prefix, which S3's xsi:type attributes use.
+const xsiNamespace = "http://www.w3.org/2001/XMLSchema-instance"
+
+// attribute adds name="v" to the start tag of the innermost struct (members with the
+// xmlAttribute trait, such as S3's Grantee xsi:type), declaring the xsi prefix as AWS does.
+// It reports false when no struct's start tag is written.
+func (e *XMLEncoder) attribute(s *smithy.Schema, v string) bool {
+	if len(e.stack) == 0 {
+		return false
+	}
+	f := &e.stack[len(e.stack)-1]
+	if f.kind != 's' || f.attrAt == 0 {
+		return false
+	}
+	var attr bytes.Buffer
+	name := xmlName(s, s.MemberName())
+	if strings.HasPrefix(name, "xsi:") && !f.xsi {
+		attr.WriteString(` xmlns:xsi="` + xsiNamespace + `"`)
+		f.xsi = true
+	}
+	attr.WriteString(" " + name + `="`)
+	_ = xml.EscapeText(&attr, []byte(v))
+	attr.WriteString(`"`)
+	tail := bytes.Clone(e.buf.Bytes()[f.attrAt:])
+	e.buf.Truncate(f.attrAt)
+	e.buf.Write(attr.Bytes())
+	e.buf.Write(tail)
+	f.attrAt += attr.Len()
+	return true
 }
 
 // Bytes returns the encoded XML.
@@ -52,6 +86,9 @@ func (e *XMLEncoder) name(s *smithy.Schema) string {
 }
 
 func (e *XMLEncoder) text(s *smithy.Schema, v string) {
+	if _, ok := smithy.SchemaDirectTrait[*traits.XMLAttribute](s); ok && e.attribute(s, v) {
+		return
+	}
 	n := e.name(s)
 	e.buf.WriteString("<" + n + ">")
 	_ = xml.EscapeText(&e.buf, []byte(v))
@@ -104,7 +141,9 @@ func (e *XMLEncoder) WriteStruct(s *smithy.Schema) {
 	f := xmlFrame{kind: 's'}
 	if len(e.stack) > 0 {
 		f.element = e.name(s)
-		e.buf.WriteString("<" + f.element + ">")
+		e.buf.WriteString("<" + f.element)
+		f.attrAt = e.buf.Len()
+		e.buf.WriteString(">")
 	}
 	e.stack = append(e.stack, f)
 }

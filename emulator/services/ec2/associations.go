@@ -50,11 +50,11 @@ func (b *Backend) associateRouteTable(call *core.Call, in *ec2.AssociateRouteTab
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	t, err := get(r.tables, rtbKind, aws.ToString(in.RouteTableId))
+	t, err := get(call, r.tables, rtbKind, aws.ToString(in.RouteTableId))
 	if err != nil {
 		return nil, err
 	}
-	s, err := get(r.subnets, subnetKind, aws.ToString(in.SubnetId))
+	s, err := get(call, r.subnets, subnetKind, aws.ToString(in.SubnetId))
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (b *Backend) replaceRouteTableAssociation(call *core.Call, in *ec2.ReplaceR
 	if err != nil {
 		return nil, err
 	}
-	t, err := get(r.tables, rtbKind, aws.ToString(in.RouteTableId))
+	t, err := get(call, r.tables, rtbKind, aws.ToString(in.RouteTableId))
 	if err != nil {
 		return nil, err
 	}

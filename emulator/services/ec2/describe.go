@@ -53,17 +53,25 @@ func (k kind) check(id string) error {
 	return nil
 }
 
-// get returns the resource id names, or k's malformed or not-found error.
-func get[T any](m map[string]T, k kind, id string) (T, error) {
+// get returns the resource id names, or k's malformed or not-found error; a resource that
+// eventual consistency still hides from the call is not found.
+func get[T any](call *core.Call, m map[string]T, k kind, id string) (T, error) {
 	var zero T
 	if err := k.check(id); err != nil {
 		return zero, err
 	}
 	r, ok := m[id]
-	if !ok {
+	if !ok || hidden(call, r) {
 		return zero, k.missing(id)
 	}
 	return r, nil
+}
+
+// hidden reports whether eventual consistency still hides a resource from the call: one created
+// under the ReadAfterCreateDelay fault, before its time.
+func hidden(call *core.Call, resource any) bool {
+	r, ok := resource.(interface{ Visible(*core.Call) bool })
+	return ok && !r.Visible(call)
 }
 
 // view is what a Describe operation shows of one resource: its SDK description, its tags and
@@ -88,14 +96,20 @@ type paging struct {
 
 // describe answers a Describe operation: the resources ids names (every one must exist, else
 // one error names all the missing ones) or all of them, in id order, that pass the filters, one
-// page at a time.
-func describe[T, D any](m map[string]T, k kind, ids []string, filters []types.Filter, pg paging, show func(id string, r T) view[D]) ([]D, *string, error) {
+// page at a time. Resources that eventual consistency still hides from the call do not exist yet.
+func describe[T, D any](call *core.Call, m map[string]T, k kind, ids []string, filters []types.Filter, pg paging, show func(id string, r T) view[D]) ([]D, *string, error) {
 	for _, id := range ids {
 		if err := k.check(id); err != nil {
 			return nil, nil, err
 		}
 	}
-	keys, absent := core.Select(m, ids)
+	visible := map[string]T{}
+	for id, r := range m {
+		if !hidden(call, r) {
+			visible[id] = r
+		}
+	}
+	keys, absent := core.Select(visible, ids)
 	if len(absent) > 0 {
 		return nil, nil, k.missing(absent...)
 	}

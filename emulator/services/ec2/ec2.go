@@ -1,5 +1,13 @@
 // Package ec2 emulates Amazon EC2 over its ec2Query protocol: what the networking family needs,
-// and instances. VPCs (AWS's CIDR validation, attributes, an optional Amazon-provided IPv6 block,
+// and instances. Every account starts, in every region, with AWS's default VPC: 172.31.0.0/16
+// (IsDefault), one default subnet per availability zone (172.31.0.0/20, 172.31.16.0/20, ...;
+// DefaultForAz, MapPublicIpOnLaunch), an attached internet gateway, a main route table with a
+// 0.0.0.0/0 route to it and the default security group. RunInstances without a subnet launches
+// into the default subnet of Placement's zone (or of the first zone), CreateSecurityGroup
+// without a VPC creates in the default VPC, and group names alone name groups of the default VPC.
+// The default VPC can be deleted as on AWS; it is not made again (CreateDefaultVpc is not
+// emulated), and the calls that need it then answer VPCIdNotSpecified. Network ACLs and
+// DescribeAccountAttributes are not emulated. VPCs (AWS's CIDR validation, attributes, an optional Amazon-provided IPv6 block,
 // and the default security group and main route table every VPC gets), subnets (containment and
 // overlap of CIDRs, the region's availability zones, free addresses), internet gateways (attach
 // and detach rules), Elastic IPs, NAT gateways (ClientToken idempotency; pending -> available,
@@ -12,7 +20,13 @@
 // protection, attributes, metadata options and monitoring), tags on all of them, and the
 // availability zones of each region. Describe* operations answer any number of ids in one call,
 // filter and paginate as EC2 does, and deletes refuse with DependencyViolation while something
-// depends on the resource.
+// depends on the resource. EC2's eventual consistency is emulated under the ReadAfterCreateDelay
+// fault: a resource a create makes (CreateVpc, CreateSubnet, CreateSecurityGroup,
+// CreateInternetGateway, AllocateAddress, CreateNatGateway, CreateRouteTable, RunInstances) is
+// left out of Describe* answers, and calls that name it (CreateTags included) answer its NotFound
+// error, until the delay has passed on the simulation clock; a create repeated with the same
+// ClientToken still answers the resource. Other services' lookups of EC2 resources are not
+// delayed.
 package ec2
 
 import (
@@ -61,12 +75,15 @@ type region struct {
 	tags         *core.Tags        // by resource id
 }
 
-// newRegion returns the empty EC2 state of an account in a region.
-func newRegion(core.Scope) *region {
-	return &region{vpcs: map[string]*vpc{}, subnets: map[string]*subnet{}, igws: map[string]*igw{}, eips: map[string]*eip{},
+// newRegion returns the EC2 state of an account in a region as AWS hands it over: with nothing
+// but the default VPC and what comes with it.
+func newRegion(scope core.Scope) *region {
+	r := &region{vpcs: map[string]*vpc{}, subnets: map[string]*subnet{}, igws: map[string]*igw{}, eips: map[string]*eip{},
 		nats: map[string]*natGateway{}, natTokens: map[string]string{}, rtbTokens: map[string]string{}, groups: map[string]*securityGroup{},
 		rules: map[string]*sgRule{}, tables: map[string]*routeTable{}, instances: map[string]*instance{}, reservations: map[string]*reservation{},
 		runTokens: map[string]string{}, tags: core.NewTags(tagRules)}
+	r.addDefaultVpc(scope)
+	return r
 }
 
 // New returns an empty EC2 backend on clock.

@@ -13,8 +13,9 @@ import (
 // eip is one Elastic IP address. What it is associated with (a NAT gateway) is found from
 // the gateways.
 type eip struct {
-	id string
-	ip netip.Addr
+	core.Readable // hidden from reads for a while after creation, under the ReadAfterCreateDelay fault
+	id            string
+	ip            netip.Addr
 }
 
 // addressPools are the blocks Elastic IPs come from: the documentation ranges of RFC 5737, so
@@ -77,7 +78,7 @@ func (b *Backend) allocateAddress(call *core.Call, in *ec2.AllocateAddressInput)
 	if !ok {
 		return nil, core.Errorf("AddressLimitExceeded", "The maximum number of addresses has been reached.")
 	}
-	e := &eip{id: newID("eipalloc"), ip: ip}
+	e := &eip{Readable: core.ReadableAfter(call), id: newID("eipalloc"), ip: ip}
 	if err := r.tags.Merge(tags, e.id); err != nil {
 		return nil, err
 	}
@@ -90,7 +91,7 @@ func (b *Backend) describeAddresses(call *core.Call, in *ec2.DescribeAddressesIn
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	addrs, _, err := describe(r.eips, eipKind, in.AllocationIds, in.Filters, paging{}, func(id string, e *eip) view[types.Address] {
+	addrs, _, err := describe(call, r.eips, eipKind, in.AllocationIds, in.Filters, paging{}, func(id string, e *eip) view[types.Address] {
 		d := r.describeAddress(e, call)
 		return view[types.Address]{d, d.Tags, fields{
 			"allocation-id": {id}, "public-ip": {e.ip.String()}, "domain": {"vpc"}, "network-border-group": {call.Region},
@@ -124,7 +125,7 @@ func (b *Backend) releaseAddress(call *core.Call, in *ec2.ReleaseAddressInput) (
 	if in.AllocationId == nil && in.PublicIp != nil {
 		return nil, core.Errorf("InvalidParameterValue", "You must specify an allocation id when releasing a VPC elastic IP address")
 	}
-	e, err := get(r.eips, eipKind, aws.ToString(in.AllocationId))
+	e, err := get(call, r.eips, eipKind, aws.ToString(in.AllocationId))
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,10 @@ import (
 )
 
 // igw is one internet gateway; vpc is the VPC it is attached to, if any.
-type igw struct{ id, vpc string }
+type igw struct {
+	core.Readable // hidden from reads for a while after creation, under the ReadAfterCreateDelay fault
+	id, vpc       string
+}
 
 func (r *region) describeIgw(g *igw, owner string) types.InternetGateway {
 	d := types.InternetGateway{InternetGatewayId: aws.String(g.id), OwnerId: aws.String(owner), Attachments: []types.InternetGatewayAttachment{}, Tags: r.tagList(g.id)}
@@ -28,7 +31,7 @@ func (b *Backend) createInternetGateway(call *core.Call, in *ec2.CreateInternetG
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	g := &igw{id: newID("igw")}
+	g := &igw{Readable: core.ReadableAfter(call), id: newID("igw")}
 	if err := r.tags.Merge(tags, g.id); err != nil {
 		return nil, err
 	}
@@ -41,7 +44,7 @@ func (b *Backend) describeInternetGateways(call *core.Call, in *ec2.DescribeInte
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	igws, next, err := describe(r.igws, igwKind, in.InternetGatewayIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, g *igw) view[types.InternetGateway] {
+	igws, next, err := describe(call, r.igws, igwKind, in.InternetGatewayIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, g *igw) view[types.InternetGateway] {
 		d := r.describeIgw(g, call.Account)
 		f := fields{"internet-gateway-id": {id}, "owner-id": {call.Account}, "attachment.vpc-id": nil, "attachment.state": nil}
 		if g.vpc != "" {
@@ -53,12 +56,12 @@ func (b *Backend) describeInternetGateways(call *core.Call, in *ec2.DescribeInte
 }
 
 // gatewayAndVpc returns the internet gateway and VPC an attach or detach request names.
-func (r *region) gatewayAndVpc(igwID, vpcID *string) (*igw, *vpc, error) {
-	g, err := get(r.igws, igwKind, aws.ToString(igwID))
+func (r *region) gatewayAndVpc(call *core.Call, igwID, vpcID *string) (*igw, *vpc, error) {
+	g, err := get(call, r.igws, igwKind, aws.ToString(igwID))
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err := get(r.vpcs, vpcKind, aws.ToString(vpcID))
+	v, err := get(call, r.vpcs, vpcKind, aws.ToString(vpcID))
 	return g, v, err
 }
 
@@ -68,7 +71,7 @@ func (b *Backend) attachInternetGateway(call *core.Call, in *ec2.AttachInternetG
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	g, v, err := r.gatewayAndVpc(in.InternetGatewayId, in.VpcId)
+	g, v, err := r.gatewayAndVpc(call, in.InternetGatewayId, in.VpcId)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +93,7 @@ func (b *Backend) detachInternetGateway(call *core.Call, in *ec2.DetachInternetG
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	g, v, err := r.gatewayAndVpc(in.InternetGatewayId, in.VpcId)
+	g, v, err := r.gatewayAndVpc(call, in.InternetGatewayId, in.VpcId)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +114,7 @@ func (b *Backend) deleteInternetGateway(call *core.Call, in *ec2.DeleteInternetG
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	g, err := get(r.igws, igwKind, aws.ToString(in.InternetGatewayId))
+	g, err := get(call, r.igws, igwKind, aws.ToString(in.InternetGatewayId))
 	if err != nil {
 		return nil, err
 	}

@@ -29,6 +29,7 @@ var stateCodes = map[types.InstanceStateName]int32{
 
 // instance is one EC2 instance in a VPC subnet, with its primary network interface.
 type instance struct {
+	core.Readable                        // hidden from reads for a while after creation, under the ReadAfterCreateDelay fault
 	id, reservation, image, instanceType string
 	subnet, vpc                          string
 	zone                                 zone
@@ -280,6 +281,6 @@ func (b *Backend) instancesOf(call *core.Call, ids []string) (*region, []*instan
 func (b *Backend) instanceOf(call *core.Call, id string) (*region, *instance, error) {
 	r := b.regions.Of(call)
 	r.purgeInstances(call.Now)
-	i, err := get(r.instances, instanceKind, id)
+	i, err := get(call, r.instances, instanceKind, id)
 	return r, i, err
 }

@@ -21,7 +21,7 @@ type attributeChange struct {
 // attributeChanges checks the changes a ModifyInstanceAttribute request asks for, given as
 // their own parameters or as Attribute and Value. The attributes the emulator does not model
 // (kernel, ramdisk, SR-IOV, ENA, enclaves, block device mappings) are refused.
-func (r *region) attributeChanges(in *ec2.ModifyInstanceAttributeInput, i *instance) ([]attributeChange, error) {
+func (r *region) attributeChanges(call *core.Call, in *ec2.ModifyInstanceAttributeInput, i *instance) ([]attributeChange, error) {
 	if in.Kernel != nil || in.Ramdisk != nil || in.SriovNetSupport != nil || in.EnaSupport != nil || in.EnclaveOptions != nil || len(in.BlockDeviceMappings) > 0 {
 		return nil, core.Errorf("UnsupportedOperation", "The emulator modifies only the instanceType, userData, disableApiTermination, disableApiStop, groupSet, instanceInitiatedShutdownBehavior, sourceDestCheck and ebsOptimized attributes.")
 	}
@@ -87,7 +87,7 @@ func (r *region) attributeChanges(in *ec2.ModifyInstanceAttributeInput, i *insta
 		out = append(out, attributeChange{false, func(i *instance) { i.shutdownBehavior = b }})
 	}
 	if len(in.Groups) > 0 {
-		groups, err := r.launchGroups(in.Groups, r.subnets[i.subnet])
+		groups, err := r.launchGroups(call, in.Groups, r.subnets[i.subnet])
 		if err != nil {
 			return nil, err
 		}
@@ -123,7 +123,7 @@ func (b *Backend) modifyInstanceAttribute(call *core.Call, in *ec2.ModifyInstanc
 	if i.ending(call.Now) {
 		return nil, incorrectState(i.id, "modified")
 	}
-	changes, err := r.attributeChanges(in, i)
+	changes, err := r.attributeChanges(call, in, i)
 	switch {
 	case err != nil:
 		return nil, err

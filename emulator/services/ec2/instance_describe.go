@@ -57,7 +57,7 @@ func (b *Backend) describeInstances(call *core.Call, in *ec2.DescribeInstancesIn
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
 	r.purgeInstances(call.Now)
-	items, next, err := describe(r.instances, instanceKind, in.InstanceIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, i *instance) view[reserved] {
+	items, next, err := describe(call, r.instances, instanceKind, in.InstanceIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, i *instance) view[reserved] {
 		d := r.describeInstance(i, call)
 		return view[reserved]{reserved{i.reservation, d}, d.Tags, instanceFields(i, d, call)}
 	})

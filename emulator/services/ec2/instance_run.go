@@ -39,8 +39,8 @@ var instanceTypes = func() map[string]bool {
 	return known
 }()
 
-// noDefaultSubnet is RunInstances' answer to a request without a subnet: the emulator's accounts
-// have no default VPC to choose one from.
+// noDefaultSubnet is RunInstances' answer to a request without a subnet once the region's default
+// VPC, where it would choose one, has been deleted.
 var noDefaultSubnet = core.Errorf("VPCIdNotSpecified", "No default VPC for this user")
 
 // publicPool is the block instances' automatic public addresses come from: 198.18.0.0/15, which
@@ -311,9 +311,28 @@ func instanceProfile(call *core.Call, spec *types.IamInstanceProfileSpecificatio
 	return &types.IamInstanceProfile{Arn: aws.String(arn), Id: aws.String("AIPA" + base32.StdEncoding.EncodeToString(sum[:])[:17])}, nil
 }
 
+// launchSubnet returns the subnet a launch goes to, with the names of the security groups it
+// names in the default VPC: the subnet the request names, where group names are refused, or the
+// default subnet of the zone Placement asks for (or of the first zone).
+func (r *region) launchSubnet(call *core.Call, l *launch, in *ec2.RunInstancesInput) (*subnet, []string, error) {
+	if l.subnet != "" {
+		if len(in.SecurityGroups) > 0 {
+			return nil, nil, core.Errorf("InvalidParameterCombination", "The parameter groupName cannot be used with the parameter subnet")
+		}
+		s, err := get(call, r.subnets, subnetKind, l.subnet)
+		return s, nil, err
+	}
+	var zoneName string
+	if in.Placement != nil {
+		zoneName = aws.ToString(in.Placement.AvailabilityZone)
+	}
+	s, err := r.defaultSubnet(zoneName)
+	return s, in.SecurityGroups, err
+}
+
 // launchGroups resolves the security groups of a launch: each must exist and be in the
 // subnet's VPC; with none named, the VPC's default group.
-func (r *region) launchGroups(ids []string, s *subnet) ([]string, error) {
+func (r *region) launchGroups(call *core.Call, ids []string, s *subnet) ([]string, error) {
 	if len(ids) == 0 {
 		for _, g := range r.groups {
 			if g.vpc == s.vpc && g.isDefault {
@@ -323,7 +342,7 @@ func (r *region) launchGroups(ids []string, s *subnet) ([]string, error) {
 	}
 	var out []string
 	for _, id := range ids {
-		g, err := get(r.groups, sgKind, id)
+		g, err := get(call, r.groups, sgKind, id)
 		if err != nil {
 			return nil, err
 		}
@@ -411,17 +430,15 @@ func (b *Backend) runInstances(call *core.Call, in *ec2.RunInstancesInput) (*ec2
 		}
 		return runOutput(r.describeReservation(res, call)), nil
 	}
-	if l.subnet == "" {
-		return nil, noDefaultSubnet
-	}
-	s, err := get(r.subnets, subnetKind, l.subnet)
+	s, names, err := r.launchSubnet(call, l, in)
 	if err != nil {
 		return nil, err
 	}
-	if len(in.SecurityGroups) > 0 {
-		return nil, core.Errorf("InvalidParameterCombination", "The parameter groupName cannot be used with the parameter subnet")
+	ids, err := r.groupIDs(call, l.groups, names)
+	if err != nil {
+		return nil, err
 	}
-	groups, err := r.launchGroups(l.groups, s)
+	groups, err := r.launchGroups(call, ids, s)
 	if err != nil {
 		return nil, err
 	}
@@ -450,7 +467,7 @@ func (b *Backend) runInstances(call *core.Call, in *ec2.RunInstancesInput) (*ec2
 		return nil, err
 	}
 	for n, id := range res.instances {
-		i := &instance{id: id, reservation: res.id, image: l.image, instanceType: l.instanceType, subnet: s.id, vpc: s.vpc, zone: s.zone,
+		i := &instance{Readable: core.ReadableAfter(call), id: id, reservation: res.id, image: l.image, instanceType: l.instanceType, subnet: s.id, vpc: s.vpc, zone: s.zone,
 			groups: groups, eni: newID("eni"), attachment: newID("eni-attach"), mac: macAddress(), privateIP: addrs[n], wantsPublicIP: public,
 			keyName: l.keyName, userData: l.userData, profile: l.profile, metadata: l.metadata, metadataApplied: call.Now.Add(call.Transition),
 			monitoring: l.monitoring, disableTermination: l.disableTermination, disableStop: l.disableStop, shutdownBehavior: l.shutdownBehavior,

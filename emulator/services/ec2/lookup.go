@@ -5,14 +5,12 @@ import "github.com/runner-codes/infra-operator/emulator/internal/core"
 // The lookups below let other emulated services (ELBv2, EKS, Lambda) check the EC2 resources a
 // request names, in the same account and region, without reaching into EC2's state.
 
-// scoped runs f on the EC2 state of scope, holding b.mu; f is not called when the scope has
-// no EC2 state yet.
+// scoped runs f on the EC2 state of scope, holding b.mu; the state is made on first use, since
+// every account's region starts with its default VPC.
 func (b *Backend) scoped(scope core.Scope, f func(r *region)) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if r, ok := b.regions.Lookup(scope); ok {
-		f(r)
-	}
+	f(b.regions.For(scope))
 }
 
 // VpcExists reports whether the VPC exists.
@@ -51,4 +49,22 @@ func (b *Backend) DefaultSecurityGroup(scope core.Scope, vpc string) (id string,
 		}
 	})
 	return id, ok
+}
+
+// DefaultSubnets returns the region's default VPC and its default subnets with their zones; ok is
+// false once the default VPC has been deleted.
+func (b *Backend) DefaultSubnets(scope core.Scope) (vpc string, zones map[string]string, ok bool) {
+	b.scoped(scope, func(r *region) {
+		v := r.defaultVpc()
+		if v == nil {
+			return
+		}
+		vpc, zones, ok = v.id, map[string]string{}, true
+		for _, s := range r.subnets {
+			if s.vpc == v.id && s.defaultForAz {
+				zones[s.id] = s.zone.name
+			}
+		}
+	})
+	return vpc, zones, ok
 }

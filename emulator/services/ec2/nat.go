@@ -18,6 +18,7 @@ const natRetention = time.Hour
 // available (or failed, when failCode says why); once deleted is set, deleting until gone, then
 // deleted.
 type natGateway struct {
+	core.Readable               // hidden from reads for a while after creation, under the ReadAfterCreateDelay fault
 	id, subnet, vpc, allocation string
 	connectivity                types.ConnectivityType
 	token                       string
@@ -148,14 +149,14 @@ func (b *Backend) createNatGateway(call *core.Call, in *ec2.CreateNatGatewayInpu
 		d := r.describeNat(n, call)
 		return &ec2.CreateNatGatewayOutput{ClientToken: in.ClientToken, NatGateway: &d}, nil
 	}
-	s, err := get(r.subnets, subnetKind, aws.ToString(in.SubnetId))
+	s, err := get(call, r.subnets, subnetKind, aws.ToString(in.SubnetId))
 	if err != nil {
 		return nil, err
 	}
-	n := &natGateway{id: newID("nat"), subnet: s.id, vpc: s.vpc, allocation: alloc, connectivity: conn, token: token,
+	n := &natGateway{Readable: core.ReadableAfter(call), id: newID("nat"), subnet: s.id, vpc: s.vpc, allocation: alloc, connectivity: conn, token: token,
 		eni: newID("eni"), created: call.Now, ready: call.Now.Add(call.Transition)}
 	if alloc != "" {
-		e, err := get(r.eips, eipKind, alloc)
+		e, err := get(call, r.eips, eipKind, alloc)
 		if err != nil {
 			return nil, err
 		}
@@ -198,7 +199,7 @@ func (b *Backend) describeNatGateways(call *core.Call, in *ec2.DescribeNatGatewa
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
 	r.purgeNats(call.Now)
-	nats, next, err := describe(r.nats, natKind, in.NatGatewayIds, in.Filter, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, n *natGateway) view[types.NatGateway] {
+	nats, next, err := describe(call, r.nats, natKind, in.NatGatewayIds, in.Filter, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, n *natGateway) view[types.NatGateway] {
 		d := r.describeNat(n, call)
 		return view[types.NatGateway]{d, d.Tags, fields{"nat-gateway-id": {id}, "state": {string(d.State)}, "subnet-id": {n.subnet}, "vpc-id": {n.vpc}}}
 	})
@@ -212,7 +213,7 @@ func (b *Backend) deleteNatGateway(call *core.Call, in *ec2.DeleteNatGatewayInpu
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
 	r.purgeNats(call.Now)
-	n, err := get(r.nats, natKind, aws.ToString(in.NatGatewayId))
+	n, err := get(call, r.nats, natKind, aws.ToString(in.NatGatewayId))
 	if err != nil {
 		return nil, err
 	}

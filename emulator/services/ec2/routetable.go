@@ -13,11 +13,12 @@ import (
 // routeTable is one route table of a VPC: its routes, its explicit subnet associations
 // (association id -> subnet id) and, for the VPC's main table, the main association.
 type routeTable struct {
-	id, vpc   string
-	token     string // the ClientToken it was created with
-	mainAssoc string
-	assocs    map[string]string
-	routes    []*route
+	core.Readable // hidden from reads for a while after creation, under the ReadAfterCreateDelay fault
+	id, vpc       string
+	token         string // the ClientToken it was created with
+	mainAssoc     string
+	assocs        map[string]string
+	routes        []*route
 }
 
 // route is one route: a destination (an IPv4 or IPv6 block or a prefix list) and a target.
@@ -48,10 +49,11 @@ type routeSpec struct {
 	replaceAction bool
 }
 
-// addMainTable gives a new VPC its main route table with the local routes.
-func (r *region) addMainTable(v *vpc) {
+// addMainTable gives a new VPC its main route table with the local routes, and returns it.
+func (r *region) addMainTable(v *vpc) *routeTable {
 	t := r.newTable(newID("rtb"), v)
 	t.mainAssoc = newID("rtbassoc")
+	return t
 }
 
 // newTable adds a route table with id to a VPC, with its local routes.
@@ -137,7 +139,7 @@ func (b *Backend) createRouteTable(call *core.Call, in *ec2.CreateRouteTableInpu
 		d := r.describeTable(t, call)
 		return &ec2.CreateRouteTableOutput{ClientToken: in.ClientToken, RouteTable: &d}, nil
 	}
-	v, err := get(r.vpcs, vpcKind, aws.ToString(in.VpcId))
+	v, err := get(call, r.vpcs, vpcKind, aws.ToString(in.VpcId))
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +148,7 @@ func (b *Backend) createRouteTable(call *core.Call, in *ec2.CreateRouteTableInpu
 		return nil, err
 	}
 	t := r.newTable(id, v)
+	t.Readable = core.ReadableAfter(call)
 	if token != "" {
 		t.token = token
 		r.rtbTokens[token] = t.id
@@ -158,7 +161,7 @@ func (b *Backend) describeRouteTables(call *core.Call, in *ec2.DescribeRouteTabl
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	tables, next, err := describe(r.tables, rtbKind, in.RouteTableIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 100}, func(id string, t *routeTable) view[types.RouteTable] {
+	tables, next, err := describe(call, r.tables, rtbKind, in.RouteTableIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 100}, func(id string, t *routeTable) view[types.RouteTable] {
 		d := r.describeTable(t, call)
 		f := fields{"route-table-id": {id}, "vpc-id": {t.vpc}, "owner-id": {call.Account}, "association.route-table-association-id": nil,
 			"association.route-table-id": nil, "association.main": nil, "association.subnet-id": nil}
@@ -186,7 +189,7 @@ func (b *Backend) deleteRouteTable(call *core.Call, in *ec2.DeleteRouteTableInpu
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	t, err := get(r.tables, rtbKind, aws.ToString(in.RouteTableId))
+	t, err := get(call, r.tables, rtbKind, aws.ToString(in.RouteTableId))
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +312,7 @@ func (b *Backend) setRoute(call *core.Call, s routeSpec) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	t, err := get(r.tables, rtbKind, s.table)
+	t, err := get(call, r.tables, rtbKind, s.table)
 	if err != nil {
 		return err
 	}
@@ -374,7 +377,7 @@ func (b *Backend) deleteRoute(call *core.Call, in *ec2.DeleteRouteInput) (*ec2.D
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	t, err := get(r.tables, rtbKind, aws.ToString(in.RouteTableId))
+	t, err := get(call, r.tables, rtbKind, aws.ToString(in.RouteTableId))
 	if err != nil {
 		return nil, err
 	}

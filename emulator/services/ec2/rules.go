@@ -191,7 +191,7 @@ func checkDescription(d *string) (string, error) {
 }
 
 // expand turns IpPermissions into atomic rules of group, validating each source.
-func (r *region) expand(group string, egress bool, perms []types.IpPermission) ([]*sgRule, error) {
+func (r *region) expand(call *core.Call, group string, egress bool, perms []types.IpPermission) ([]*sgRule, error) {
 	var out []*sgRule
 	for _, p := range perms {
 		proto, err := checkProtocol(aws.ToString(p.IpProtocol))
@@ -244,7 +244,7 @@ func (r *region) expand(group string, egress bool, perms []types.IpPermission) (
 			if pair.GroupId == nil {
 				return nil, core.Errorf("InvalidParameterValue", "You may not reference Amazon VPC security groups by name. Please use the corresponding id for this operation.")
 			}
-			ref, err := get(r.groups, sgKind, aws.ToString(pair.GroupId))
+			ref, err := get(call, r.groups, sgKind, aws.ToString(pair.GroupId))
 			if err != nil {
 				return nil, err
 			}
@@ -305,12 +305,12 @@ func (b *Backend) authorize(call *core.Call, q ruleRequest) (*bool, []types.Secu
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	g, err := r.group(q.groupID, q.groupName)
+	g, err := r.group(call, q.groupID, q.groupName)
 	if err != nil {
 		return nil, nil, err
 	}
 	egress := q.egress
-	add, err := r.expand(g.id, egress, perms)
+	add, err := r.expand(call, g.id, egress, perms)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -368,20 +368,20 @@ func (b *Backend) revoke(call *core.Call, q ruleRequest) (*bool, []types.Revoked
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	g, err := r.group(q.groupID, q.groupName)
+	g, err := r.group(call, q.groupID, q.groupName)
 	if err != nil {
 		return nil, nil, err
 	}
 	egress := q.egress
 	var drop []*sgRule
 	for _, id := range q.ids {
-		s, err := get(r.rules, ruleKind, id)
+		s, err := get(call, r.rules, ruleKind, id)
 		if err != nil || s.group != g.id || s.egress != egress {
 			return nil, nil, ruleKind.missing(id)
 		}
 		drop = append(drop, s)
 	}
-	want, err := r.expand(g.id, egress, perms)
+	want, err := r.expand(call, g.id, egress, perms)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -427,7 +427,7 @@ func (b *Backend) describeSecurityGroupRules(call *core.Call, in *ec2.DescribeSe
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	rules, next, err := describe(r.rules, ruleKind, in.SecurityGroupRuleIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, s *sgRule) view[types.SecurityGroupRule] {
+	rules, next, err := describe(call, r.rules, ruleKind, in.SecurityGroupRuleIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, s *sgRule) view[types.SecurityGroupRule] {
 		d := s.describe(r, call)
 		return view[types.SecurityGroupRule]{d, d.Tags, fields{"group-id": {s.group}, "security-group-rule-id": {id}}}
 	})

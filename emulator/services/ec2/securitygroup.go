@@ -1,6 +1,7 @@
 package ec2
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -12,12 +13,13 @@ import (
 
 // securityGroup is one VPC security group; its rules are kept apart, one per atomic rule.
 type securityGroup struct {
+	core.Readable              // hidden from reads for a while after creation, under the ReadAfterCreateDelay fault
 	id, name, description, vpc string
 	isDefault                  bool
 }
 
-// noDefaultVPC is EC2's answer to naming a group by name, which only works in a default VPC;
-// the emulator's accounts have none.
+// noDefaultVPC is EC2's answer to naming a group by name, or creating one without a VPC, which
+// only works in a default VPC, once the region's default VPC has been deleted.
 var noDefaultVPC = core.Errorf("VPCIdNotSpecified", "No default VPC for this user. GroupName is only supported for EC2-Classic and default VPC.")
 
 // addDefaultGroup gives a new VPC its default security group: all traffic in from the group
@@ -41,12 +43,41 @@ func (r *region) dropGroup(id string) {
 	r.tags.Delete(id)
 }
 
-// group returns the group a request names by id; by name alone it needs a default VPC.
-func (r *region) group(id, name *string) (*securityGroup, error) {
+// group returns the group a request names by id, or by name alone in the default VPC.
+func (r *region) group(call *core.Call, id, name *string) (*securityGroup, error) {
 	if id == nil && name != nil {
+		return r.defaultVpcGroup(call, aws.ToString(name))
+	}
+	return get(call, r.groups, sgKind, aws.ToString(id))
+}
+
+// defaultVpcGroup returns the group of the default VPC that has the name, if eventual consistency
+// does not hide it from the call: EC2 resolves group names in the default VPC only.
+func (r *region) defaultVpcGroup(call *core.Call, name string) (*securityGroup, error) {
+	v := r.defaultVpc()
+	if v == nil {
 		return nil, noDefaultVPC
 	}
-	return get(r.groups, sgKind, aws.ToString(id))
+	for _, g := range r.groups {
+		if g.vpc == v.id && g.name == name && !hidden(call, g) {
+			return g, nil
+		}
+	}
+	return nil, core.Errorf("InvalidGroup.NotFound", "The security group '%s' does not exist in default VPC '%s'", name, v.id)
+}
+
+// groupIDs returns the ids of groups a request names by id and by name, the names resolved in the
+// default VPC.
+func (r *region) groupIDs(call *core.Call, ids, names []string) ([]string, error) {
+	out := slices.Clone(ids)
+	for _, name := range names {
+		g, err := r.defaultVpcGroup(call, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g.id)
+	}
+	return out, nil
 }
 
 func (r *region) describeGroup(g *securityGroup, call *core.Call) types.SecurityGroup {
@@ -80,8 +111,6 @@ func (b *Backend) createSecurityGroup(call *core.Call, in *ec2.CreateSecurityGro
 		return nil, core.Errorf("InvalidParameterValue", "Group names may not be in the format sg-*.")
 	case name == "default":
 		return nil, core.Errorf("InvalidGroup.Reserved", "The security group 'default' is reserved")
-	case in.VpcId == nil:
-		return nil, noDefaultVPC
 	}
 	tags, err := specTags(in.TagSpecifications, types.ResourceTypeSecurityGroup)
 	if err != nil {
@@ -90,16 +119,20 @@ func (b *Backend) createSecurityGroup(call *core.Call, in *ec2.CreateSecurityGro
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	v, err := get(r.vpcs, vpcKind, aws.ToString(in.VpcId))
-	if err != nil {
-		return nil, err
+	v := r.defaultVpc()
+	if in.VpcId != nil {
+		if v, err = get(call, r.vpcs, vpcKind, aws.ToString(in.VpcId)); err != nil {
+			return nil, err
+		}
+	} else if v == nil {
+		return nil, noDefaultVPC
 	}
 	for _, g := range r.groups {
 		if g.vpc == v.id && g.name == name {
 			return nil, core.Errorf("InvalidGroup.Duplicate", "The security group '%s' already exists for VPC '%s'", name, v.id)
 		}
 	}
-	g := &securityGroup{id: newID("sg"), name: name, description: aws.ToString(in.Description), vpc: v.id}
+	g := &securityGroup{Readable: core.ReadableAfter(call), id: newID("sg"), name: name, description: aws.ToString(in.Description), vpc: v.id}
 	if err := r.tags.Merge(tags, g.id); err != nil {
 		return nil, err
 	}
@@ -110,13 +143,14 @@ func (b *Backend) createSecurityGroup(call *core.Call, in *ec2.CreateSecurityGro
 }
 
 func (b *Backend) describeSecurityGroups(call *core.Call, in *ec2.DescribeSecurityGroupsInput) (*ec2.DescribeSecurityGroupsOutput, error) {
-	if len(in.GroupNames) > 0 {
-		return nil, noDefaultVPC
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	groups, next, err := describe(r.groups, sgKind, in.GroupIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, g *securityGroup) view[types.SecurityGroup] {
+	ids, err := r.groupIDs(call, in.GroupIds, in.GroupNames)
+	if err != nil {
+		return nil, err
+	}
+	groups, next, err := describe(call, r.groups, sgKind, ids, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, g *securityGroup) view[types.SecurityGroup] {
 		d := r.describeGroup(g, call)
 		f := fields{"group-id": {id}, "group-name": {g.name}, "vpc-id": {g.vpc}, "description": {g.description}, "owner-id": {call.Account}}
 		in, out := r.rulesOf(id)
@@ -134,7 +168,7 @@ func (b *Backend) deleteSecurityGroup(call *core.Call, in *ec2.DeleteSecurityGro
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	g, err := r.group(in.GroupId, in.GroupName)
+	g, err := r.group(call, in.GroupId, in.GroupName)
 	if err != nil {
 		return nil, err
 	}

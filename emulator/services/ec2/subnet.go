@@ -15,14 +15,16 @@ import (
 
 // subnet is one subnet of a VPC.
 type subnet struct {
-	id, vpc     string
-	cidr        netip.Prefix
-	ipv6        netip.Prefix
-	ipv6Assoc   string
-	zone        zone
-	available   time.Time // when the subnet leaves pending
-	mapPublicIP bool
-	assignIPv6  bool
+	core.Readable // hidden from reads for a while after creation, under the ReadAfterCreateDelay fault
+	id, vpc       string
+	cidr          netip.Prefix
+	ipv6          netip.Prefix
+	ipv6Assoc     string
+	zone          zone
+	available     time.Time // when the subnet leaves pending
+	mapPublicIP   bool
+	assignIPv6    bool
+	defaultForAz  bool // a default subnet of the default VPC
 }
 
 // reservedAddresses are the addresses AWS keeps in every subnet: the first four and the last.
@@ -37,7 +39,7 @@ func (r *region) describeSubnet(s *subnet, call *core.Call) types.Subnet {
 	d := types.Subnet{
 		SubnetId: aws.String(s.id), VpcId: aws.String(s.vpc), CidrBlock: aws.String(s.cidr.String()), State: state,
 		AvailabilityZone: aws.String(s.zone.name), AvailabilityZoneId: aws.String(s.zone.id), AvailableIpAddressCount: aws.Int32(int32(free)),
-		DefaultForAz: aws.Bool(false), MapPublicIpOnLaunch: aws.Bool(s.mapPublicIP), AssignIpv6AddressOnCreation: aws.Bool(s.assignIPv6),
+		DefaultForAz: aws.Bool(s.defaultForAz), MapPublicIpOnLaunch: aws.Bool(s.mapPublicIP), AssignIpv6AddressOnCreation: aws.Bool(s.assignIPv6),
 		MapCustomerOwnedIpOnLaunch: aws.Bool(false), EnableDns64: aws.Bool(false), Ipv6Native: aws.Bool(false),
 		OwnerId: aws.String(call.Account), SubnetArn: aws.String(call.Scope().ARN("ec2", "subnet/"+s.id)),
 		Ipv6CidrBlockAssociationSet: []types.SubnetIpv6CidrBlockAssociation{}, Tags: r.tagList(s.id),
@@ -142,7 +144,7 @@ func (b *Backend) createSubnet(call *core.Call, in *ec2.CreateSubnetInput) (*ec2
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	v, err := get(r.vpcs, vpcKind, aws.ToString(in.VpcId))
+	v, err := get(call, r.vpcs, vpcKind, aws.ToString(in.VpcId))
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +164,7 @@ func (b *Backend) createSubnet(call *core.Call, in *ec2.CreateSubnetInput) (*ec2
 	if err != nil {
 		return nil, err
 	}
-	s := &subnet{id: newID("subnet"), vpc: v.id, cidr: p, zone: z, available: call.Now.Add(call.Transition)}
+	s := &subnet{Readable: core.ReadableAfter(call), id: newID("subnet"), vpc: v.id, cidr: p, zone: z, available: call.Now.Add(call.Transition)}
 	if in.Ipv6CidrBlock != nil {
 		if s.ipv6, err = r.subnetIPv6(v, aws.ToString(in.Ipv6CidrBlock)); err != nil {
 			return nil, err
@@ -181,12 +183,12 @@ func (b *Backend) describeSubnets(call *core.Call, in *ec2.DescribeSubnetsInput)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	subnets, next, err := describe(r.subnets, subnetKind, in.SubnetIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, s *subnet) view[types.Subnet] {
+	subnets, next, err := describe(call, r.subnets, subnetKind, in.SubnetIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, s *subnet) view[types.Subnet] {
 		d := r.describeSubnet(s, call)
 		return view[types.Subnet]{d, d.Tags, fields{
 			"subnet-id": {id}, "vpc-id": {s.vpc}, "cidr-block": {s.cidr.String()}, "cidr": {s.cidr.String()}, "cidrBlock": {s.cidr.String()},
 			"availability-zone": {s.zone.name}, "availabilityZone": {s.zone.name}, "availability-zone-id": {s.zone.id},
-			"state": {string(d.State)}, "default-for-az": {"false"}, "defaultForAz": {"false"}, "owner-id": {call.Account},
+			"state": {string(d.State)}, "default-for-az": boolText(s.defaultForAz), "defaultForAz": boolText(s.defaultForAz), "owner-id": {call.Account},
 			"map-public-ip-on-launch": boolText(s.mapPublicIP), "assign-ipv6-address-on-creation": boolText(s.assignIPv6),
 			"ipv6-cidr-block-association.ipv6-cidr-block": text(ipv6Text(s.ipv6)), "subnet-arn": {aws.ToString(d.SubnetArn)},
 			"available-ip-address-count": {strconv.Itoa(int(aws.ToInt32(d.AvailableIpAddressCount)))},
@@ -203,7 +205,7 @@ func (b *Backend) deleteSubnet(call *core.Call, in *ec2.DeleteSubnetInput) (*ec2
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
 	id := aws.ToString(in.SubnetId)
-	if _, err := get(r.subnets, subnetKind, id); err != nil {
+	if _, err := get(call, r.subnets, subnetKind, id); err != nil {
 		return nil, err
 	}
 	if len(r.heldAddresses(id, call.Now)) > 0 {
@@ -225,7 +227,7 @@ func (b *Backend) deleteSubnet(call *core.Call, in *ec2.DeleteSubnetInput) (*ec2
 func (b *Backend) modifySubnetAttribute(call *core.Call, in *ec2.ModifySubnetAttributeInput) (*ec2.ModifySubnetAttributeOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	s, err := get(b.regions.Of(call).subnets, subnetKind, aws.ToString(in.SubnetId))
+	s, err := get(call, b.regions.Of(call).subnets, subnetKind, aws.ToString(in.SubnetId))
 	if err != nil {
 		return nil, err
 	}

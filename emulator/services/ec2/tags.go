@@ -38,8 +38,9 @@ func specTags(specs []types.TagSpecification, rt types.ResourceType) (map[string
 	return out, nil
 }
 
-// exists reports whether the caller has a resource with id, of any type tags may be put on.
-func (r *region) exists(id string) error {
+// exists reports whether the caller has a resource with id, of any type tags may be put on, that
+// eventual consistency does not hide from the call.
+func (r *region) exists(call *core.Call, id string) error {
 	for _, k := range kinds {
 		if !strings.HasPrefix(id, k.prefix+"-") {
 			continue
@@ -47,7 +48,7 @@ func (r *region) exists(id string) error {
 		if err := k.check(id); err != nil {
 			return err
 		}
-		if !r.has(k, id) {
+		if res := r.resource(k, id); res == nil || hidden(call, res) {
 			return k.missing(id)
 		}
 		return nil
@@ -55,11 +56,19 @@ func (r *region) exists(id string) error {
 	return core.Errorf("InvalidID", "The ID '%s' is not valid", id)
 }
 
-// has reports whether a resource of kind k exists.
-func (r *region) has(k kind, id string) bool {
-	return map[kind]bool{vpcKind: r.vpcs[id] != nil, subnetKind: r.subnets[id] != nil, igwKind: r.igws[id] != nil, eipKind: r.eips[id] != nil,
-		natKind: r.nats[id] != nil, sgKind: r.groups[id] != nil, ruleKind: r.rules[id] != nil, rtbKind: r.tables[id] != nil,
-		instanceKind: r.instances[id] != nil}[k]
+// resource returns the resource of kind k with id, or nil.
+func (r *region) resource(k kind, id string) any {
+	return map[kind]any{vpcKind: lookup(r.vpcs, id), subnetKind: lookup(r.subnets, id), igwKind: lookup(r.igws, id), eipKind: lookup(r.eips, id),
+		natKind: lookup(r.nats, id), sgKind: lookup(r.groups, id), ruleKind: lookup(r.rules, id), rtbKind: lookup(r.tables, id),
+		instanceKind: lookup(r.instances, id)}[k]
+}
+
+// lookup returns the resource of m with id, or an untyped nil.
+func lookup[T any](m map[string]T, id string) any {
+	if v, ok := m[id]; ok {
+		return v
+	}
+	return nil
 }
 
 // createTags adds or replaces tags on every resource, or on none when one would break EC2's
@@ -69,7 +78,7 @@ func (b *Backend) createTags(call *core.Call, in *ec2.CreateTagsInput) (*ec2.Cre
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
 	for _, id := range in.Resources {
-		if err := r.exists(id); err != nil {
+		if err := r.exists(call, id); err != nil {
 			return nil, err
 		}
 	}
@@ -87,7 +96,7 @@ func (b *Backend) deleteTags(call *core.Call, in *ec2.DeleteTagsInput) (*ec2.Del
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
 	for _, id := range in.Resources {
-		if err := r.exists(id); err != nil {
+		if err := r.exists(call, id); err != nil {
 			return nil, err
 		}
 		have := r.tags.Map(id)

@@ -15,6 +15,7 @@ import (
 
 // vpc is one VPC.
 type vpc struct {
+	core.Readable   // hidden from reads for a while after creation, under the ReadAfterCreateDelay fault
 	id, assoc, dhcp string
 	cidr            netip.Prefix
 	ipv6            netip.Prefix // Amazon-provided /56, when asked for
@@ -23,6 +24,7 @@ type vpc struct {
 	available       time.Time // when the VPC leaves pending
 	dnsSupport      bool
 	dnsHostnames    bool
+	isDefault       bool // the region's default VPC
 }
 
 func (v *vpc) describe(owner string, now time.Time, tags []types.Tag) types.Vpc {
@@ -32,7 +34,7 @@ func (v *vpc) describe(owner string, now time.Time, tags []types.Tag) types.Vpc 
 	}
 	d := types.Vpc{
 		VpcId: aws.String(v.id), CidrBlock: aws.String(v.cidr.String()), State: state, OwnerId: aws.String(owner),
-		DhcpOptionsId: aws.String(v.dhcp), InstanceTenancy: v.tenancy, IsDefault: aws.Bool(false),
+		DhcpOptionsId: aws.String(v.dhcp), InstanceTenancy: v.tenancy, IsDefault: aws.Bool(v.isDefault),
 		CidrBlockAssociationSet: []types.VpcCidrBlockAssociation{{AssociationId: aws.String(v.assoc), CidrBlock: aws.String(v.cidr.String()),
 			CidrBlockState: &types.VpcCidrBlockState{State: types.VpcCidrBlockStateCodeAssociated}}},
 		Tags: tags,
@@ -89,7 +91,7 @@ func (b *Backend) createVpc(call *core.Call, in *ec2.CreateVpcInput) (*ec2.Creat
 	if err != nil {
 		return nil, err
 	}
-	v := &vpc{id: newID("vpc"), cidr: p, assoc: newID("vpc-cidr-assoc"), dhcp: newID("dopt"), tenancy: tenancy,
+	v := &vpc{Readable: core.ReadableAfter(call), id: newID("vpc"), cidr: p, assoc: newID("vpc-cidr-assoc"), dhcp: newID("dopt"), tenancy: tenancy,
 		available: call.Now.Add(call.Transition), dnsSupport: true}
 	if aws.ToBool(in.AmazonProvidedIpv6CidrBlock) {
 		v.ipv6, v.ipv6Assoc = amazonIPv6(), newID("vpc-cidr-assoc")
@@ -111,12 +113,12 @@ func (b *Backend) describeVpcs(call *core.Call, in *ec2.DescribeVpcsInput) (*ec2
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
-	vpcs, next, err := describe(r.vpcs, vpcKind, in.VpcIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, v *vpc) view[types.Vpc] {
+	vpcs, next, err := describe(call, r.vpcs, vpcKind, in.VpcIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, v *vpc) view[types.Vpc] {
 		d := v.describe(call.Account, call.Now, r.tagList(id))
 		return view[types.Vpc]{d, d.Tags, fields{
 			"vpc-id": {id}, "cidr": {v.cidr.String()}, "cidr-block-association.cidr-block": {v.cidr.String()},
 			"ipv6-cidr-block-association.ipv6-cidr-block": text(ipv6Text(v.ipv6)),
-			"state": {string(d.State)}, "is-default": {"false"}, "owner-id": {call.Account}, "dhcp-options-id": {v.dhcp},
+			"state": {string(d.State)}, "is-default": boolText(v.isDefault), "owner-id": {call.Account}, "dhcp-options-id": {v.dhcp},
 		}}
 	})
 	return &ec2.DescribeVpcsOutput{Vpcs: vpcs, NextToken: next}, err
@@ -138,7 +140,7 @@ func (b *Backend) deleteVpc(call *core.Call, in *ec2.DeleteVpcInput) (*ec2.Delet
 	defer b.mu.Unlock()
 	r := b.regions.Of(call)
 	id := aws.ToString(in.VpcId)
-	if _, err := get(r.vpcs, vpcKind, id); err != nil {
+	if _, err := get(call, r.vpcs, vpcKind, id); err != nil {
 		return nil, err
 	}
 	for _, s := range r.subnets {
@@ -180,7 +182,7 @@ func (b *Backend) deleteVpc(call *core.Call, in *ec2.DeleteVpcInput) (*ec2.Delet
 func (b *Backend) modifyVpcAttribute(call *core.Call, in *ec2.ModifyVpcAttributeInput) (*ec2.ModifyVpcAttributeOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	v, err := get(b.regions.Of(call).vpcs, vpcKind, aws.ToString(in.VpcId))
+	v, err := get(call, b.regions.Of(call).vpcs, vpcKind, aws.ToString(in.VpcId))
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +202,7 @@ func (b *Backend) modifyVpcAttribute(call *core.Call, in *ec2.ModifyVpcAttribute
 func (b *Backend) describeVpcAttribute(call *core.Call, in *ec2.DescribeVpcAttributeInput) (*ec2.DescribeVpcAttributeOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	v, err := get(b.regions.Of(call).vpcs, vpcKind, aws.ToString(in.VpcId))
+	v, err := get(call, b.regions.Of(call).vpcs, vpcKind, aws.ToString(in.VpcId))
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,16 @@
 // Package elasticache emulates Amazon ElastiCache over its query protocol (API version
-// 2015-02-02): cache subnet groups on the subnets of the emulated EC2; cache clusters of Redis
+// 2015-02-02): cache subnet groups on the subnets of the emulated EC2, and the "default" group,
+// made from the default VPC's default subnets the first time a cluster or replication group names
+// no group (it cannot be deleted; without a default VPC there is none, and such a create answers
+// CacheSubnetGroupNotFoundFault); cache clusters of Redis
 // OSS, Valkey or Memcached, with AWS's engine versions and node types from a small catalogue,
 // one node for Redis OSS and Valkey outside a replication group, security groups checked against
 // EC2, snapshot retention and window (Redis OSS and Valkey), the maintenance window, in-transit
 // encryption and AUTH tokens with AWS's rules; replication groups (cluster mode disabled: one
 // node group of 1 to 6 member clusters) with automatic failover, Multi-AZ, encryption at rest
-// and in transit, AUTH tokens, and primary and reader endpoints; snapshots (CreateSnapshot,
+// and in transit, AUTH tokens, primary and reader endpoints, and replica counts changed at once
+// (IncreaseReplicaCount, DecreaseReplicaCount, with AWS's rules: ApplyImmediately only, at
+// least one replica with automatic failover, at most five); snapshots (CreateSnapshot,
 // DescribeSnapshots, DeleteSnapshot and final snapshots); and tags.
 //
 // Clusters and groups are "creating" for the service's transition time on the simulation clock
@@ -90,6 +95,8 @@ func (b *Backend) Service() *core.Service {
 			"DescribeReplicationGroups": core.Op(b.describeReplicationGroups),
 			"ModifyReplicationGroup":    core.Op(b.modifyReplicationGroup),
 			"DeleteReplicationGroup":    core.Op(b.deleteReplicationGroup),
+			"IncreaseReplicaCount":      core.Op(b.increaseReplicaCount),
+			"DecreaseReplicaCount":      core.Op(b.decreaseReplicaCount),
 			"CreateSnapshot":            core.Op(b.createSnapshot),
 			"DescribeSnapshots":         core.Op(b.describeSnapshots),
 			"DeleteSnapshot":            core.Op(b.deleteSnapshot),

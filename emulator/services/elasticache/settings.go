@@ -54,14 +54,11 @@ func (b *Backend) newSettings(call *core.Call, r *region, q request) (settings, 
 		return s, err
 	}
 	s.nodeType = *q.nodeType
-	s.subnetGroup = strings.ToLower(aws.ToString(q.subnetGroup))
-	if q.subnetGroup == nil {
-		s.subnetGroup = "default"
+	g, err := b.requestedSubnetGroup(call, r, q.subnetGroup)
+	if err != nil {
+		return s, err
 	}
-	g, ok := r.subnetGroups[s.subnetGroup]
-	if !ok {
-		return s, subnetGroupNotFound(s.subnetGroup)
-	}
+	s.subnetGroup = g.name
 	s.vpc = g.vpc
 	if err := b.checkSecurityGroups(call, s.vpc, q.securityGroups); err != nil {
 		return s, err

@@ -165,6 +165,9 @@ func (b *Backend) deleteCacheSubnetGroup(call *core.Call, in *elasticache.Delete
 	if !ok {
 		return nil, subnetGroupNotFound(name)
 	}
+	if err := checkNotDefault(name); err != nil {
+		return nil, err
+	}
 	if r.inUse(name) {
 		return nil, core.Errorf("CacheSubnetGroupInUse", "Cache subnet group %s is currently in use by a cache cluster.", name)
 	}

@@ -14,8 +14,10 @@
 // listeners, which frees the target groups they forwarded to; a target group that a listener
 // uses cannot be deleted (ResourceInUse).
 //
-// Simplifications: Gateway Load Balancers, listener rules, targets and their health, trust
-// stores and mutual TLS, listener certificates beyond the default one, authenticate actions
+// Simplifications: Gateway Load Balancers, listener rules other than the default one (which
+// DescribeRules lists for each listener), target registration (DescribeTargetHealth lists no
+// targets, and reports each target asked about as unused, Target.NotRegistered), trust stores
+// and mutual TLS, listener certificates beyond the default one, authenticate actions
 // and Outposts are not emulated. A listener's ACM certificate is recorded as in use by its load
 // balancer in the emulated ACM (which then refuses to delete it), but certificates are checked
 // for the form of an ACM or IAM certificate ARN only: one ACM does not know is accepted (AWS
@@ -125,6 +127,8 @@ func (b *Backend) Service() *core.Service {
 			"AddTags":                        core.Op(b.addTags),
 			"RemoveTags":                     core.Op(b.removeTags),
 			"DescribeTags":                   core.Op(b.describeTags),
+			"DescribeTargetHealth":           core.Op(b.describeTargetHealth),
+			"DescribeRules":                  core.Op(b.describeRules),
 		},
 		Dump: b.dump,
 	}

@@ -5,8 +5,9 @@
 // VPC configurations checked against the emulated EC2 (the subnets and security groups must
 // exist and share one VPC, which is reported as VpcId); published versions; reserved
 // concurrency; function URLs; resource-based policies; and tags. Requests up to Lambda's
-// 69905067 bytes are read, enough for a 50 MB package uploaded directly. Invocation, aliases and
-// layers themselves are not emulated.
+// 69905067 bytes are read, enough for a 50 MB package uploaded directly. Invocation, aliases,
+// code signing and layers themselves are not emulated: ListAliases lists none and
+// GetFunctionCodeSigningConfig reports no configuration, as AWS does for a function without them.
 package lambda
 
 import (
@@ -64,29 +65,31 @@ func (b *Backend) Service() *core.Service {
 		MaxBody:     maxRequest - 1,
 		TooLarge:    tooLarge,
 		Operations: map[string]core.Operation{
-			"CreateFunction":              core.Op(b.createFunction),
-			"GetFunction":                 core.Op(b.getFunction),
-			"GetFunctionConfiguration":    core.Op(b.getFunctionConfiguration),
-			"UpdateFunctionConfiguration": core.Op(b.updateFunctionConfiguration),
-			"UpdateFunctionCode":          core.Op(b.updateFunctionCode),
-			"DeleteFunction":              core.Op(b.deleteFunction),
-			"ListFunctions":               core.Op(b.listFunctions),
-			"PublishVersion":              core.Op(b.publishVersion),
-			"ListVersionsByFunction":      core.Op(b.listVersionsByFunction),
-			"PutFunctionConcurrency":      core.Op(b.putFunctionConcurrency),
-			"GetFunctionConcurrency":      core.Op(b.getFunctionConcurrency),
-			"DeleteFunctionConcurrency":   core.Op(b.deleteFunctionConcurrency),
-			"CreateFunctionUrlConfig":     core.Op(b.createFunctionURLConfig),
-			"GetFunctionUrlConfig":        core.Op(b.getFunctionURLConfig),
-			"UpdateFunctionUrlConfig":     core.Op(b.updateFunctionURLConfig),
-			"DeleteFunctionUrlConfig":     core.Op(b.deleteFunctionURLConfig),
-			"ListFunctionUrlConfigs":      core.Op(b.listFunctionURLConfigs),
-			"AddPermission":               core.Op(b.addPermission),
-			"RemovePermission":            core.Op(b.removePermission),
-			"GetPolicy":                   core.Op(b.getPolicy),
-			"TagResource":                 core.Op(b.tagResource),
-			"UntagResource":               core.Op(b.untagResource),
-			"ListTags":                    core.Op(b.listTags),
+			"CreateFunction":               core.Op(b.createFunction),
+			"GetFunction":                  core.Op(b.getFunction),
+			"GetFunctionConfiguration":     core.Op(b.getFunctionConfiguration),
+			"UpdateFunctionConfiguration":  core.Op(b.updateFunctionConfiguration),
+			"UpdateFunctionCode":           core.Op(b.updateFunctionCode),
+			"DeleteFunction":               core.Op(b.deleteFunction),
+			"ListFunctions":                core.Op(b.listFunctions),
+			"PublishVersion":               core.Op(b.publishVersion),
+			"ListVersionsByFunction":       core.Op(b.listVersionsByFunction),
+			"PutFunctionConcurrency":       core.Op(b.putFunctionConcurrency),
+			"GetFunctionConcurrency":       core.Op(b.getFunctionConcurrency),
+			"DeleteFunctionConcurrency":    core.Op(b.deleteFunctionConcurrency),
+			"CreateFunctionUrlConfig":      core.Op(b.createFunctionURLConfig),
+			"GetFunctionUrlConfig":         core.Op(b.getFunctionURLConfig),
+			"UpdateFunctionUrlConfig":      core.Op(b.updateFunctionURLConfig),
+			"DeleteFunctionUrlConfig":      core.Op(b.deleteFunctionURLConfig),
+			"ListFunctionUrlConfigs":       core.Op(b.listFunctionURLConfigs),
+			"AddPermission":                core.Op(b.addPermission),
+			"RemovePermission":             core.Op(b.removePermission),
+			"GetPolicy":                    core.Op(b.getPolicy),
+			"TagResource":                  core.Op(b.tagResource),
+			"UntagResource":                core.Op(b.untagResource),
+			"ListTags":                     core.Op(b.listTags),
+			"GetFunctionCodeSigningConfig": core.Op(b.getFunctionCodeSigningConfig),
+			"ListAliases":                  core.Op(b.listAliases),
 		},
 		Dump: b.dump,
 	}

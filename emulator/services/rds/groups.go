@@ -145,18 +145,9 @@ func (b *Backend) createDBSubnetGroup(call *core.Call, in *rds.CreateDBSubnetGro
 		return nil, invalidValue("Invalid DB subnet group name: %s. It must be 1 to 255 letters, digits, periods, underscores, spaces or hyphens, "+
 			"start with a letter, and not be default.", name)
 	}
-	var subnets []string
-	for _, id := range in.SubnetIds {
-		if !subnetID.MatchString(id) {
-			return nil, core.Errorf("InvalidSubnet", "Some input subnets in :[%s] are invalid.", id)
-		}
-		if !slices.Contains(subnets, id) {
-			subnets = append(subnets, id)
-		}
-	}
-	if len(subnets) < 2 {
-		return nil, core.Errorf("DBSubnetGroupDoesNotCoverEnoughAZs", "The DB subnet group doesn't meet Availability Zone (AZ) coverage requirement. "+
-			"Current AZ coverage: %s. Add subnets to cover at least 2 AZs.", zoneOf(call.Region, 0))
+	subnets, err := groupSubnets(call, in.SubnetIds)
+	if err != nil {
+		return nil, err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -171,6 +162,50 @@ func (b *Backend) createDBSubnetGroup(call *core.Call, in *rds.CreateDBSubnetGro
 	}
 	r.subnetGroups[name] = g
 	return &rds.CreateDBSubnetGroupOutput{DBSubnetGroup: g.describe(call.Region)}, nil
+}
+
+// groupSubnets returns the subnets of a subnet group, duplicates dropped, refusing a subnet id
+// of the wrong form and fewer subnets than the two zones a group must cover.
+func groupSubnets(call *core.Call, ids []string) ([]string, error) {
+	var subnets []string
+	for _, id := range ids {
+		if !subnetID.MatchString(id) {
+			return nil, core.Errorf("InvalidSubnet", "Some input subnets in :[%s] are invalid.", id)
+		}
+		if !slices.Contains(subnets, id) {
+			subnets = append(subnets, id)
+		}
+	}
+	if len(subnets) < 2 {
+		return nil, core.Errorf("DBSubnetGroupDoesNotCoverEnoughAZs", "The DB subnet group doesn't meet Availability Zone (AZ) coverage requirement. "+
+			"Current AZ coverage: %s. Add subnets to cover at least 2 AZs.", zoneOf(call.Region, 0))
+	}
+	return subnets, nil
+}
+
+// modifyDBSubnetGroup replaces the subnets of a subnet group (and its description when given).
+// The default group cannot be changed.
+func (b *Backend) modifyDBSubnetGroup(call *core.Call, in *rds.ModifyDBSubnetGroupInput) (*rds.ModifyDBSubnetGroupOutput, error) {
+	name := strings.ToLower(aws.ToString(in.DBSubnetGroupName))
+	if name == "default" {
+		return nil, invalidValue("The default DB subnet group cannot be modified.")
+	}
+	subnets, err := groupSubnets(call, in.SubnetIds)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	r := b.regions.Of(call)
+	g, ok := r.subnetGroups[name]
+	if !ok {
+		return nil, subnetGroupNotFound(aws.ToString(in.DBSubnetGroupName))
+	}
+	g.subnets = subnets
+	if in.DBSubnetGroupDescription != nil {
+		g.description = *in.DBSubnetGroupDescription
+	}
+	return &rds.ModifyDBSubnetGroupOutput{DBSubnetGroup: g.describe(call.Region)}, nil
 }
 
 // describeDBSubnetGroups ignores Filters, which AWS documents as not supported.

@@ -115,6 +115,7 @@ func (b *Backend) Service() *core.Service {
 			"ListTagsForResource":       core.Op(b.listTagsForResource),
 			"CreateDBSubnetGroup":       core.Op(b.createDBSubnetGroup),
 			"DescribeDBSubnetGroups":    core.Op(b.describeDBSubnetGroups),
+			"ModifyDBSubnetGroup":       core.Op(b.modifyDBSubnetGroup),
 			"DeleteDBSubnetGroup":       core.Op(b.deleteDBSubnetGroup),
 			"CreateDBParameterGroup":    core.Op(b.createDBParameterGroup),
 			"DescribeDBParameterGroups": core.Op(b.describeDBParameterGroups),

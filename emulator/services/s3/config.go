@@ -37,6 +37,9 @@ func (b *Backend) putBucketVersioning(call *core.Call, in *s3.PutBucketVersionin
 		}
 		switch s := in.VersioningConfiguration.Status; s {
 		case types.BucketVersioningStatusEnabled, types.BucketVersioningStatusSuspended:
+			if bk.objectLock != nil && s != types.BucketVersioningStatusEnabled {
+				return core.Errorf("InvalidBucketState", "An Object Lock configuration is present on this bucket, so the versioning state cannot be changed.")
+			}
 			bk.versioning = s
 			return nil
 		}
@@ -257,44 +260,13 @@ func (b *Backend) putBucketPolicy(call *core.Call, in *s3.PutBucketPolicyInput) 
 		if err := json.Unmarshal([]byte(aws.ToString(in.Policy)), &doc); err != nil || len(doc.Statement) == 0 {
 			return core.Errorf("MalformedPolicy", "Policies must be valid JSON and the first byte must be '{'")
 		}
-		if bk.publicAccess != nil && aws.ToBool(bk.publicAccess.BlockPublicPolicy) && publicPolicy(aws.ToString(in.Policy)) {
+		if bk.publicAccess != nil && aws.ToBool(bk.publicAccess.BlockPublicPolicy) && core.PublicPolicy(aws.ToString(in.Policy)) {
 			return &core.APIError{Code: "AccessDenied", Status: http.StatusForbidden,
 				Message: "User is not authorized to perform: s3:PutBucketPolicy because public policies are blocked by the BlockPublicPolicy block public access setting."}
 		}
 		bk.policy = aws.ToString(in.Policy)
 		return nil
 	})
-}
-
-// publicPolicy reports whether a bucket policy grants access to everyone ("Principal": "*"
-// without a condition), which BlockPublicPolicy refuses.
-func publicPolicy(policy string) bool {
-	var doc struct {
-		Statement []struct {
-			Effect    string
-			Principal any
-			Condition map[string]any
-		}
-	}
-	if json.Unmarshal([]byte(policy), &doc) != nil {
-		return false
-	}
-	for _, st := range doc.Statement {
-		if st.Effect != "Allow" || len(st.Condition) > 0 {
-			continue
-		}
-		switch p := st.Principal.(type) {
-		case string:
-			if p == "*" {
-				return true
-			}
-		case map[string]any:
-			if p["AWS"] == "*" {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func (b *Backend) getBucketPolicy(call *core.Call, in *s3.GetBucketPolicyInput) (*s3.GetBucketPolicyOutput, error) {

@@ -27,6 +27,7 @@ type object struct {
 	modified     time.Time
 	deleteMarker bool
 	encryption   encryption
+	tags         map[string]string // from x-amz-tagging or PutObjectTagging
 }
 
 // latest returns the current version of a key, or nil.
@@ -74,8 +75,12 @@ func (b *Backend) putObject(call *core.Call, in *s3.PutObjectInput) (*s3.PutObje
 			return nil, core.Errorf("IncompleteBody", "cannot read the object body")
 		}
 	}
+	tags, err := objectTags(aws.ToString(in.Tagging))
+	if err != nil {
+		return nil, err
+	}
 	sum := md5.Sum(body)
-	o := &object{body: body, etag: `"` + hex.EncodeToString(sum[:]) + `"`, modified: call.Now, contentType: aws.ToString(in.ContentType)}
+	o := &object{tags: tags, body: body, etag: `"` + hex.EncodeToString(sum[:]) + `"`, modified: call.Now, contentType: aws.ToString(in.ContentType)}
 	if o.contentType == "" {
 		o.contentType = "binary/octet-stream"
 	}
@@ -125,8 +130,9 @@ func (b *Backend) getObject(call *core.Call, in *s3.GetObjectInput) (*s3.GetObje
 		out.ContentType = aws.String(o.contentType)
 		out.ETag, out.LastModified = aws.String(o.etag), aws.Time(o.modified)
 		out.ServerSideEncryption, out.SSEKMSKeyId = o.encryption.algorithm, optional(o.encryption.keyARN)
-		if o.versionID != "null" {
-			out.VersionId = aws.String(o.versionID)
+		out.VersionId = versionOf(o)
+		if len(o.tags) > 0 {
+			out.TagCount = aws.Int32(int32(len(o.tags)))
 		}
 		return nil
 	})
@@ -223,39 +229,6 @@ func sortedKeys(bk *bucket, prefix string) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-func (b *Backend) listObjectsV2(call *core.Call, in *s3.ListObjectsV2Input) (*s3.ListObjectsV2Output, error) {
-	out := &s3.ListObjectsV2Output{Name: in.Bucket, Prefix: in.Prefix, KeyCount: aws.Int32(0)}
-	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		limit := 1000
-		if in.MaxKeys != nil && *in.MaxKeys >= 0 && *in.MaxKeys < 1000 {
-			limit = int(*in.MaxKeys)
-		}
-		out.MaxKeys = aws.Int32(int32(limit))
-		after := aws.ToString(in.StartAfter)
-		if t := aws.ToString(in.ContinuationToken); t != "" {
-			after = t
-		}
-		for _, k := range sortedKeys(bk, aws.ToString(in.Prefix)) {
-			o := latest(bk.objects[k])
-			if k <= after || o.deleteMarker {
-				continue
-			}
-			if len(out.Contents) == limit {
-				out.IsTruncated = aws.Bool(true)
-				out.NextContinuationToken = out.Contents[len(out.Contents)-1].Key
-				break
-			}
-			out.Contents = append(out.Contents, types.Object{Key: aws.String(k), ETag: aws.String(o.etag),
-				Size: aws.Int64(int64(len(o.body))), LastModified: aws.Time(o.modified), StorageClass: types.ObjectStorageClassStandard})
-		}
-		out.KeyCount = aws.Int32(int32(len(out.Contents)))
-		if out.IsTruncated == nil {
-			out.IsTruncated = aws.Bool(false)
-		}
-		return nil
-	})
 }
 
 // listObjectVersions lists versions and delete markers by key, newest first within a key, up

@@ -1,8 +1,21 @@
 // Package s3 emulates Amazon S3 over its REST-XML protocol (path-style addressing): buckets in
 // one global namespace with AWS's naming and region rules, versioning, default encryption,
-// lifecycle rules, CORS, public access blocks, ownership controls, policies and tags, and
-// objects with versions, so that deleting a bucket that still holds objects fails with
-// BucketNotEmpty.
+// lifecycle rules, CORS, public access blocks, ownership controls, policies and their public
+// status, tags, ACLs (canned, grant headers or documents, refused under BucketOwnerEnforced as
+// on AWS), Transfer Acceleration, access logging, event notification configurations, request
+// payment, static website and replication configurations, Object Lock (enabled at creation or
+// later on a versioned bucket, with a default retention; no object is retained),
+// and objects with versions, tags and attributes, listed by ListObjects (v1 and v2, with
+// delimiters) and ListObjectVersions, so that deleting a bucket that still holds objects fails
+// with BucketNotEmpty.
+//
+// Configurations are stored and returned, never acted on: no log is written, no event
+// delivered, no object replicated, no website served. Reads of what the emulator does not keep
+// answer as AWS does for a bucket with nothing configured: empty analytics, Intelligent-Tiering,
+// inventory and metrics lists, no multipart uploads, and every object's ACL is its bucket
+// owner's FULL_CONTROL. Canonical user IDs are derived from the account ID (64 hexadecimal
+// characters, as AWS's). The legacy GetBucketNotification shares its request with
+// GetBucketNotificationConfiguration, which answers it; the v1 API model has no GetBucketAbac.
 //
 // Objects are encrypted as S3 decides it: by PutObject's x-amz-server-side-encryption headers,
 // or else by the bucket's default encryption (SSE-S3 by default), and GetObject and HeadObject
@@ -64,41 +77,71 @@ func (b *Backend) Service() *core.Service {
 
 func (b *Backend) operations() map[string]core.Operation {
 	return map[string]core.Operation{
-		"CreateBucket":                    core.Op(b.createBucket),
-		"HeadBucket":                      core.Op(b.headBucket),
-		"DeleteBucket":                    core.Op(b.deleteBucket),
-		"GetBucketLocation":               core.Op(b.getBucketLocation),
-		"ListBuckets":                     core.Op(b.listBuckets),
-		"PutBucketVersioning":             core.Op(b.putBucketVersioning),
-		"GetBucketVersioning":             core.Op(b.getBucketVersioning),
-		"PutBucketEncryption":             core.Op(b.putBucketEncryption),
-		"GetBucketEncryption":             core.Op(b.getBucketEncryption),
-		"DeleteBucketEncryption":          core.Op(b.deleteBucketEncryption),
-		"PutBucketLifecycleConfiguration": core.Op(b.putBucketLifecycle),
-		"GetBucketLifecycleConfiguration": core.Op(b.getBucketLifecycle),
-		"DeleteBucketLifecycle":           core.Op(b.deleteBucketLifecycle),
-		"PutBucketCors":                   core.Op(b.putBucketCors),
-		"GetBucketCors":                   core.Op(b.getBucketCors),
-		"DeleteBucketCors":                core.Op(b.deleteBucketCors),
-		"PutPublicAccessBlock":            core.Op(b.putPublicAccessBlock),
-		"GetPublicAccessBlock":            core.Op(b.getPublicAccessBlock),
-		"DeletePublicAccessBlock":         core.Op(b.deletePublicAccessBlock),
-		"PutBucketOwnershipControls":      core.Op(b.putOwnershipControls),
-		"GetBucketOwnershipControls":      core.Op(b.getOwnershipControls),
-		"DeleteBucketOwnershipControls":   core.Op(b.deleteOwnershipControls),
-		"PutBucketPolicy":                 core.Op(b.putBucketPolicy),
-		"GetBucketPolicy":                 core.Op(b.getBucketPolicy),
-		"DeleteBucketPolicy":              core.Op(b.deleteBucketPolicy),
-		"PutBucketTagging":                core.Op(b.putBucketTagging),
-		"GetBucketTagging":                core.Op(b.getBucketTagging),
-		"DeleteBucketTagging":             core.Op(b.deleteBucketTagging),
-		"PutObject":                       core.Op(b.putObject),
-		"GetObject":                       core.Op(b.getObject),
-		"HeadObject":                      core.Op(b.headObject),
-		"DeleteObject":                    core.Op(b.deleteObject),
-		"DeleteObjects":                   core.Op(b.deleteObjects),
-		"ListObjectsV2":                   core.Op(b.listObjectsV2),
-		"ListObjectVersions":              core.Op(b.listObjectVersions),
+		"CreateBucket":                               core.Op(b.createBucket),
+		"HeadBucket":                                 core.Op(b.headBucket),
+		"DeleteBucket":                               core.Op(b.deleteBucket),
+		"GetBucketLocation":                          core.Op(b.getBucketLocation),
+		"ListBuckets":                                core.Op(b.listBuckets),
+		"PutBucketVersioning":                        core.Op(b.putBucketVersioning),
+		"GetBucketVersioning":                        core.Op(b.getBucketVersioning),
+		"PutBucketEncryption":                        core.Op(b.putBucketEncryption),
+		"GetBucketEncryption":                        core.Op(b.getBucketEncryption),
+		"DeleteBucketEncryption":                     core.Op(b.deleteBucketEncryption),
+		"PutBucketLifecycleConfiguration":            core.Op(b.putBucketLifecycle),
+		"GetBucketLifecycleConfiguration":            core.Op(b.getBucketLifecycle),
+		"DeleteBucketLifecycle":                      core.Op(b.deleteBucketLifecycle),
+		"PutBucketCors":                              core.Op(b.putBucketCors),
+		"GetBucketCors":                              core.Op(b.getBucketCors),
+		"DeleteBucketCors":                           core.Op(b.deleteBucketCors),
+		"PutPublicAccessBlock":                       core.Op(b.putPublicAccessBlock),
+		"GetPublicAccessBlock":                       core.Op(b.getPublicAccessBlock),
+		"DeletePublicAccessBlock":                    core.Op(b.deletePublicAccessBlock),
+		"PutBucketOwnershipControls":                 core.Op(b.putOwnershipControls),
+		"GetBucketOwnershipControls":                 core.Op(b.getOwnershipControls),
+		"DeleteBucketOwnershipControls":              core.Op(b.deleteOwnershipControls),
+		"PutBucketPolicy":                            core.Op(b.putBucketPolicy),
+		"GetBucketPolicy":                            core.Op(b.getBucketPolicy),
+		"DeleteBucketPolicy":                         core.Op(b.deleteBucketPolicy),
+		"PutBucketTagging":                           core.Op(b.putBucketTagging),
+		"GetBucketTagging":                           core.Op(b.getBucketTagging),
+		"DeleteBucketTagging":                        core.Op(b.deleteBucketTagging),
+		"PutObject":                                  core.Op(b.putObject),
+		"GetObject":                                  core.Op(b.getObject),
+		"HeadObject":                                 core.Op(b.headObject),
+		"DeleteObject":                               core.Op(b.deleteObject),
+		"DeleteObjects":                              core.Op(b.deleteObjects),
+		"ListObjectsV2":                              core.Op(b.listObjectsV2),
+		"ListObjectVersions":                         core.Op(b.listObjectVersions),
+		"ListObjects":                                core.Op(b.listObjects),
+		"ListMultipartUploads":                       core.Op(b.listMultipartUploads),
+		"GetObjectAttributes":                        core.Op(b.getObjectAttributes),
+		"PutObjectTagging":                           core.Op(b.putObjectTagging),
+		"GetObjectTagging":                           core.Op(b.getObjectTagging),
+		"DeleteObjectTagging":                        core.Op(b.deleteObjectTagging),
+		"GetObjectAcl":                               core.Op(b.getObjectAcl),
+		"PutBucketAcl":                               core.Op(b.putBucketAcl),
+		"GetBucketAcl":                               core.Op(b.getBucketAcl),
+		"PutBucketAccelerateConfiguration":           core.Op(b.putBucketAccelerate),
+		"GetBucketAccelerateConfiguration":           core.Op(b.getBucketAccelerate),
+		"PutBucketLogging":                           core.Op(b.putBucketLogging),
+		"GetBucketLogging":                           core.Op(b.getBucketLogging),
+		"PutBucketNotificationConfiguration":         core.Op(b.putBucketNotification),
+		"GetBucketNotificationConfiguration":         core.Op(b.getBucketNotification),
+		"PutBucketRequestPayment":                    core.Op(b.putBucketRequestPayment),
+		"GetBucketRequestPayment":                    core.Op(b.getBucketRequestPayment),
+		"PutBucketWebsite":                           core.Op(b.putBucketWebsite),
+		"GetBucketWebsite":                           core.Op(b.getBucketWebsite),
+		"DeleteBucketWebsite":                        core.Op(b.deleteBucketWebsite),
+		"PutBucketReplication":                       core.Op(b.putBucketReplication),
+		"GetBucketReplication":                       core.Op(b.getBucketReplication),
+		"DeleteBucketReplication":                    core.Op(b.deleteBucketReplication),
+		"GetBucketPolicyStatus":                      core.Op(b.getBucketPolicyStatus),
+		"GetObjectLockConfiguration":                 core.Op(b.getObjectLockConfiguration),
+		"PutObjectLockConfiguration":                 core.Op(b.putObjectLockConfiguration),
+		"ListBucketAnalyticsConfigurations":          core.Op(b.listAnalyticsConfigurations),
+		"ListBucketIntelligentTieringConfigurations": core.Op(b.listIntelligentTieringConfigurations),
+		"ListBucketInventoryConfigurations":          core.Op(b.listInventoryConfigurations),
+		"ListBucketMetricsConfigurations":            core.Op(b.listMetricsConfigurations),
 	}
 }
 
@@ -113,7 +156,15 @@ type bucket struct {
 	publicAccess        *types.PublicAccessBlockConfiguration
 	ownership           *types.OwnershipControls
 	policy              string
-	objects             map[string][]*object // versions of each key, oldest first
+	acl                 []types.Grant // nil: the owner's FULL_CONTROL alone (the private ACL)
+	accelerate          types.BucketAccelerateStatus
+	logging             *types.LoggingEnabled
+	notification        *types.NotificationConfiguration
+	payer               types.Payer
+	website             *types.WebsiteConfiguration
+	replication         *types.ReplicationConfiguration
+	objectLock          *types.ObjectLockConfiguration // nil unless Object Lock is enabled
+	objects             map[string][]*object           // versions of each key, oldest first
 }
 
 var (
@@ -178,12 +229,28 @@ func (b *Backend) createBucket(call *core.Call, in *s3.CreateBucketInput) (*s3.C
 	if in.ObjectOwnership != "" {
 		ownership = in.ObjectOwnership
 	}
-	b.buckets[name] = &bucket{
+	bk := &bucket{
 		name: name, owner: call.Account, region: call.Region, created: call.Now,
 		ownership:    &types.OwnershipControls{Rules: []types.OwnershipControlsRule{{ObjectOwnership: ownership}}},
 		publicAccess: allBlocked(),
 		objects:      map[string][]*object{},
 	}
+	if aws.ToBool(in.ObjectLockEnabledForBucket) {
+		bk.objectLock = &types.ObjectLockConfiguration{ObjectLockEnabled: types.ObjectLockEnabledEnabled}
+		// Object Lock works only on versioned buckets: S3 enables versioning with it.
+		bk.versioning = types.BucketVersioningStatusEnabled
+	}
+	if in.ACL != "" {
+		grants, err := cannedGrants(string(in.ACL), canonicalID(call.Account))
+		if err != nil {
+			return nil, err
+		}
+		if ownership == types.ObjectOwnershipBucketOwnerEnforced && !ownerOnly(grants, canonicalID(call.Account)) {
+			return nil, core.Errorf("InvalidBucketAclWithObjectOwnership", "Bucket cannot have ACLs set with ObjectOwnership's BucketOwnerEnforced setting")
+		}
+		bk.acl = grants
+	}
+	b.buckets[name] = bk
 	return &s3.CreateBucketOutput{Location: aws.String("/" + name)}, nil
 }
 
@@ -242,7 +309,7 @@ func (b *Backend) getBucketLocation(call *core.Call, in *s3.GetBucketLocationInp
 func (b *Backend) listBuckets(call *core.Call, _ *s3.ListBucketsInput) (*s3.ListBucketsOutput, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out := &s3.ListBucketsOutput{Owner: &types.Owner{ID: aws.String(call.Account)}, Buckets: []types.Bucket{}}
+	out := &s3.ListBucketsOutput{Owner: &types.Owner{ID: aws.String(canonicalID(call.Account))}, Buckets: []types.Bucket{}}
 	var names []string
 	for name, bk := range b.buckets {
 		if bk.owner == call.Account {

@@ -54,6 +54,7 @@ type state struct {
 	changed       time.Time
 	accessed      *time.Time // day of the last GetSecretValue
 	deletion      *time.Time // when a secret scheduled for deletion goes; nil otherwise
+	policy        string     // the resource policy, "" for none
 	versions      map[string]*version
 	order         []string // version ids, oldest first
 	rotation      rotation

@@ -10,7 +10,9 @@
 // version with the current value, staged AWSPENDING and then made AWSCURRENT (the version it
 // replaces becomes AWSPREVIOUS), and LastRotatedDate set to the time of the call. Scheduled
 // rotations do not happen by themselves. Neither the rotation function nor the KMS key is
-// checked, and nothing is encrypted. Resource policies, BatchGetSecretValue,
+// checked, and nothing is encrypted. Resource policies are kept (valid JSON with a Statement,
+// at most 20,480 characters; BlockPublicPolicy refuses one that allows everyone, as
+// core.PublicPolicy decides it) but not enforced. BatchGetSecretValue, ValidateResourcePolicy,
 // StopReplicationToReplica and managed external secrets are not emulated.
 package secretsmanager
 
@@ -66,6 +68,9 @@ func (b *Backend) Service() *core.Service {
 			"ReplicateSecretToRegions":     core.Op(b.replicateSecretToRegions),
 			"RemoveRegionsFromReplication": core.Op(b.removeRegionsFromReplication),
 			"GetRandomPassword":            core.Op(b.getRandomPassword),
+			"GetResourcePolicy":            core.Op(b.getResourcePolicy),
+			"PutResourcePolicy":            core.Op(b.putResourcePolicy),
+			"DeleteResourcePolicy":         core.Op(b.deleteResourcePolicy),
 		},
 		Dump: b.dump,
 	}

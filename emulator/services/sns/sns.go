@@ -1,7 +1,8 @@
 // Package sns emulates Amazon SNS over its query protocol: standard and FIFO topics,
 // attributes, tags, subscriptions (SQS subscriptions are confirmed at once and deliver into the
 // emulated SQS queue when its policy allows the topic; email and HTTP subscriptions stay pending
-// until ConfirmSubscription), filter policies, and Publish.
+// until ConfirmSubscription), filter policies, data protection policies (kept and returned,
+// never applied to messages), and Publish.
 //
 // A topic's KMS key (KmsMasterKeyId) is checked against the emulated KMS when the topic is used,
 // not when it is set: AWS models no KMS error for CreateTopic or SetTopicAttributes, which keep
@@ -82,6 +83,8 @@ func (b *Backend) Service() *core.Service {
 			"TagResource":               core.Op(b.tagResource),
 			"UntagResource":             core.Op(b.untagResource),
 			"ListTagsForResource":       core.Op(b.listTagsForResource),
+			"GetDataProtectionPolicy":   core.Op(b.getDataProtectionPolicy),
+			"PutDataProtectionPolicy":   core.Op(b.putDataProtectionPolicy),
 		},
 		Dump: b.dump,
 	}

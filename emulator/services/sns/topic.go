@@ -8,10 +8,11 @@ import (
 
 // topic is one SNS topic.
 type topic struct {
-	arn, owner string
-	fifo       bool
-	attrs      map[string]string
-	dedup      map[string]bool
+	arn, owner     string
+	fifo           bool
+	attrs          map[string]string
+	dedup          map[string]bool
+	dataProtection string // the data protection policy, "" for none
 }
 
 func (t *topic) value(name string) string {

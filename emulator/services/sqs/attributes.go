@@ -102,6 +102,19 @@ func parseRedrivePolicy(v string) (redrivePolicy, error) {
 	return redrivePolicy{DeadLetterTargetArn: arn, MaxReceiveCount: count}, nil
 }
 
+// canonicalRedrivePolicy returns a valid RedrivePolicy as GetQueueAttributes reports it:
+// {"deadLetterTargetArn":"…","maxReceiveCount":5}, with maxReceiveCount a JSON number whether
+// SetQueueAttributes received a number or a string, as AWS returns it.
+func canonicalRedrivePolicy(v string) string {
+	p, err := parseRedrivePolicy(v)
+	if err != nil {
+		return v
+	}
+	b, _ := json.Marshal(p) // a struct of a string and an int always marshals
+	return string(b)
+}
+
+// validateRedrivePolicy checks a RedrivePolicy attribute.
 func validateRedrivePolicy(v string) error {
 	_, err := parseRedrivePolicy(v)
 	return err

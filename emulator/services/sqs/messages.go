@@ -1,7 +1,10 @@
 package sqs
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -17,10 +20,16 @@ import (
 type message struct {
 	id, body, receipt string
 	groupID           string
+	dedupID, sequence string // FIFO queues only
+	sender            string // the sending account, SenderId
+	traceHeader       string // the AWSTraceHeader system attribute, if sent
+	deadLetterSource  string // the ARN of the queue it was moved from as a dead letter
+	attrs             map[string]types.MessageAttributeValue
 	key               string // the ARN of the KMS key that encrypted it, or ""
 	sent              time.Time
 	delayedUntil      time.Time
 	invisibleUntil    time.Time
+	firstReceive      time.Time
 	receives          int
 }
 
@@ -54,7 +63,11 @@ func (b *Backend) DeliverFromService(queueARN, service, sourceARN, body, groupID
 		return err
 	}
 	now := b.clock.Now()
-	q.messages = append(q.messages, &message{id: b.nextID(), body: body, groupID: groupID, key: key, sent: now, delayedUntil: now})
+	sender := ""
+	if p := strings.Split(sourceARN, ":"); len(p) > 4 {
+		sender = p[4]
+	}
+	q.messages = append(q.messages, &message{id: b.nextID(), body: body, groupID: groupID, sender: sender, key: key, sent: now, delayedUntil: now})
 	return nil
 }
 
@@ -69,8 +82,11 @@ func (b *Backend) sendMessage(call *core.Call, in *sqs.SendMessageInput) (*sqs.S
 	if body == "" {
 		return nil, &core.APIError{Code: "MissingParameter", Message: "The request must contain the parameter MessageBody."}
 	}
+	if err := checkMessageAttributes(in.MessageAttributes); err != nil {
+		return nil, err
+	}
 	maxSize, _ := strconv.Atoi(q.value("MaximumMessageSize"))
-	if len(body) > maxSize {
+	if len(body)+attributesSize(in.MessageAttributes) > maxSize {
 		return nil, core.Errorf("InvalidParameterValue", "One or more parameters are invalid. Reason: Message must be shorter than %d bytes.", maxSize)
 	}
 	delay, _ := strconv.Atoi(q.value("DelaySeconds"))
@@ -84,7 +100,11 @@ func (b *Backend) sendMessage(call *core.Call, in *sqs.SendMessageInput) (*sqs.S
 	if err != nil {
 		return nil, err
 	}
-	out := &sqs.SendMessageOutput{MD5OfMessageBody: aws.String(md5Hex(body))}
+	out := &sqs.SendMessageOutput{MD5OfMessageBody: aws.String(md5Hex(body)), MD5OfMessageAttributes: optional(attributesMD5(in.MessageAttributes))}
+	m := &message{body: body, attrs: in.MessageAttributes, sender: call.Account, key: key, sent: call.Now, delayedUntil: call.Now}
+	if trace, ok := in.MessageSystemAttributes["AWSTraceHeader"]; ok {
+		m.traceHeader = aws.ToString(trace.StringValue)
+	}
 	if q.fifo {
 		group := aws.ToString(in.MessageGroupId)
 		if group == "" {
@@ -96,7 +116,9 @@ func (b *Backend) sendMessage(call *core.Call, in *sqs.SendMessageInput) (*sqs.S
 				return nil, core.Errorf("InvalidParameterValue",
 					"The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly")
 			}
-			dedup = md5Hex(body)
+			// AWS derives the ID from the body's SHA-256 digest.
+			sum := sha256.Sum256([]byte(body))
+			dedup = hex.EncodeToString(sum[:])
 		}
 		if at, ok := q.dedup[dedup]; ok && call.Now.Sub(at) < 5*time.Minute {
 			out.MessageId = aws.String(b.nextID())
@@ -104,13 +126,12 @@ func (b *Backend) sendMessage(call *core.Call, in *sqs.SendMessageInput) (*sqs.S
 		}
 		q.dedup[dedup] = call.Now
 		b.seq++
-		out.SequenceNumber = aws.String(strconv.Itoa(b.seq))
-		m := &message{id: b.nextID(), body: body, groupID: group, key: key, sent: call.Now, delayedUntil: call.Now}
-		q.messages = append(q.messages, m)
-		out.MessageId = aws.String(m.id)
-		return out, nil
+		m.groupID, m.dedupID, m.sequence = group, dedup, fmt.Sprintf("%020d", b.seq)
+		out.SequenceNumber = aws.String(m.sequence)
+	} else {
+		m.delayedUntil = call.Now.Add(time.Duration(delay) * time.Second)
 	}
-	m := &message{id: b.nextID(), body: body, key: key, sent: call.Now, delayedUntil: call.Now.Add(time.Duration(delay) * time.Second)}
+	m.id = b.nextID()
 	q.messages = append(q.messages, m)
 	out.MessageId = aws.String(m.id)
 	return out, nil
@@ -143,6 +164,13 @@ func (b *Backend) receiveMessage(call *core.Call, in *sqs.ReceiveMessageInput) (
 		redrive, _ = parseRedrivePolicy(v)
 		hasRedrive = true
 	}
+	systemNames := make([]string, 0, len(in.MessageSystemAttributeNames)+len(in.AttributeNames))
+	for _, n := range in.MessageSystemAttributeNames {
+		systemNames = append(systemNames, string(n))
+	}
+	for _, n := range in.AttributeNames {
+		systemNames = append(systemNames, string(n))
+	}
 	out := &sqs.ReceiveMessageOutput{}
 	busyGroups := map[string]bool{}
 	for _, m := range q.messages {
@@ -156,19 +184,20 @@ func (b *Backend) receiveMessage(call *core.Call, in *sqs.ReceiveMessageInput) (
 			kept = append(kept, m)
 			continue
 		}
-		if hasRedrive && m.receives >= redrive.MaxReceiveCount && b.moveToDeadLetter(call, redrive.DeadLetterTargetArn, m) {
+		if hasRedrive && m.receives >= redrive.MaxReceiveCount && b.moveToDeadLetter(call, q, redrive.DeadLetterTargetArn, m) {
 			continue
 		}
 		m.receives++
+		if m.receives == 1 {
+			m.firstReceive = call.Now
+		}
 		m.invisibleUntil = call.Now.Add(time.Duration(visibility) * time.Second)
 		m.receipt = b.nextID() + "-" + m.id
+		attrs := selectAttributes(m.attrs, in.MessageAttributeNames)
 		out.Messages = append(out.Messages, types.Message{
 			MessageId: aws.String(m.id), Body: aws.String(m.body), ReceiptHandle: aws.String(m.receipt),
-			MD5OfBody: aws.String(md5Hex(m.body)),
-			Attributes: map[string]string{
-				"ApproximateReceiveCount": strconv.Itoa(m.receives),
-				"SentTimestamp":           strconv.FormatInt(m.sent.UnixMilli(), 10),
-			},
+			MD5OfBody: aws.String(md5Hex(m.body)), Attributes: systemAttributes(m, systemNames),
+			MessageAttributes: attrs, MD5OfMessageAttributes: optional(attributesMD5(attrs)),
 		})
 		kept = append(kept, m)
 	}
@@ -176,12 +205,12 @@ func (b *Backend) receiveMessage(call *core.Call, in *sqs.ReceiveMessageInput) (
 	return out, nil
 }
 
-// moveToDeadLetter moves m to the dead-letter queue with arn, if it exists in the caller's
-// region. The caller holds b.mu.
-func (b *Backend) moveToDeadLetter(call *core.Call, arn string, m *message) bool {
+// moveToDeadLetter moves m from source to the dead-letter queue with arn, if it exists in the
+// caller's region. The caller holds b.mu.
+func (b *Backend) moveToDeadLetter(call *core.Call, source *queue, arn string, m *message) bool {
 	for _, dlq := range b.regions.Of(call).queues {
 		if dlq.arn == arn {
-			m.invisibleUntil, m.receipt = time.Time{}, ""
+			m.invisibleUntil, m.receipt, m.deadLetterSource = time.Time{}, "", source.arn
 			dlq.messages = append(dlq.messages, m)
 			return true
 		}

@@ -71,6 +71,9 @@ func (q *queue) attributes(now time.Time) map[string]string {
 	if q.fifo {
 		out["FifoQueue"] = "true"
 	}
+	if v, ok := out["RedrivePolicy"]; ok {
+		out["RedrivePolicy"] = canonicalRedrivePolicy(v)
+	}
 	if _, kms := q.attrs["KmsMasterKeyId"]; kms {
 		delete(out, "SqsManagedSseEnabled")
 	} else {

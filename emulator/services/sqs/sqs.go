@@ -1,6 +1,15 @@
 // Package sqs emulates Amazon SQS over its JSON protocol (with query-compatible error codes):
-// standard and FIFO queues, attributes as AWS validates them, tags, and messages with
-// visibility timeouts, delays and dead-letter redrive.
+// standard and FIFO queues, attributes as AWS validates them (GetQueueAttributes reports
+// RedrivePolicy with maxReceiveCount a JSON number, whichever form it was set in), tags, and
+// messages with visibility timeouts, delays and dead-letter redrive, listed back by
+// ListDeadLetterSourceQueues. Messages carry up to 10 message attributes, validated as AWS
+// does and counted towards MaximumMessageSize, with MD5OfMessageAttributes computed as the
+// Amazon SQS Developer Guide documents; ReceiveMessage returns those MessageAttributeNames asks
+// for (names, "All", ".*" or "prefix.*") and the system attributes MessageSystemAttributeNames
+// or AttributeNames ask for (SenderId, SentTimestamp, ApproximateReceiveCount,
+// ApproximateFirstReceiveTimestamp, AWSTraceHeader, DeadLetterQueueSourceArn and, for FIFO
+// queues, MessageGroupId, MessageDeduplicationId and SequenceNumber), none unless asked.
+// SenderId is the sending account's ID (the topic's account for SNS deliveries).
 //
 // Server-side encryption with a KMS key (KmsMasterKeyId) is checked against the emulated KMS
 // when it is used, not when it is set: AWS models no KMS error for CreateQueue or
@@ -73,19 +82,20 @@ func (b *Backend) Service() *core.Service {
 		Errors:          sqs.TypeRegistry,
 		Throttle:        &core.APIError{Code: "RequestThrottled", Message: "Rate exceeded", Status: http.StatusBadRequest},
 		Operations: map[string]core.Operation{
-			"CreateQueue":        core.Op(b.createQueue),
-			"GetQueueUrl":        core.Op(b.getQueueURL),
-			"GetQueueAttributes": core.Op(b.getQueueAttributes),
-			"SetQueueAttributes": core.Op(b.setQueueAttributes),
-			"DeleteQueue":        core.Op(b.deleteQueue),
-			"ListQueues":         core.Op(b.listQueues),
-			"TagQueue":           core.Op(b.tagQueue),
-			"UntagQueue":         core.Op(b.untagQueue),
-			"ListQueueTags":      core.Op(b.listQueueTags),
-			"SendMessage":        core.Op(b.sendMessage),
-			"ReceiveMessage":     core.Op(b.receiveMessage),
-			"DeleteMessage":      core.Op(b.deleteMessage),
-			"PurgeQueue":         core.Op(b.purgeQueue),
+			"CreateQueue":                core.Op(b.createQueue),
+			"GetQueueUrl":                core.Op(b.getQueueURL),
+			"GetQueueAttributes":         core.Op(b.getQueueAttributes),
+			"SetQueueAttributes":         core.Op(b.setQueueAttributes),
+			"DeleteQueue":                core.Op(b.deleteQueue),
+			"ListQueues":                 core.Op(b.listQueues),
+			"TagQueue":                   core.Op(b.tagQueue),
+			"UntagQueue":                 core.Op(b.untagQueue),
+			"ListQueueTags":              core.Op(b.listQueueTags),
+			"SendMessage":                core.Op(b.sendMessage),
+			"ReceiveMessage":             core.Op(b.receiveMessage),
+			"DeleteMessage":              core.Op(b.deleteMessage),
+			"PurgeQueue":                 core.Op(b.purgeQueue),
+			"ListDeadLetterSourceQueues": core.Op(b.listDeadLetterSourceQueues),
 		},
 		Dump: b.dump,
 	}
