@@ -73,9 +73,18 @@ build-standalone: ## Build and vet every module on its own, tests included, with
 
 ##@ Try it
 
+# The sandbox runs as a built binary rather than through `go run`, which on Ctrl-C reports
+# "signal: interrupt" and exits 1 (make's "Error 1"); infractl exits 0 when interrupted.
+INFRACTL ?= $(TOOLS)/infractl
+SANDBOX_FLAGS ?= --examples examples
+
+.PHONY: infractl
+infractl: ## Build infractl into bin/.
+	cd cli && go build -trimpath -o $(INFRACTL) ./cmd/infractl
+
 .PHONY: sandbox
-sandbox: ## Run the sandbox (control plane, AWS emulator, every family) with the seed examples; Ctrl-C stops it.
-	go run ./cli/cmd/infractl sandbox --apply examples/sandbox --apply examples/data --apply examples/messaging
+sandbox: infractl ## Run the sandbox (control plane, AWS emulator, every family) with every family's examples; Ctrl-C stops it.
+	$(INFRACTL) sandbox $(SANDBOX_FLAGS)
 
 ##@ Test
 

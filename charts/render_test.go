@@ -161,7 +161,7 @@ func container(t *testing.T, u *unstructured.Unstructured) corev1.Container {
 // referenced are the kinds of other families that each family's references name.
 var referenced = map[string][]string{
 	"compute":    {"subnets", "securitygroups", "iamroles"},
-	"data":       {"kmskeys"},
+	"data":       {"kmskeys", "subnets", "securitygroups"},
 	"messaging":  {"kmskeys"},
 	"networking": {"acmcertificates"},
 	"edge":       {"albs", "nlbs", "acmcertificates", "s3buckets", "lambdafunctions", "subnets", "securitygroups"},
@@ -170,20 +170,20 @@ var referenced = map[string][]string{
 }
 
 // checkRBAC checks that the ClusterRole grants the family's kinds, AWSProviders and
-// ClusterAWSProviders, Secrets and the namespaces (read), events, for the compute family
-// ConfigMaps (get), and the kinds of other families its references name (read), and nothing
-// else, and that
-// the Lease rule is a Role of the namespace.
+// ClusterAWSProviders, Secrets (read, and create and update for the outputs spec.writeOutputsTo
+// names), ConfigMaps (get, create and update, for the same outputs; the compute family also
+// reads Lambda deployment packages from them), the namespaces (read), events, and the kinds of
+// other families its references name (read), and nothing else, and that the Lease rule is a
+// Role of the namespace.
 func checkRBAC(t *testing.T, m manifest, family string) {
 	t.Helper()
-	allowed := map[string]bool{"secrets": true, "namespaces": true, "events": true}
-	readOnly := map[string][]string{"secrets": {"get", "list", "watch"}, "namespaces": {"get"}, "configmaps": {"get"}}
-	// The compute family reads the ConfigMaps that hold Lambda deployment packages, one by one.
-	allowed["configmaps"] = family == "compute"
+	allowed := map[string]bool{"secrets": true, "namespaces": true, "events": true, "configmaps": true}
+	exactVerbs := map[string][]string{"secrets": {"create", "get", "list", "patch", "update", "watch"}, "namespaces": {"get"},
+		"configmaps": {"create", "get", "patch", "update"}}
 	// Kinds of other families that the family's references name are read (get, list, watch),
 	// never written; cli's TestFamiliesMayReadWhatTheyReference checks that none is missing.
 	for _, plural := range referenced[family] {
-		allowed[plural], readOnly[plural] = true, []string{"get", "list", "watch"}
+		allowed[plural], exactVerbs[plural] = true, []string{"get", "list", "watch"}
 	}
 	for _, u := range m {
 		if u.GetKind() != "CustomResourceDefinition" {
@@ -201,7 +201,7 @@ func checkRBAC(t *testing.T, m manifest, family string) {
 			if !allowed[r] {
 				t.Errorf("the ClusterRole grants %s", r)
 			}
-			if verbs, ok := readOnly[r]; ok && !slices.Equal(rule.Verbs, verbs) {
+			if verbs, ok := exactVerbs[r]; ok && !slices.Equal(rule.Verbs, verbs) {
 				t.Errorf("the ClusterRole grants %v on %s, want only %v", rule.Verbs, r, verbs)
 			}
 		}

@@ -70,7 +70,8 @@ func readsSecrets(rules []rbacv1.PolicyRule) bool {
 	return grants(rules, "", "secrets", "get") && grants(rules, "", "secrets", "list") && grants(rules, "", "secrets", "watch")
 }
 
-// secretRoleIn reports whether m holds, in namespace ns, a Role that grants exactly Secret reads
+// secretRoleIn reports whether m holds, in namespace ns, a Role that grants exactly the Secret
+// verbs (reads, and the writes of outputs Secrets)
 // and a RoleBinding that gives it to the release's ServiceAccount.
 func secretRoleIn(t *testing.T, m manifest, family, ns string) bool {
 	t.Helper()
@@ -91,7 +92,7 @@ func secretRoleIn(t *testing.T, m manifest, family, ns string) bool {
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(bu.Object, &binding); err != nil {
 		t.Fatalf("decode the RoleBinding: %v", err)
 	}
-	wantRules := []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get", "list", "watch"}}}
+	wantRules := []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"create", "get", "list", "patch", "update", "watch"}}}
 	if diff := cmp.Diff(wantRules, role.Rules); diff != "" {
 		t.Errorf("the Secret Role in %s (-want +got):\n%s", ns, diff)
 	}

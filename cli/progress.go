@@ -14,9 +14,9 @@ import (
 )
 
 // followProgress prints a line whenever an applied infra-operator object changes state, until
-// every one is Ready, stalled, or blocked by a stalled reference (or ctx ends), and returns how
-// many are stalled and how many blocked.
-func followProgress(ctx context.Context, c client.Reader, objs []*unstructured.Unstructured, out io.Writer, every time.Duration) (stalled, blocked int, err error) {
+// every one is Ready, stalled, or blocked by a stalled reference (or ctx ends), and returns
+// those stalled and those blocked, as "Kind namespace/name".
+func followProgress(ctx context.Context, c client.Reader, objs []*unstructured.Unstructured, out io.Writer, every time.Duration) (stalled, blocked []string, err error) {
 	var watched []*unstructured.Unstructured
 	for _, u := range objs {
 		if u.GroupVersionKind().Group == v1alpha1.Group {
@@ -26,12 +26,12 @@ func followProgress(ctx context.Context, c client.Reader, objs []*unstructured.U
 	last := map[string]string{}
 	for {
 		settled := 0
-		stalled, blocked = 0, 0
+		stalled, blocked = nil, nil
 		for _, u := range watched {
 			cur := &unstructured.Unstructured{}
 			cur.SetGroupVersionKind(u.GroupVersionKind())
 			if err := c.Get(ctx, client.ObjectKeyFromObject(u), cur); err != nil {
-				return 0, 0, fmt.Errorf("read %s %s/%s: %w", u.GetKind(), u.GetNamespace(), u.GetName(), err)
+				return nil, nil, fmt.Errorf("read %s %s/%s: %w", u.GetKind(), u.GetNamespace(), u.GetName(), err)
 			}
 			s := kube.StateOf(cur, time.Now())
 			line := progressLine(s)
@@ -45,9 +45,9 @@ func followProgress(ctx context.Context, c client.Reader, objs []*unstructured.U
 			}
 			switch {
 			case s.Stalled:
-				stalled++
+				stalled = append(stalled, id)
 			case s.Blocked:
-				blocked++
+				blocked = append(blocked, id)
 			}
 		}
 		if settled == len(watched) {

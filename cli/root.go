@@ -14,6 +14,10 @@ func NewRootCommand() *cobra.Command {
 			"(install, uninstall), and shows every managed AWS resource (status).",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Every command gets a logger for controller-runtime and client-go, so that none prints
+		// their "log.SetLogger(...) was never called" warning; the sandbox's --verbose shows
+		// the operators' logs.
+		PersistentPreRun: func(*cobra.Command, []string) { setLogger(false) },
 	}
 	root.AddCommand(newVersionCommand(), newSandboxCommand(), newStatusCommand(), newInstallCommand(), newUninstallCommand())
 	return root

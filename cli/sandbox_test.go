@@ -2,105 +2,52 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/tools/clientcmd"
-	"sigs.k8s.io/controller-runtime/pkg/client"
+	"github.com/google/go-cmp/cmp"
 
+	"github.com/runner-codes/infra-operator/cli/internal/sandbox"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/testenv"
 )
 
-// TestSandbox starts the sandbox as a user would, applying the sandbox providers, the data and
-// messaging families' seed examples and the compute family's (the seed's web server and Lambda
-// function, a web server placed by references in a VPC of its own, an EKS cluster with a node
-// group and add-ons, and a function whose role is an IAMRole) and the security family's
-// examples (the seed roles, secrets and keys, a certificate validated through DNS and one
-// imported from a TLS Secret), the networking family's load balancers, and the edge family's
-// examples (CloudFront distributions in front of a domain, a bucket and the ALB, and the HTTP,
-// REST and WebSocket APIs in front of the seed's Lambda function), the containers family's
-// (the seed repositories and a cluster), follows them until they
-// settle, and checks with `infractl status` that every one is Ready, once the seeds'
-// placeholders (sg-xxx, subnet-xxx) are replaced by a real-looking id or by references.
-// Ctrl-C (a cancelled context) stops everything cleanly.
+// TestSandbox runs `make sandbox` as a user would (with this test binary as infractl), which
+// starts the sandbox and applies every family's examples with their placeholders replaced,
+// follows them until they settle, and checks that every line the sandbox printed is one of
+// its own progress lines (no error, warning, log line or stack dump), that `infractl status
+// -A` shows exactly the examples' objects, every one Ready, and that Ctrl-C (SIGINT to make's
+// process group) stops everything with no error from make or infractl.
 func TestSandbox(t *testing.T) {
 	kubeconfig := filepath.Join(t.TempDir(), "sandbox.kubeconfig")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	out := &syncBuffer{}
-	done := make(chan error, 1)
-	go func() {
-		cmd := NewRootCommand()
-		cmd.SetOut(out)
-		cmd.SetErr(out)
-		cmd.SetArgs([]string{"sandbox", "--kubeconfig-out", kubeconfig, "--wait-interval", "300ms",
-			"--apply", "../examples/sandbox", "--apply", "../examples/data", "--apply", "../examples/messaging",
-			"--apply", "../examples/compute/ec2instance-with-references.yaml", "--apply", "../examples/compute/ec2instance-web-server.yaml",
-			"--apply", "../examples/compute/lambdafunction-api-handler.yaml", "--apply", "../examples/compute/ekscluster.yaml",
-			"--apply", "../examples/security", "--apply", "../examples/compute/lambdafunction-with-role.yaml",
-			"--apply", "../examples/networking/load-balancers.yaml", "--apply", "../examples/edge", "--apply", "../examples/containers"})
-		done <- cmd.ExecuteContext(ctx)
-	}()
-	waitOutput(t, out, done, "of the resources failed", 3*time.Minute)
-	if !strings.Contains(out.String(), "FAILED: AWSRejectedRequest") || !strings.Contains(out.String(), "sg-xxx") {
-		t.Errorf("the placeholder sg-xxx should fail with AWS's refusal:\n%s", out.String())
+	sb := startMakeSandbox(t, "--examples examples --emulator-address 127.0.0.1:0 --wait-interval 300ms --kubeconfig-out "+kubeconfig)
+	sb.waitOutput(t, "sandbox: running; press Ctrl-C to stop", 150*time.Second)
+	out := sb.out.String()
+	if !strings.Contains(out, "sandbox: every resource is Ready\n") {
+		t.Errorf("the sandbox does not say that every resource is Ready:\n%s", out)
 	}
-
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := newClient(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The placeholders replaced: a well-formed security group for the database, and the
-	// subnet and security group of the compute example made with references for the seed's web
-	// server and Lambda function.
-	for _, p := range []struct{ kind, name, spec string }{
-		{"RDSInstance", "production-postgres", `{"vpcSecurityGroupIDs":["sg-0123456789abcdef0"]}`},
-		{"EC2Instance", "web-server", `{"subnetID":null,"subnetRef":{"name":"web-public-1a"},"securityGroupIDs":null,"securityGroupRefs":[{"name":"web-http"}]}`},
-		{"LambdaFunction", "api-handler", `{"vpcConfig":{"subnetIDs":null,"subnetRefs":[{"name":"web-public-1a"}],"securityGroupIDs":null,"securityGroupRefs":[{"name":"web-http"}]}}`},
+	// One line per kind of replacement, with the ids of the baseline's resources.
+	for _, want := range []string{
+		"sandbox: examples/caching/elasticachecluster-redis.yaml: ElastiCacheCluster session-cache: sg-xxx -> sg-",
+		"sandbox: examples/compute/ec2instance-web-server.yaml: EC2Instance web-server: subnet-xxx -> subnet-",
+		"sandbox: examples/networking/subnet-public.yaml: Subnet public-subnet-1a: vpcID vpc-f3ea9b1b36fce09cd -> vpcRef production-vpc",
+		"sandbox: examples/networking/multi-tier.yaml: NATGateway nat-1a: subnetID subnet-xxx -> subnetRef public-1a",
+		"sandbox: examples/networking/subnet-multi-az.yaml: into namespace multi-az",
+		"sandbox: examples/compute/lambdafunction-serverless.yaml: LambdaFunction api-handler: arn:aws:iam::xxx:role/lambda-role -> arn:aws:iam::123456789012:role/lambda-role",
 	} {
-		u := &unstructured.Unstructured{}
-		u.SetGroupVersionKind(shared.GroupVersion.WithKind(p.kind))
-		u.SetNamespace("default")
-		u.SetName(p.name)
-		if err := c.Patch(ctx, u, client.RawPatch(types.MergePatchType, []byte(`{"spec":`+p.spec+`}`))); err != nil {
-			t.Fatal(err)
+		if !strings.Contains(out, want) {
+			t.Errorf("no line %q:\n%s", want, out)
 		}
 	}
 
-	var status string
-	deadline := time.Now().Add(time.Minute)
-	for {
-		status = runStatus(t, kubeconfig)
-		if allReady(status, 2+10+3+5+4+2+5+2+8+7+9+3) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not everything Ready through infractl status:\n%s\nsandbox output:\n%s", status, out.String())
-		}
-		time.Sleep(500 * time.Millisecond)
-	}
-	for _, want := range []string{"AWSProvider", "S3Bucket", "mycompany-app-data-prod", "DynamoDBTable", "production-users", "RDSInstance", "app-mysql-01", "SQSQueue", "production-orders.fifo", "SNSTopic", "production-notifications",
-		"EC2Instance", "web-server", "web-server-refs", "LambdaFunction", "api-handler", "EKSCluster", "platform",
-		"IAMRole", "ec2-web-server-role", "lambda-execution-role", "orders-handler", "SecretsManagerSecret", "database-password", "api-key",
-		"KMSKey", "data-encryption-key", "signing-key", "ACMCertificate", "storefront-cert", "internal-cert",
-		"ALB", "storefront", "NLB", "db-proxy",
-		"CloudFrontDistribution", "storefront-cdn", "site-cdn", "storefront-app-cdn", "APIGateway", "items-api", "pets-api", "chat-api",
-		"ECRRepository", "application-images", "app-images", "ECSCluster", "production-cluster"} {
-		if !strings.Contains(status, want) {
-			t.Errorf("status lacks %s:\n%s", want, status)
-		}
+	status := runStatus(t, kubeconfig)
+	if diff := cmp.Diff(exampleObjects(t), readyRows(status)); diff != "" {
+		t.Errorf("infractl status -A: the examples' objects, each Ready (-want +got):\n%s\n%s", diff, status)
 	}
 	// kstatus conventions: `kubectl wait --for=condition=Ready` works on every kind.
 	assets, err := testenv.AssetsDir()
@@ -113,29 +60,53 @@ func TestSandbox(t *testing.T) {
 	if b, err := wait.CombinedOutput(); err != nil || strings.Count(string(b), "condition met") != 4 {
 		t.Errorf("kubectl wait --for=condition=Ready: %v\n%s", err, b)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("sandbox returned %v", err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the sandbox did not stop within a minute of Ctrl-C")
+
+	sb.interrupt(t, time.Minute)
+	out = sb.out.String()
+	if !strings.HasSuffix(out, "sandbox: stopping\n") {
+		t.Errorf("no clean shutdown:\n%s", out)
 	}
-	if !strings.Contains(out.String(), "sandbox: stopping") {
-		t.Errorf("no clean shutdown:\n%s", out.String())
+	if bad := unexpectedLines(out, sb.Command); len(bad) > 0 {
+		t.Errorf("unexpected lines in the sandbox's output:\n%s\n\nwhole output:\n%s", strings.Join(bad, "\n"), out)
 	}
 }
 
-// allReady reports whether a status table (with namespaces) has n rows, all READY True.
-func allReady(table string, n int) bool {
-	rows := strings.Split(strings.TrimSpace(table), "\n")[1:]
-	for _, r := range rows {
-		if f := strings.Fields(r); len(f) < 4 || f[3] != "True" {
-			return false
+// exampleObjects returns the infra-operator objects the sandbox makes of the examples, as
+// "namespace kind name", sorted: each example's, and the providers copied into the namespaces
+// of the examples that have their own.
+func exampleObjects(t *testing.T) []string {
+	t.Helper()
+	// The ids the placeholders become do not change which objects are made.
+	steps, err := sandbox.PlanExamples("../examples", sandbox.Baseline{DefaultSubnets: []string{"subnet-0"}}, "http://127.0.0.1:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, s := range steps {
+		for _, o := range s.Objects {
+			if o.GroupVersionKind().Group == shared.Group {
+				want = append(want, o.GetNamespace()+" "+o.GetKind()+" "+o.GetName())
+			}
 		}
 	}
-	return len(rows) == n
+	if len(want) < 90 {
+		t.Fatalf("only %d objects in the examples", len(want))
+	}
+	slices.Sort(want)
+	return want
+}
+
+// readyRows returns the rows of a status table (with namespaces) whose READY is True, as
+// "namespace kind name", sorted.
+func readyRows(table string) []string {
+	var rows []string
+	for _, r := range strings.Split(strings.TrimSpace(table), "\n")[1:] {
+		if f := strings.Fields(r); len(f) >= 4 && f[3] == "True" {
+			rows = append(rows, f[0]+" "+f[1]+" "+f[2])
+		}
+	}
+	slices.Sort(rows)
+	return rows
 }
 
 // runStatus runs `infractl status -A` against the sandbox and returns its table.
@@ -151,18 +122,18 @@ func runStatus(t *testing.T, kubeconfig string) string {
 	return buf.String()
 }
 
-// waitOutput waits until out holds text, failing early when the command returns.
-func waitOutput(t *testing.T, out *syncBuffer, done <-chan error, text string, timeout time.Duration) {
+// waitOutput waits until make's output holds text, failing early when make ends.
+func (s *makeSandbox) waitOutput(t *testing.T, text string, timeout time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
-	for !strings.Contains(out.String(), text) {
+	for !strings.Contains(s.out.String(), text) {
 		select {
-		case err := <-done:
-			t.Fatalf("the sandbox returned early (%v):\n%s", err, out.String())
+		case <-s.exited:
+			t.Fatalf("make sandbox ended early (%v):\n%s", s.err, s.out.String())
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no %q within %s:\n%s", text, timeout, out.String())
+			t.Fatalf("no %q within %s:\n%s", text, timeout, s.out.String())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -2,16 +2,13 @@ package caching_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/elasticache"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/caching/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
@@ -39,45 +36,6 @@ func newCluster(ns, name string, mutate func(*v1alpha1.ElastiCacheCluster)) *v1a
 	return c
 }
 
-// kubeSecret creates or updates the Secret name in ns so that key holds value.
-func (h *harness) kubeSecret(t testing.TB, ns, name, key, value string) {
-	t.Helper()
-	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	if err := h.c.Get(context.Background(), client.ObjectKeyFromObject(s), s); err != nil {
-		s.Data = map[string][]byte{key: []byte(value)}
-		kubetest.Create(t, h.c, s)
-		return
-	}
-	kubetest.Update(t, h.c, s, func(s *corev1.Secret) { s.Data[key] = []byte(value) })
-}
-
-// assertNowhere fails when value appears in o (spec and status) or in any event of ns.
-func (h *harness) assertNowhere(t testing.TB, ns string, o client.Object, value string) {
-	t.Helper()
-	if err := h.c.Get(context.Background(), client.ObjectKeyFromObject(o), o); err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(b), value) {
-		t.Errorf("the AUTH token is in %s", o.GetName())
-	}
-	var events corev1.EventList
-	if err := h.c.List(context.Background(), &events, client.InNamespace(ns)); err != nil {
-		t.Fatal(err)
-	}
-	if len(events.Items) == 0 {
-		t.Errorf("no events in %s: looking for the token in them proves nothing", ns)
-	}
-	for _, e := range events.Items {
-		if strings.Contains(e.Message, value) {
-			t.Errorf("the AUTH token is in event %s", e.Reason)
-		}
-	}
-}
-
 // TestElastiCacheClusterAuthTokenAndUpdates follows a Redis cluster with encryption in transit
 // whose AUTH token is a Secret's: it waits (SecretNotFound) until the Secret exists, then
 // becomes Ready with the token's hash in status; a change of the Secret rotates the token in
@@ -101,7 +59,7 @@ func TestElastiCacheClusterAuthTokenAndUpdates(t *testing.T) {
 	})
 	kubetest.Create(t, h.c, c)
 	kubetest.WaitCondition(t, h.c, c, "Synced", "False", condition.ReasonSecretNotFound)
-	h.kubeSecret(t, ns, "redis-auth", "token", firstToken)
+	kubetest.SetSecret(t, h.c, ns, "redis-auth", "token", firstToken)
 	c = kubetest.WaitReady(t, h.c, c)
 	first := c.Status.AuthTokenHash
 	cl := h.cacheCluster(t, c.Spec.ClusterID)
@@ -109,15 +67,15 @@ func TestElastiCacheClusterAuthTokenAndUpdates(t *testing.T) {
 		t.Fatalf("status %+v, cluster %+v", c.Status, cl)
 	}
 
-	h.kubeSecret(t, ns, "redis-auth", "token", secondToken)
+	kubetest.SetSecret(t, h.c, ns, "redis-auth", "token", secondToken)
 	c = kubetest.WaitFor(t, h.c, c, time.Minute, "the token rotated", func(c *v1alpha1.ElastiCacheCluster) bool {
 		return c.Status.AuthTokenHash != first && isReady(c)
 	})
 	if !h.cacheCluster(t, c.Spec.ClusterID).AuthTokenLastModifiedDate.After(*cl.AuthTokenLastModifiedDate) {
 		t.Errorf("the token was not changed in AWS")
 	}
-	h.assertNowhere(t, ns, c, firstToken)
-	h.assertNowhere(t, ns, c, secondToken)
+	kubetest.AssertNowhere(t, h.c, ns, c, firstToken)
+	kubetest.AssertNowhere(t, h.c, ns, c, secondToken)
 
 	kubetest.Update(t, h.c, c, func(c *v1alpha1.ElastiCacheCluster) { c.Spec.NodeType = "cache.t3.small" })
 	c = kubetest.WaitFor(t, h.c, c, time.Minute, "the new node type", func(c *v1alpha1.ElastiCacheCluster) bool {

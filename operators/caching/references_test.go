@@ -5,15 +5,18 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/elasticache"
+	"github.com/aws/aws-sdk-go-v2/service/elasticache/types"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/runner-codes/infra-operator/operators/caching/api/v1alpha1"
 	netv1 "github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/testenv"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
@@ -40,7 +43,8 @@ func (h *harness) networkObjects(t testing.TB, ns, cidrPrefix string) {
 // TestElastiCacheClusterReferences follows a Redis cluster of two nodes, which AWS offers as a
 // replication group with automatic failover, whose subnets and security group are networking
 // objects: it waits for them, is created in a subnet group the operator makes from the two
-// subnets and with the security group, reports its primary, reader and node endpoints, and on
+// subnets and with the security group, keeps the subnet group's tags in line with the spec's,
+// reports its primary, reader and node endpoints, and on
 // deletion (deletionPolicy Delete) takes its final snapshot, goes, and takes its subnet group
 // with it.
 func TestElastiCacheClusterReferences(t *testing.T) {
@@ -72,9 +76,27 @@ func TestElastiCacheClusterReferences(t *testing.T) {
 	if err != nil || len(groups.CacheSubnetGroups[0].Subnets) != 2 {
 		t.Fatalf("the subnet group made for the cluster: %v %+v", err, groups)
 	}
-	if tags := h.tags(t, aws.ToString(groups.CacheSubnetGroups[0].ARN)); tags[shared.TagOwnerUID] != string(c.UID) {
+	groupARN := aws.ToString(groups.CacheSubnetGroups[0].ARN)
+	if tags := h.tags(t, groupARN); tags[shared.TagOwnerUID] != string(c.UID) {
 		t.Errorf("the subnet group's tags: %v", tags)
 	}
+
+	// The subnet group's tags follow the spec's, and a tag added behind the operator's back goes.
+	kubetest.Update(t, h.c, c, func(c *v1alpha1.ElastiCacheCluster) { c.Spec.Tags = map[string]string{"Team": "cache"} })
+	testenv.Eventually(t, 30*time.Second, func() string {
+		if tags := h.tags(t, groupARN); tags["Team"] != "cache" || tags[shared.TagOwnerUID] != string(c.UID) {
+			return fmt.Sprintf("subnet group tags %v", tags)
+		}
+		return ""
+	})
+	if _, err := h.ec.AddTagsToResource(ctx, &elasticache.AddTagsToResourceInput{ResourceName: aws.String(groupARN),
+		Tags: []types.Tag{{Key: aws.String("Stray"), Value: aws.String("x")}}}); err != nil {
+		t.Fatal(err)
+	}
+	kubetest.ResyncUntil(t, h.c, c, "the stray subnet group tag removed", func() bool {
+		_, stray := h.tags(t, groupARN)["Stray"]
+		return !stray
+	})
 
 	kubetest.Delete(t, h.c, c)
 	if _, err := h.ec.DescribeReplicationGroups(ctx, &elasticache.DescribeReplicationGroupsInput{ReplicationGroupId: aws.String(id)}); !strings.Contains(errString(err), "ReplicationGroupNotFound") {

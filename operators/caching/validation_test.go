@@ -47,7 +47,8 @@ func TestElastiCacheClusterRefusesBadInput(t *testing.T) {
 		})
 	}
 
-	// Changes that would replace the cluster are refused on update.
+	// Changes that would replace the cluster are refused on update, but for subnetGroupName,
+	// which can change while the cluster is not made.
 	c := newCluster(ns, "kept", func(c *v1alpha1.ElastiCacheCluster) {
 		c.Spec.SnapshotWindow, c.Spec.PreferredMaintenanceWindow = "05:30-06:30", "sun:05:00-sun:07:00"
 	})
@@ -62,12 +63,11 @@ func TestElastiCacheClusterRefusesBadInput(t *testing.T) {
 		t.Errorf("a refused spec reached AWS: %v", calls)
 	}
 	for field, mutate := range map[string]func(*v1alpha1.ElastiCacheCluster){
-		"engine cannot change":                                         func(c *v1alpha1.ElastiCacheCluster) { c.Spec.Engine = "valkey" },
-		"clusterID cannot change":                                      func(c *v1alpha1.ElastiCacheCluster) { c.Spec.ClusterID = "renamed" },
-		"atRestEncryptionEnabled cannot change":                        func(c *v1alpha1.ElastiCacheCluster) { c.Spec.AtRestEncryptionEnabled = true },
-		"transitEncryptionEnabled cannot change":                       func(c *v1alpha1.ElastiCacheCluster) { c.Spec.TransitEncryptionEnabled = true },
-		"numCacheNodes of a Redis OSS or Valkey cluster cannot change": func(c *v1alpha1.ElastiCacheCluster) { c.Spec.NumCacheNodes = 2 },
-		"subnetGroupName cannot change":                                func(c *v1alpha1.ElastiCacheCluster) { c.Spec.SubnetGroupName = "other" },
+		"engine cannot change":                                     func(c *v1alpha1.ElastiCacheCluster) { c.Spec.Engine = "valkey" },
+		"clusterID cannot change":                                  func(c *v1alpha1.ElastiCacheCluster) { c.Spec.ClusterID = "renamed" },
+		"atRestEncryptionEnabled cannot change":                    func(c *v1alpha1.ElastiCacheCluster) { c.Spec.AtRestEncryptionEnabled = true },
+		"transitEncryptionEnabled cannot change":                   func(c *v1alpha1.ElastiCacheCluster) { c.Spec.TransitEncryptionEnabled = true },
+		"without atRestEncryptionEnabled cannot go from 1 to more": func(c *v1alpha1.ElastiCacheCluster) { c.Spec.NumCacheNodes = 2 },
 	} {
 		changed := c.DeepCopy()
 		mutate(changed)
@@ -75,5 +75,7 @@ func TestElastiCacheClusterRefusesBadInput(t *testing.T) {
 			t.Errorf("update refused for %q? %v", field, err)
 		}
 	}
+	// Nothing was made in AWS, so the subnet group can still be corrected.
+	kubetest.Update(t, h.c, c, func(c *v1alpha1.ElastiCacheCluster) { c.Spec.SubnetGroupName = "other" })
 	kubetest.Delete(t, h.c, c)
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ecs"
@@ -20,7 +21,8 @@ import (
 
 // TestECSCluster applies the example cluster and checks it in ECS, changes its settings,
 // capacity providers, strategy and namespace, reverts changes made behind the operator's back,
-// keeps it while a service runs in it (ClusterNotEmpty) and deletes it once the service is
+// keeps it while a service runs in it (ClusterNotEmpty, looked at with backoff and no
+// DeleteCluster call) and deletes it once the service is
 // gone; a cluster of the same name that no object owns is not taken over.
 func TestECSCluster(t *testing.T) {
 	h := start(t)
@@ -88,6 +90,13 @@ func TestECSCluster(t *testing.T) {
 	}
 	if len(c.Finalizers) == 0 || aws.ToString(h.cluster(t, "production").Status) != "ACTIVE" {
 		t.Errorf("the busy cluster was released or deleted")
+	}
+	// While the service runs, the deletion looks at doubling intervals (2s, 4s, ...) and asks
+	// ECS to delete nothing; a fixed interval (200ms here) would look some 30 times in 6s.
+	h.emu.Calls.Reset()
+	time.Sleep(6 * time.Second)
+	if calls := kubetest.Calls(h.emu.Calls.Snapshot(), "ECS"); calls["DeleteCluster"] != 0 || calls["DescribeClusters"] > 4 {
+		t.Errorf("the busy cluster's deletion did not back off: %v", calls)
 	}
 	if _, err := h.ecs.DeleteService(ctx, &ecs.DeleteServiceInput{Cluster: name, Service: aws.String("worker"), Force: aws.Bool(true)}); err != nil {
 		t.Fatal(err)

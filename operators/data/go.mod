@@ -84,6 +84,7 @@ require (
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
 	github.com/runner-codes/infra-operator/emulator v0.0.0
+	github.com/runner-codes/infra-operator/operators/networking v0.0.0
 	github.com/runner-codes/infra-operator/operators/security v0.0.0
 	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
@@ -122,3 +123,5 @@ replace github.com/runner-codes/infra-operator/shared => ../../shared
 replace github.com/runner-codes/infra-operator/emulator => ../../emulator
 
 replace github.com/runner-codes/infra-operator/operators/security => ../security
+
+replace github.com/runner-codes/infra-operator/operators/networking => ../networking

@@ -16,6 +16,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/data"
+	"github.com/runner-codes/infra-operator/operators/networking"
 	"github.com/runner-codes/infra-operator/operators/security"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
@@ -33,7 +34,8 @@ const (
 )
 
 // harness is a control plane, an emulated AWS and the data family's controllers (with the
-// security family's, for KMSKeys, when started by startWithKeys).
+// security family's, for KMSKeys, when started by startWithKeys, and the networking family's,
+// for Subnets and SecurityGroups, when started by startWithNetwork).
 type harness struct {
 	t   testing.TB
 	env *testenv.Env
@@ -52,7 +54,14 @@ func start(t testing.TB) *harness {
 // name.
 func startWithKeys(t testing.TB) *harness {
 	t.Helper()
-	return launch(t, testTransitions, shortWaits, true)
+	return launch(t, testTransitions, shortWaits, security.Family())
+}
+
+// startWithNetwork is start with the networking family too, whose Subnets and SecurityGroups
+// an RDSInstance's subnetRefs and securityGroupRefs name.
+func startWithNetwork(t testing.TB) *harness {
+	t.Helper()
+	return launch(t, testTransitions, shortWaits, networking.Family())
 }
 
 // testTransitions are the emulator's lifecycle durations in tests.
@@ -66,19 +75,14 @@ func shortWaits(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond }
 // options as given; nil transitions keep the emulator's defaults.
 func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options)) *harness {
 	t.Helper()
-	return launch(t, transitions, tune, false)
+	return launch(t, transitions, tune)
 }
 
-// launch is startWith, with the security family's CRDs and controllers as well when keys is
-// set.
-func launch(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options), keys bool) *harness {
+// launch is startWith, with the CRDs and controllers of the other families given as well.
+func launch(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options), others ...operator.Family) *harness {
 	t.Helper()
 	emu := emulator.New(emulator.Options{Transitions: transitions, Accounts: map[string]string{otherAccessKey: "222222222222"}})
-	run := []operator.Family{data.Family()}
-	if keys {
-		run = append(run, security.Family())
-	}
-	env := families.Start(t, emu, tune, run...)
+	env := families.Start(t, emu, tune, append([]operator.Family{data.Family()}, others...)...)
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{t: t, env: env, emu: emu, aws: cfg}
 }

@@ -429,6 +429,13 @@ func TestRDSBadInput(t *testing.T) {
 		"SmallStorage":    {func(i *v1alpha1.RDSInstance) { i.Spec.AllocatedStorage = 10 }, "spec.allocatedStorage"},
 		"IO1WithoutIops":  {func(i *v1alpha1.RDSInstance) { i.Spec.StorageType = "io1" }, "storageType io1 and io2 need iops"},
 		"KMSWithoutCrypt": {func(i *v1alpha1.RDSInstance) { i.Spec.KMSKeyID = "alias/rds" }, "kmsKeyID and kmsKeyRef need storageEncrypted: true"},
+		"GroupAndSubnets": {func(i *v1alpha1.RDSInstance) {
+			i.Spec.DBSubnetGroupName, i.Spec.SubnetRefs = "private", []shared.Reference{{Name: "a"}}
+		}, "give the subnets either as dbSubnetGroupName or as subnetIDs/subnetRefs"},
+		"TooManyGroups": {func(i *v1alpha1.RDSInstance) {
+			i.Spec.VPCSecurityGroupIDs = []string{"sg-1", "sg-2", "sg-3"}
+			i.Spec.SecurityGroupRefs = []shared.Reference{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+		}, "at most 5 VPC security groups"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			o := rdsInstance("default", "bad-"+strings.ToLower(name), "good-name", "pw")
@@ -447,6 +454,8 @@ func TestRDSBadInput(t *testing.T) {
 	}{
 		"EngineChange":  {func(i *v1alpha1.RDSInstance) { i.Spec.Engine = "mysql" }, "engine cannot change"},
 		"StorageShrink": {func(i *v1alpha1.RDSInstance) { i.Spec.AllocatedStorage = 30 }, "allocatedStorage can only grow"},
+		"SubnetsAdded": {func(i *v1alpha1.RDSInstance) { i.Spec.SubnetIDs = []string{"subnet-01234567", "subnet-76543210"} },
+			"whether the operator makes the DB subnet group (subnetIDs/subnetRefs without dbSubnetGroupName) cannot change"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var err error

@@ -156,7 +156,7 @@ func TestS3SeedExamples(t *testing.T) {
 			elapsed := time.Since(began)
 			createCalls := h.calls("S3")
 			want := v1alpha1.S3BucketStatus{BucketName: tc.bucket, Region: "us-east-1", ARN: "arn:aws:s3:::" + tc.bucket,
-				BucketDomainName: tc.bucket + ".s3.amazonaws.com"}
+				BucketDomainName: tc.bucket + ".s3.amazonaws.com", RegionalDomainName: tc.bucket + ".s3.us-east-1.amazonaws.com"}
 			got := b.Status
 			got.ManagedStatus = shared.ManagedStatus{}
 			if diff := cmp.Diff(want, got); diff != "" {

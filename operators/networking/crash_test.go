@@ -46,9 +46,11 @@ const (
 	crashDeleteDeadline = 45 * time.Second
 )
 
-// crashFaults are the EC2 faults in force during the run: 30% of calls throttled, and 5%
-// failed with HTTP 500, half before AWS does the work and half after (the answer is lost).
-var crashFaults = emulator.Fault{ThrottleRate: 0.3, ErrorRate: 0.025, ErrorAfterRate: 0.025}
+// crashFaults are the EC2 faults in force during the run: 30% of calls throttled, 5% failed
+// with HTTP 500, half before AWS does the work and half after (the answer is lost), and every
+// resource created invisible to reads for 2 s (AWS's eventual consistency), so that an
+// operator killed between a create and the first read that shows it must not create again.
+var crashFaults = emulator.Fault{ThrottleRate: 0.3, ErrorRate: 0.025, ErrorAfterRate: 0.025, ReadAfterCreateDelay: emulator.Duration(2 * time.Second)}
 
 // TestCrashAndFaults creates and then deletes a few dozen networking objects (stacks of a VPC,
 // two subnets, an internet gateway, a security group and a route table, all by reference, and
@@ -295,11 +297,13 @@ type crashResource struct{ id, owner string }
 
 // ec2Resources lists, through the SDK, every VPC, subnet, internet gateway, Elastic IP,
 // security group and route table in the account, except those EC2 makes by itself (a VPC's
-// default security group and main route table).
+// default security group and main route table, and the default VPC with its default subnets and
+// the internet gateway attached to it).
 func ec2Resources(t *testing.T, api *ec2.Client) []crashResource {
 	t.Helper()
 	ctx := context.Background()
 	var out []crashResource
+	defaults := map[string]bool{} // default VPCs
 	add := func(id string, tags []types.Tag) {
 		out = append(out, crashResource{id: id, owner: tagMap(tags)[shared.TagOwnerUID]})
 	}
@@ -309,7 +313,9 @@ func ec2Resources(t *testing.T, api *ec2.Client) []crashResource {
 			t.Fatalf("describe VPCs: %v", err)
 		}
 		for _, v := range page.Vpcs {
-			if !aws.ToBool(v.IsDefault) {
+			if aws.ToBool(v.IsDefault) {
+				defaults[aws.ToString(v.VpcId)] = true
+			} else {
 				add(aws.ToString(v.VpcId), v.Tags)
 			}
 		}
@@ -331,7 +337,9 @@ func ec2Resources(t *testing.T, api *ec2.Client) []crashResource {
 			t.Fatalf("describe internet gateways: %v", err)
 		}
 		for _, g := range page.InternetGateways {
-			add(aws.ToString(g.InternetGatewayId), g.Tags)
+			if !slices.ContainsFunc(g.Attachments, func(a types.InternetGatewayAttachment) bool { return defaults[aws.ToString(a.VpcId)] }) {
+				add(aws.ToString(g.InternetGatewayId), g.Tags)
+			}
 		}
 	}
 	addrs, err := api.DescribeAddresses(ctx, &ec2.DescribeAddressesInput{})

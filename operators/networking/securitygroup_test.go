@@ -216,6 +216,9 @@ func TestSecurityGroupBadInput(t *testing.T) {
 		"both id and ref":    {newGroup(ns, "k", "vpc-1", func(g *v1alpha1.SecurityGroup) { g.Spec.VPCRef = &shared.Reference{Name: "net"} }), "exactly one of vpcID and vpcRef"},
 		"neither id nor ref": {newGroup(ns, "l", "", nil), "exactly one of vpcID and vpcRef"},
 		"reserved name":      {newGroup(ns, "m", "vpc-1", func(g *v1alpha1.SecurityGroup) { g.Spec.GroupName = "sg-web" }), "may not start with sg-"},
+		"reserved object name without groupName": {newGroup(ns, "sg-web", "vpc-1", func(g *v1alpha1.SecurityGroup) { g.Spec.GroupName = "" }),
+			"the object's name is not a valid security group name (it may not start with sg- or be default); set spec.groupName"},
+		"object named default without groupName": {newGroup(ns, "default", "vpc-1", func(g *v1alpha1.SecurityGroup) { g.Spec.GroupName = "" }), "set spec.groupName"},
 	} {
 		t.Run(name, func(t *testing.T) { kubetest.MustRefuse(t, h.c, tc.obj, tc.want) })
 	}
@@ -234,4 +237,35 @@ func TestSecurityGroupBadInput(t *testing.T) {
 			t.Errorf("renaming an existing group: %v", err)
 		}
 	})
+}
+
+// TestSecurityGroupNameDefault creates a group without groupName and checks that AWS names it
+// after the object, that the name cannot be set (nor changed) once the group exists, and that an
+// object whose name AWS refuses for a group is admitted once it sets groupName.
+func TestSecurityGroupNameDefault(t *testing.T) {
+	h := start(t)
+	ns := h.env.Namespace(t)
+	h.provider(t, ns, "aws")
+	ctx := context.Background()
+	vpc := h.readyVPC(t, ns, "net", "10.0.0.0/16")
+
+	g := newGroup(ns, "unnamed", vpc.Status.VPCID, func(g *v1alpha1.SecurityGroup) { g.Spec.GroupName = "" })
+	kubetest.Create(t, h.c, g)
+	g = kubetest.WaitReady(t, h.c, g)
+	out, err := h.ec2.DescribeSecurityGroups(ctx, &ec2.DescribeSecurityGroupsInput{GroupIds: []string{g.Status.GroupID}})
+	if err != nil || len(out.SecurityGroups) != 1 {
+		t.Fatalf("describe group %s: %v", g.Status.GroupID, err)
+	}
+	if name := aws.ToString(out.SecurityGroups[0].GroupName); name != "unnamed" {
+		t.Errorf("group name in AWS: %q, want the object's name", name)
+	}
+	g.Spec.GroupName = "named-later"
+	if err := h.c.Update(ctx, g); err == nil || !strings.Contains(err.Error(), "cannot change once the security group exists") {
+		t.Errorf("setting groupName on an existing group: %v", err)
+	}
+
+	// The way out of the refusal of a reserved object name: spec.groupName.
+	reserved := newGroup(ns, "sg-web", vpc.Status.VPCID, func(g *v1alpha1.SecurityGroup) { g.Spec.GroupName = "web" })
+	kubetest.Create(t, h.c, reserved)
+	kubetest.WaitReady(t, h.c, reserved)
 }

@@ -180,9 +180,16 @@ func TestReferencesConverge(t *testing.T) {
 	if err == nil && len(left.Vpcs) > 0 {
 		t.Errorf("the VPC is still in AWS: %+v", left.Vpcs)
 	}
+	// The account's default VPC keeps its own internet gateway; any other one is a leak.
+	defaults, err := h.ec2.DescribeVpcs(ctx, &ec2.DescribeVpcsInput{Filters: []types.Filter{{Name: aws.String("is-default"), Values: []string{"true"}}}})
+	if err != nil || len(defaults.Vpcs) != 1 {
+		t.Fatalf("the default VPC: %+v, %v", defaults, err)
+	}
 	gws, _ := h.ec2.DescribeInternetGateways(ctx, &ec2.DescribeInternetGatewaysInput{})
-	if len(gws.InternetGateways) != 0 {
-		t.Errorf("internet gateways left in AWS: %d", len(gws.InternetGateways))
+	for _, g := range gws.InternetGateways {
+		if len(g.Attachments) != 1 || aws.ToString(g.Attachments[0].VpcId) != aws.ToString(defaults.Vpcs[0].VpcId) {
+			t.Errorf("internet gateway %s left in AWS", aws.ToString(g.InternetGatewayId))
+		}
 	}
 	nats, _ := h.ec2.DescribeNatGateways(ctx, &ec2.DescribeNatGatewaysInput{})
 	for _, g := range nats.NatGateways {

@@ -20,7 +20,7 @@ import (
 func BenchmarkSeedExamples(b *testing.B) {
 	h := startWith(b, 10*time.Second, func(*operator.Options) {})
 	h.provider(b, "default", "production-aws")
-	h.kubeSecret(b, "default", "db-password", "password", "bench-db-password")
+	kubetest.SetSecret(b, h.c, "default", "db-password", "password", "bench-db-password")
 	for _, tc := range []struct {
 		file    string
 		obj     shared.Managed

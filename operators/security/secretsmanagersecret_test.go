@@ -2,15 +2,12 @@ package security_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
@@ -43,45 +40,6 @@ func (h *harness) describeSecret(t testing.TB, name string) *secretsmanager.Desc
 	return out
 }
 
-// kubeSecret creates or updates the Kubernetes Secret name in ns with one key.
-func (h *harness) kubeSecret(t testing.TB, ns, name, key, value string) {
-	t.Helper()
-	s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	if err := h.c.Get(context.Background(), client.ObjectKeyFromObject(s), s); err != nil {
-		s.Data = map[string][]byte{key: []byte(value)}
-		kubetest.Create(t, h.c, s)
-		return
-	}
-	kubetest.Update(t, h.c, s, func(s *corev1.Secret) { s.Data[key] = []byte(value) })
-}
-
-// assertNowhere fails when value appears in o (spec and status) or in any event of ns.
-func (h *harness) assertNowhere(t testing.TB, ns string, o client.Object, value string) {
-	t.Helper()
-	if err := h.c.Get(context.Background(), client.ObjectKeyFromObject(o), o); err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(b), value) {
-		t.Errorf("the secret value is in %s", o.GetName())
-	}
-	var events corev1.EventList
-	if err := h.c.List(context.Background(), &events, client.InNamespace(ns)); err != nil {
-		t.Fatal(err)
-	}
-	if len(events.Items) == 0 {
-		t.Errorf("no events in %s: looking for the value in them proves nothing", ns)
-	}
-	for _, e := range events.Items {
-		if strings.Contains(e.Message, value) {
-			t.Errorf("the secret value is in event %s: %s", e.Reason, e.Reason)
-		}
-	}
-}
-
 // TestSecretsManagerSecretSeedExamples applies both seed secrets verbatim. The database
 // password takes its value from the Kubernetes Secret (which wins over the inline value, with
 // an event), is encrypted with the AWS managed key and rotated once when rotation is turned on;
@@ -91,7 +49,7 @@ func (h *harness) assertNowhere(t testing.TB, ns string, o client.Object, value 
 func TestSecretsManagerSecretSeedExamples(t *testing.T) {
 	h := start(t)
 	h.provider(t, "default", "production-aws")
-	h.kubeSecret(t, "default", "db-password", "password", "k8s-value-1")
+	kubetest.SetSecret(t, h.c, "default", "db-password", "password", "k8s-value-1")
 	h.apply(t, "secretsmanagersecret-database-password.yaml", "default")
 	h.apply(t, "secretsmanagersecret-api-key.yaml", "default")
 	db := kubetest.WaitReady(t, h.c, &v1alpha1.SecretsManagerSecret{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "database-password"}})
@@ -124,15 +82,15 @@ func TestSecretsManagerSecretSeedExamples(t *testing.T) {
 	}
 	h.emu.Calls.Reset()
 	firstHash := db.Status.ValueHash
-	h.kubeSecret(t, "default", "db-password", "password", "k8s-value-2")
+	kubetest.SetSecret(t, h.c, "default", "db-password", "password", "k8s-value-2")
 	kubetest.WaitFor(t, h.c, db, kubetest.Timeout, "the new value written", func(s *v1alpha1.SecretsManagerSecret) bool {
 		return h.secretValue("production/database/password") == "k8s-value-2" && s.Status.ValueHash != firstHash
 	})
 	if n := kubetest.Calls(h.emu.Calls.Snapshot(), "SecretsManager")["PutSecretValue"]; n != 1 {
 		t.Errorf("the new value took %d PutSecretValue calls, want 1", n)
 	}
-	h.assertNowhere(t, "default", db, "k8s-value-1")
-	h.assertNowhere(t, "default", db, "k8s-value-2")
+	kubetest.AssertNowhere(t, h.c, "default", db, "k8s-value-1")
+	kubetest.AssertNowhere(t, h.c, "default", db, "k8s-value-2")
 
 	// Deleted with the default recovery window, then restored by a new object of the name.
 	arn := key.Status.ARN
@@ -274,7 +232,7 @@ func TestSecretsManagerSecretBadInput(t *testing.T) {
 	if n := kubetest.Total(kubetest.Calls(h.emu.Calls.Snapshot(), "SecretsManager")); n != 0 {
 		t.Errorf("%d Secrets Manager calls while the Kubernetes Secret is missing", n)
 	}
-	h.kubeSecret(t, ns, "later", "value", "arrived")
+	kubetest.SetSecret(t, h.c, ns, "later", "value", "arrived")
 	kubetest.WaitReady(t, h.c, waiting)
 	if got := h.secretValue(ns + "/waiting"); got != "arrived" {
 		t.Errorf("value %q", got)

@@ -23,6 +23,9 @@ func (r *Reconciler[O, S]) delete(ctx context.Context, p *pass[O]) (ctrl.Result,
 		return ctrl.Result{}, nil
 	}
 	policy := o.GetManagedSpec().DeletionPolicy
+	if v1alpha1.ObserveOnly(o) {
+		return r.release(ctx, p, fmt.Sprintf("left %s %s in AWS untouched (managementPolicy ObserveOnly)", r.kind.Name, managed.ExternalName(o)))
+	}
 	if !mightExist(o) {
 		// No create call was ever made and nothing was adopted: there is nothing in AWS to
 		// delete, retain or orphan, and no need for a working provider.
@@ -56,6 +59,14 @@ func (r *Reconciler[O, S]) delete(ctx context.Context, p *pass[O]) (ctrl.Result,
 		return r.fail(p, fmt.Errorf("observe before delete: %w", err))
 	}
 	if !obs.Exists {
+		if started, ok := r.createPendingSince(o); ok && r.opts.Now().Sub(started) < r.opts.CreateGrace {
+			// Created moments ago and not shown by AWS yet (eventual consistency): releasing
+			// the object now would leak the resource once it appears.
+			setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonDeleting, "waiting for the resource created moments ago to appear in AWS before deleting it")
+			setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
+			p.result = "deleting"
+			return ctrl.Result{RequeueAfter: r.polls.next(p.o, r.opts.WaitInterval)}, nil
+		}
 		return r.release(ctx, p, fmt.Sprintf("deleted %s %s from AWS", r.kind.Name, managed.ExternalName(o)))
 	}
 	if owner := r.otherOwner(o, obs.Tags, sess.InstallID()); owner != "" {

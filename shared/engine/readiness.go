@@ -11,15 +11,17 @@ import (
 	"github.com/runner-codes/infra-operator/shared/metrics"
 )
 
-// readiness keeps the Resources gauge of one kind and observes TimeToFirstReady.
+// readiness keeps the Resources and DriftedResources gauges of one kind and observes
+// TimeToFirstReady.
 type readiness struct {
-	kind  string
-	mu    sync.Mutex
-	ready map[types.NamespacedName]bool
+	kind    string
+	mu      sync.Mutex
+	ready   map[types.NamespacedName]bool
+	drifted map[types.NamespacedName]bool
 }
 
 func newReadiness(kind string) *readiness {
-	return &readiness{kind: kind, ready: map[types.NamespacedName]bool{}}
+	return &readiness{kind: kind, ready: map[types.NamespacedName]bool{}, drifted: map[types.NamespacedName]bool{}}
 }
 
 // observe records the readiness of o after a reconcile that started from orig.
@@ -33,6 +35,7 @@ func (t *readiness) observe(orig, o v1alpha1.Managed) {
 	key := types.NamespacedName{Namespace: o.GetNamespace(), Name: o.GetName()}
 	t.mu.Lock()
 	t.ready[key] = now
+	t.drifted[key] = len(o.GetManagedStatus().Drift) > 0
 	t.publish()
 	t.mu.Unlock()
 }
@@ -52,6 +55,7 @@ func everReady(o v1alpha1.Managed) bool {
 func (t *readiness) forget(key types.NamespacedName) {
 	t.mu.Lock()
 	delete(t.ready, key)
+	delete(t.drifted, key)
 	t.publish()
 	t.mu.Unlock()
 }
@@ -68,4 +72,11 @@ func (t *readiness) publish() {
 	}
 	metrics.Resources.WithLabelValues(t.kind, "true").Set(ready)
 	metrics.Resources.WithLabelValues(t.kind, "false").Set(notReady)
+	var drifted float64
+	for _, d := range t.drifted {
+		if d {
+			drifted++
+		}
+	}
+	metrics.DriftedResources.WithLabelValues(t.kind).Set(drifted)
 }

@@ -197,6 +197,10 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	}
 	defer release()
 	req := managed.Request{Tags: desired, StalledBefore: stalledBefore(o)}
+	if v1alpha1.ObserveOnly(o) {
+		req.Tags = observedTags(desired)
+		return r.observeOnly(ctx, p, drv, req)
+	}
 	for round := 1; ; round++ {
 		res, wrote, err := r.round(ctx, p, drv, req, sess.InstallID())
 		if !wrote || round == maxRounds || (p.result == "created" && r.kind.FirstLook > 0) {
@@ -254,6 +258,9 @@ func (r *Reconciler[O, S]) round(ctx context.Context, p *pass[O], drv managed.Dr
 			return r.settled(r.wait(p, managed.Observation[S]{Ready: obs.Ready, Changes: obs.Changes,
 				Message: "waiting for AWS to show the changes just made (" + diffOrUnknown(diff) + ")"}))
 		}
+		if drifted(p) && o.GetManagedSpec().DriftPolicy == v1alpha1.DriftPolicyReport {
+			return r.settled(r.reportDrift(ctx, p, obs))
+		}
 		return r.update(ctx, p, obs)
 	}
 	r.progress.done(o)
@@ -261,11 +268,37 @@ func (r *Reconciler[O, S]) round(ctx context.Context, p *pass[O], drv managed.Dr
 		return r.settled(r.wait(p, obs))
 	}
 	r.polls.done(o)
+	r.clearDrift(p)
+	if err := r.writeOutputs(ctx, o); err != nil {
+		return r.failed(p, err)
+	}
 	setCondition(o, condition.TypeReady, metav1.ConditionTrue, condition.ReasonAvailable, "")
 	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
 	o.GetManagedStatus().ObservedGeneration = o.GetGeneration()
 	p.result = "success"
 	return ctrl.Result{RequeueAfter: r.jitter(r.opts.SyncPeriod)}, false, nil
+}
+
+// reportDrift leaves a resource that changed outside the operator as it is (driftPolicy
+// Report): the difference is reported in status.drift and the Drifted condition, and the spec
+// is applied again only when it changes.
+func (r *Reconciler[O, S]) reportDrift(ctx context.Context, p *pass[O], obs managed.Observation[S]) (ctrl.Result, error) {
+	o := p.o
+	fields := obs.Changes.Fields()
+	r.markDrift(p, fields, condition.ReasonDriftReported, driftMessage(r.kind.Name, fields,
+		"driftPolicy Report leaves it: change the spec, or set driftPolicy to Enforce, to restore it"))
+	r.progress.done(o)
+	if !obs.Ready {
+		return r.wait(p, obs)
+	}
+	r.polls.done(o)
+	if err := r.writeOutputs(ctx, o); err != nil {
+		return r.fail(p, err)
+	}
+	setCondition(o, condition.TypeReady, metav1.ConditionTrue, condition.ReasonAvailable, "")
+	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
+	p.result = "drifted"
+	return ctrl.Result{RequeueAfter: r.jitter(r.opts.SyncPeriod)}, nil
 }
 
 // failed is fail for a round: nothing was written, so the pass ends.
@@ -328,9 +361,12 @@ func (r *Reconciler[O, S]) create(ctx context.Context, p *pass[O], drv managed.D
 	}
 	createCtx, attempts := metrics.WithAttempts(ctx)
 	createErr := drv.Create(createCtx, o, req)
-	if managed.ExternalName(o) != "" || !mayHaveCreated(createErr, attempts.Uncertain()) {
-		// The identifier is known, or AWS refused the request outright: the pending marker has
-		// done its job.
+	if managed.ExternalName(o) == "" && !mayHaveCreated(createErr, attempts.Uncertain()) {
+		// AWS refused the request outright: nothing was created, and the pending marker has
+		// done its job. Otherwise it stays until an observation finds the resource: AWS may
+		// not show a resource it just created (eventual consistency), and an operator that
+		// restarts meanwhile must wait for it rather than create it again, even though its
+		// identifier is recorded.
 		removeAnnotation(o, v1alpha1.AnnotationCreatePending)
 	}
 	if err := r.persistBookkeeping(ctx, p, false); err != nil {
@@ -365,6 +401,7 @@ func (r *Reconciler[O, S]) update(ctx context.Context, p *pass[O], obs managed.O
 	case o.GetGeneration() == p.orig.GetManagedStatus().ObservedGeneration:
 		// The spec has not changed since it was last applied, so AWS changed: drift.
 		r.event(o, corev1.EventTypeWarning, condition.ReasonDriftDetected, "Update", "%s changed outside the operator (%s); restoring the spec", r.kind.Name, diffOrUnknown(diff))
+		r.markDrift(p, obs.Changes.Fields(), condition.ReasonDriftDetected, driftMessage(r.kind.Name, obs.Changes.Fields(), ""))
 	default:
 		r.event(o, corev1.EventTypeNormal, "Updating", "Update", "applying spec changes (%s)", diffOrUnknown(diff))
 	}

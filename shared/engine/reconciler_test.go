@@ -76,6 +76,9 @@ type outcome struct {
 	Stalled string
 	// ObservedGeneration is checked only where a case sets it.
 	ObservedGeneration int64
+	// Drifted is the Drifted condition, and Drift the fields status.drift names.
+	Drifted string
+	Drift   []string
 }
 
 func widget(mutate ...func(*testkind.Widget)) *testkind.Widget {
@@ -116,6 +119,16 @@ func inCloud(size int32, ready bool) func(*cloud, *testkind.Widget) {
 			pending = 1000
 		}
 		c.items["w-9"] = &widgetState{Size: size, Ready: ready, Tags: desiredTags(w, nil), PendingObserves: pending}
+	}
+}
+func reportDrift(w *testkind.Widget) { w.Spec.DriftPolicy = v1alpha1.DriftPolicyReport }
+func observeOnly(w *testkind.Widget) { w.Spec.ManagementPolicy = v1alpha1.ManagementPolicyObserveOnly }
+
+// foreign puts in the cloud a ready widget w-9 of the given size that the operator did not
+// create: it carries a tag of its own and no ownership tags.
+func foreign(size int32) func(*cloud, *testkind.Widget) {
+	return func(c *cloud, _ *testkind.Widget) {
+		c.items["w-9"] = &widgetState{Size: size, Ready: true, Tags: map[string]string{"made-by": "terraform"}}
 	}
 }
 func apiError(code string) error {
@@ -177,7 +190,71 @@ func TestReconcile(t *testing.T) {
 			reason: "A change made in AWS while the spec stayed the same is reverted and reported as drift.",
 			args:   fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied), cloud: inCloud(7, true)},
 			want: outcome{Calls: map[string]int{"Observe": 2, "Update": 1}, Ready: "True/Available", Synced: "True/ReconcileSuccess",
-				ExternalName: "w-9", Finalizer: true, Requeue: "sync", Events: []string{"DriftDetected"}, CloudItems: 1, OwnerTagged: true},
+				ExternalName: "w-9", Finalizer: true, Requeue: "sync", Events: []string{"DriftDetected"}, CloudItems: 1, OwnerTagged: true,
+				Drifted: "False/DriftRestored"},
+		},
+		"DriftReported": {
+			reason: "With driftPolicy Report a change made in AWS is left in place, listed in status.drift and the Drifted condition, with one event.",
+			args:   fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied, reportDrift), cloud: inCloud(7, true)},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "True/Available", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Finalizer: true, Requeue: "sync", Events: []string{"DriftDetected"}, CloudItems: 1, OwnerTagged: true,
+				Drifted: "True/DriftReported", Drift: []string{"size"}},
+		},
+		"DriftReportedSpecChange": {
+			reason: "With driftPolicy Report a spec change is still applied, restoring the drifted fields with it.",
+			args: fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied, reportDrift, func(w *testkind.Widget) { w.Generation = 2 }),
+				cloud: inCloud(7, true)},
+			want: outcome{Calls: map[string]int{"Observe": 2, "Update": 1}, Ready: "True/Available", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Finalizer: true, Requeue: "sync", Events: []string{"Updating"}, CloudItems: 1, OwnerTagged: true},
+		},
+		"DriftReportedThenInSync": {
+			reason: "A reported drift that AWS undoes by itself clears status.drift and turns Drifted False.",
+			args: fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied, reportDrift, func(w *testkind.Widget) {
+				w.Status.Drift = []v1alpha1.DriftedField{{Field: "size", Since: metav1.Time{Time: testNow.Add(-time.Hour)}}}
+				w.Status.Conditions = append(w.Status.Conditions, metav1.Condition{Type: condition.TypeDrifted, Status: metav1.ConditionTrue,
+					Reason: condition.ReasonDriftReported, LastTransitionTime: metav1.Time{Time: testNow}})
+			}), cloud: inCloud(3, true)},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "True/Available", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Finalizer: true, Requeue: "sync", CloudItems: 1, OwnerTagged: true, Drifted: "False/InSync"},
+		},
+		"ObserveOnly": {
+			reason: "An observe-only object reads the resource it names, fills the status, and gets no finalizer and no write.",
+			args:   fixture{widget: widget(withExternalName("w-9"), observeOnly), cloud: foreign(3)},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "True/Observed", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Requeue: "sync", CloudItems: 1},
+		},
+		"ObserveOnlyDrift": {
+			reason: "An observe-only object reports differences, its spec's tags one by one, and never updates.",
+			args: fixture{widget: widget(withExternalName("w-9"), observeOnly, func(w *testkind.Widget) { w.Spec.Tags = map[string]string{"team": "a"} }),
+				cloud: foreign(5)},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "True/Observed", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Requeue: "sync", CloudItems: 1, Events: []string{"DriftDetected"},
+				Drifted: "True/DriftReported", Drift: []string{"size", "tags.team"}},
+		},
+		"ObserveOnlyNotFound": {
+			reason: "An observe-only object whose resource does not exist says so and never creates it.",
+			args:   fixture{widget: widget(observeOnly)},
+			want:   outcome{Calls: map[string]int{"Observe": 1}, Ready: "False/NotFoundInAWS", Synced: "True/ReconcileSuccess", Requeue: "provider"},
+		},
+		"ObserveOnlyDelete": {
+			reason: "Deleting an observe-only object never touches AWS, whatever its deletion policy.",
+			args:   fixture{widget: widget(deleting(v1alpha1.DeletionPolicyDelete), withExternalName("w-9"), observeOnly), cloud: foreign(3)},
+			want:   outcome{Calls: map[string]int{}, Gone: true, Events: []string{"Released"}, Requeue: "none", CloudItems: 1},
+		},
+		"ObserveOnlyToManage": {
+			reason: "An observed resource without ownership tags is taken over when the object switches to Manage: tagged, then Ready.",
+			args:   fixture{widget: widget(withExternalName("w-9"), func(w *testkind.Widget) { w.Generation = 2 }), cloud: foreign(3)},
+			want: outcome{Calls: map[string]int{"Observe": 2, "Update": 1}, Ready: "True/Available", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Finalizer: true, Requeue: "sync", Events: []string{"Updating"}, CloudItems: 1, OwnerTagged: true},
+		},
+		"ObserveOnlyOwnedByAnother": {
+			reason: "Switching to Manage does not take over a resource another object owns: OwnedByAnother, nothing written.",
+			args: fixture{widget: widget(withExternalName("w-9")), cloud: func(c *cloud, w *testkind.Widget) {
+				foreign(3)(c, w)
+				c.items["w-9"].Tags = map[string]string{v1alpha1.TagOwnerUID: "uid-other", v1alpha1.TagOwnerKind: "Widget"}
+			}},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "False/OwnedByAnother", Synced: "False/OwnedByAnother", Stalled: "True/OwnedByAnother",
+				ExternalName: "w-9", Finalizer: true, Requeue: "none", Events: []string{"OwnedByAnother"}, CloudItems: 1},
 		},
 		"DeletePolicyDelete": {
 			reason: "Policy Delete deletes the AWS resource, then releases the object in the same pass once AWS no longer shows it.",
@@ -193,6 +270,17 @@ func TestReconcile(t *testing.T) {
 			reason: "Policy Orphan keeps the AWS resource and removes the ownership tags.",
 			args:   fixture{widget: widget(deleting(v1alpha1.DeletionPolicyOrphan), withExternalName("w-9")), cloud: inCloud(3, true)},
 			want:   outcome{Calls: map[string]int{"Observe": 1, "ReleaseOwnership": 1}, Gone: true, Events: []string{"Released"}, Requeue: "none", CloudItems: 1},
+		},
+		"DeleteBeforeCreatedVisible": {
+			reason: "An object deleted right after its create, before AWS shows the resource, waits for it instead of leaking it.",
+			args: fixture{widget: widget(deleting(v1alpha1.DeletionPolicyDelete), withExternalName("w-1"), func(w *testkind.Widget) {
+				w.Annotations[v1alpha1.AnnotationCreatePending] = testNow.Add(-10 * time.Second).Format(time.RFC3339)
+			}), cloud: func(c *cloud, w *testkind.Widget) {
+				c.items["w-1"] = &widgetState{Size: 3, Tags: desiredTags(w, nil)}
+				c.lagging = true
+			}},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "False/Deleting", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-1", Pending: true, Finalizer: true, Requeue: "wait", CloudItems: 1, OwnerTagged: true},
 		},
 		"DeleteNeverCreated": {
 			reason: "An object that never created anything is released at once, even without a provider.",
@@ -262,7 +350,18 @@ func TestReconcile(t *testing.T) {
 			reason: "A resource created moments ago that AWS does not show yet is waited for, not created again.",
 			args:   fixture{widget: widget(), reconciles: 3, cloud: func(c *cloud, _ *testkind.Widget) { c.lagging = true }},
 			want: outcome{Calls: map[string]int{"Observe": 4, "Create": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
-				ExternalName: "w-1", Finalizer: true, Requeue: "wait", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
+				ExternalName: "w-1", Pending: true, Finalizer: true, Requeue: "wait", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
+		},
+		"RestartBeforeCreatedVisible": {
+			reason: "An operator that restarts while AWS does not show a resource it created (identifier recorded) waits for it, not creates it again.",
+			args: fixture{widget: widget(withFinalizer, withExternalName("w-1"), func(w *testkind.Widget) {
+				w.Annotations[v1alpha1.AnnotationCreatePending] = testNow.Add(-10 * time.Second).Format(time.RFC3339)
+			}), cloud: func(c *cloud, w *testkind.Widget) {
+				c.items["w-1"] = &widgetState{Size: 3, Tags: desiredTags(w, nil)}
+				c.lagging = true
+			}},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-1", Pending: true, Finalizer: true, Requeue: "wait", CloudItems: 1, OwnerTagged: true},
 		},
 		"CreateReadyAtOnce": {
 			reason: "A resource AWS makes available at once is Ready in the pass that created it.",
@@ -274,7 +373,7 @@ func TestReconcile(t *testing.T) {
 			reason: "A kind with a creation lifecycle is not looked at again in the pass that created it.",
 			args:   fixture{widget: widget(), firstLook: 2 * time.Second, cloud: func(c *cloud, _ *testkind.Widget) { c.immediate = true }},
 			want: outcome{Calls: map[string]int{"Observe": 1, "Create": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
-				ExternalName: "w-1", Finalizer: true, Requeue: "wait", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
+				ExternalName: "w-1", Pending: true, Finalizer: true, Requeue: "wait", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
 		},
 		"UpdateNotShownYet": {
 			reason: "A change AWS does not show at once is made once per pass and waited for, not repeated in the same pass.",
@@ -314,13 +413,14 @@ func TestReconcile(t *testing.T) {
 }
 
 // TestAPIWritesPerPass checks the API-server side of a pass: a create writes the finalizer
-// with the create-pending marker in one patch, records the identifier in a second, and the
-// status once; a pass that changes nothing writes nothing.
+// with the create-pending marker in one patch, records the identifier in a second, removes the
+// marker in a third once AWS shows the resource, and writes the status once; a pass that
+// changes nothing writes nothing.
 func TestAPIWritesPerPass(t *testing.T) {
 	created := &apiWrites{}
 	run(t, fixture{widget: widget(), writes: created, cloud: func(c *cloud, _ *testkind.Widget) { c.immediate = true }})
-	if *created != (apiWrites{Meta: 2, Status: 1}) {
-		t.Errorf("a create pass wrote %+v, want 2 metadata patches and 1 status patch", *created)
+	if *created != (apiWrites{Meta: 3, Status: 1}) {
+		t.Errorf("a create pass wrote %+v, want 3 metadata patches and 1 status patch", *created)
 	}
 	steady := &apiWrites{}
 	ready := func(w *testkind.Widget) {
@@ -428,11 +528,15 @@ func run(t *testing.T, f fixture) outcome {
 	got.Stalled = condOf(w.Status.Conditions, condition.TypeStalled)
 	got.ExternalName = managed.ExternalName(w)
 	got.ObservedGeneration = w.Status.ObservedGeneration
+	got.Drifted = condOf(w.Status.Conditions, condition.TypeDrifted)
+	for _, d := range w.Status.Drift {
+		got.Drift = append(got.Drift, d.Field)
+	}
 	_, got.Pending = w.Annotations[v1alpha1.AnnotationCreatePending]
 	for _, fin := range w.Finalizers {
 		got.Finalizer = got.Finalizer || fin == v1alpha1.Finalizer
 	}
-	if w.Status.Ready != (got.Ready == "True/Available" || got.Ready == "True/Updating") {
+	if w.Status.Ready != strings.HasPrefix(got.Ready, "True/") {
 		t.Errorf("status.ready = %v disagrees with the Ready condition %s", w.Status.Ready, got.Ready)
 	}
 	return got

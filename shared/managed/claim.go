@@ -11,14 +11,16 @@ import (
 // confirmed and the resource names no other owner (a crash between the create and the
 // recording of its identifier, before the resource was tagged; a resource tagged for another
 // object was never created by o). Claim records the identifier and returns nil, or returns a
-// terminal error that says how to adopt the resource. Once o records an identifier Claim does
-// nothing: the engine checks the ownership tags of a recorded resource itself.
+// terminal error that says how to adopt the resource. An object with managementPolicy
+// ObserveOnly claims any resource found under its name: it only reads it. Once o records an
+// identifier Claim does nothing: the engine checks the ownership tags of a recorded resource
+// itself.
 func Claim(o v1alpha1.Managed, kind, id string, tags map[string]string) error {
 	if ExternalName(o) != "" {
 		return nil
 	}
 	pending := o.GetAnnotations()[v1alpha1.AnnotationCreatePending] != "" && tags[v1alpha1.TagOwnerUID] == ""
-	if OwnedBy(o, tags) || pending {
+	if OwnedBy(o, tags) || pending || v1alpha1.ObserveOnly(o) {
 		SetExternalName(o, id)
 		return nil
 	}

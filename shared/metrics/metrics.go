@@ -48,8 +48,24 @@ var (
 		Help:      "Time from the creation of a managed object to its first Ready condition, by kind.",
 		Buckets:   []float64{0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600},
 	}, []string{"kind"})
+
+	// DriftedResources reports how many managed resources differ from their spec because
+	// something outside the operator changed them (status.drift is not empty), by kind.
+	DriftedResources = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Namespace: namespace,
+		Name:      "drifted_resources",
+		Help:      "Managed resources that differ from their spec after a change outside the operator, by kind.",
+	}, []string{"kind"})
+
+	// DriftDetected counts the drifts found (a new set of drifted fields on one object), by
+	// kind, whether the operator restored them or only reported them.
+	DriftDetected = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: namespace,
+		Name:      "drift_detected_total",
+		Help:      "Changes made outside the operator found on managed resources, by kind.",
+	}, []string{"kind"})
 )
 
 func init() {
-	crmetrics.Registry.MustRegister(ReconcileTotal, ReconcileDuration, AWSAPICalls, Resources, TimeToFirstReady)
+	crmetrics.Registry.MustRegister(ReconcileTotal, ReconcileDuration, AWSAPICalls, Resources, TimeToFirstReady, DriftedResources, DriftDetected)
 }

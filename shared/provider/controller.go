@@ -269,6 +269,7 @@ func (c *Controller) validate(ctx context.Context, p v1alpha1.ProviderObject, se
 		if !ok {
 			st.AccountID = ""
 			st.CallerIdentity = ""
+			st.Identity = ""
 		}
 	}
 	if resolveErr != nil {
@@ -294,6 +295,7 @@ func (c *Controller) validate(ctx context.Context, p v1alpha1.ProviderObject, se
 	setReady(true, condition.ReasonCredentialsValid, "credentials validated with STS GetCallerIdentity")
 	st.AccountID = aws.ToString(out.Account)
 	st.CallerIdentity = aws.ToString(out.Arn)
+	st.Identity = st.CallerIdentity
 	return c.interval()
 }
 

@@ -21,21 +21,44 @@ const FieldOwner = "infractl"
 // ReadManifests reads every object in the given YAML or JSON files, and in the .yaml, .yml and
 // .json files of the given directories (sorted by name, not recursive), in order.
 func ReadManifests(paths []string) ([]*unstructured.Unstructured, error) {
+	files, err := ReadManifestFiles(paths)
+	if err != nil {
+		return nil, err
+	}
 	var objs []*unstructured.Unstructured
+	for _, f := range files {
+		objs = append(objs, f.Objects...)
+	}
+	return objs, nil
+}
+
+// ManifestFile is one manifest file and the objects it holds, in order.
+type ManifestFile struct {
+	// Path is the file's path as found from the paths given to ReadManifestFiles.
+	Path string
+	// Objects are the file's objects.
+	Objects []*unstructured.Unstructured
+}
+
+// ReadManifestFiles reads the given YAML or JSON files, and the .yaml, .yml and .json files of
+// the given directories (sorted by name, not recursive), in order, keeping each file's objects
+// apart.
+func ReadManifestFiles(paths []string) ([]ManifestFile, error) {
+	var out []ManifestFile
 	for _, p := range paths {
 		files, err := manifestFiles(p)
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range files {
-			more, err := readFile(f)
+			objs, err := readFile(f)
 			if err != nil {
 				return nil, err
 			}
-			objs = append(objs, more...)
+			out = append(out, ManifestFile{Path: f, Objects: objs})
 		}
 	}
-	return objs, nil
+	return out, nil
 }
 
 // manifestFiles returns path itself, or the manifest files of the directory path.

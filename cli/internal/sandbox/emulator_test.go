@@ -25,7 +25,7 @@ func TestEmulatorAdminToken(t *testing.T) {
 	if s.EmulatorAdminToken == "" || s.EmulatorAdminToken == other.EmulatorAdminToken {
 		t.Errorf("admin tokens %q and %q, want two different random ones", s.EmulatorAdminToken, other.EmulatorAdminToken)
 	}
-	if err := seedBaseline(context.Background(), s.EmulatorURL, "us-east-1"); err != nil {
+	if _, err := seedBaseline(context.Background(), s.EmulatorURL, "us-east-1"); err != nil {
 		t.Errorf("the baseline's AWS calls with an admin token set: %v", err)
 	}
 

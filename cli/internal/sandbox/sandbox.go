@@ -51,6 +51,8 @@ type Sandbox struct {
 	// require, as "Authorization: Bearer <token>": a new random one each time the sandbox
 	// starts, so that other local users cannot change the sandbox's faults or clock.
 	EmulatorAdminToken string
+	// Baseline holds the ids of what the emulated account starts with.
+	Baseline Baseline
 
 	plane    *testenv.ControlPlane
 	aws      *http.Server
@@ -90,9 +92,10 @@ func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
 	if err := s.writeKubeconfig(opts.KubeconfigPath); err != nil {
 		return nil, err
 	}
-	if err := seedBaseline(ctx, s.EmulatorURL, opts.Region); err != nil {
+	if s.Baseline, err = seedBaseline(ctx, s.EmulatorURL, opts.Region); err != nil {
 		return nil, err
 	}
+	step("emulated account seeded: default VPC %s, the sandbox's VPC %s, subnet groups, Lambda packages", s.Baseline.DefaultVPC, s.Baseline.VPC)
 	if err := s.startOperators(ctx, opts); err != nil {
 		return nil, err
 	}

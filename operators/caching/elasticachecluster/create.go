@@ -30,7 +30,7 @@ func (d *driver) Create(ctx context.Context, c *v1alpha1.ElastiCacheCluster, req
 		return err
 	}
 	id := identifier(c)
-	if err := d.ensureSubnetGroup(ctx, c, id, req.Tags); err != nil {
+	if err := d.ensureSubnetGroup(ctx, c, req.Tags); err != nil {
 		return err
 	}
 	s := &c.Spec
@@ -89,6 +89,8 @@ func (d *driver) Create(ctx context.Context, c *v1alpha1.ElastiCacheCluster, req
 		return fmt.Errorf("create ElastiCache %s %s: %w", s.Mode(), id, err)
 	}
 	managed.SetExternalName(c, id)
+	// status.clusterID set marks the cluster as made: subnetGroupName is fixed from now on.
+	c.Status.ClusterID, c.Status.Mode = id, s.Mode()
 	if tok != nil {
 		c.Status.AuthTokenHash = tok.hash
 	}

@@ -20,7 +20,7 @@ import (
 func (d *driver) Delete(ctx context.Context, c *v1alpha1.ElastiCacheCluster, obs managed.Observation[State]) error {
 	st := obs.State
 	if st.Cluster == nil {
-		return d.deleteSubnetGroup(ctx, st)
+		return d.deleteSubnetGroup(ctx, c, st)
 	}
 	switch st.status() {
 	case statusDeleting:
@@ -49,17 +49,17 @@ func (d *driver) Delete(ctx context.Context, c *v1alpha1.ElastiCacheCluster, obs
 	return fmt.Errorf("delete %s: %w", what, err)
 }
 
-// deleteSubnetGroup deletes the subnet group the operator made for the cluster.
-func (d *driver) deleteSubnetGroup(ctx context.Context, st *State) error {
+// deleteSubnetGroup deletes the subnet group the operator made for the cluster, once the
+// cluster is gone (see managed.Companion.Delete).
+func (d *driver) deleteSubnetGroup(ctx context.Context, c *v1alpha1.ElastiCacheCluster, st *State) error {
 	if st.SubnetGroup == nil {
 		return nil
 	}
-	name := aws.ToString(st.SubnetGroup.CacheSubnetGroupName)
-	_, err := d.api.DeleteCacheSubnetGroup(ctx, &elasticache.DeleteCacheSubnetGroupInput{CacheSubnetGroupName: aws.String(name)})
-	if awserr.IsNotFound(err) {
-		return nil
-	}
-	return managed.Wrap(err, "delete cache subnet group %s", name)
+	companion := d.subnetGroupCompanion(c, aws.ToString(st.SubnetGroup.CacheSubnetGroupName), nil)
+	return companion.Delete(ctx, func(ctx context.Context) error {
+		_, err := d.api.DeleteCacheSubnetGroup(ctx, &elasticache.DeleteCacheSubnetGroupInput{CacheSubnetGroupName: aws.String(companion.Name)})
+		return err
+	})
 }
 
 // ReleaseOwnership removes the ownership tags of the cluster (or replication group) and of the

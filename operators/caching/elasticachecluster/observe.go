@@ -62,7 +62,8 @@ func (s *State) snapshots() (*int32, *string) {
 // Observe reads the cluster (DescribeCacheClusters), or the replication group and its first
 // member (DescribeReplicationGroups, DescribeCacheClusters), its tags, and the subnet group
 // the operator made for it; fills the status and plans what differs from the spec: the tags,
-// the owned subnet group's subnets, then one modify call (see planModify). A cluster that is
+// the owned subnet group's subnets and tags, then one modify call (see planModify) or a replica
+// count change (see planReplicas). A cluster that is
 // not available is busy and not ready. While the object is deleting, a subnet group the
 // operator made is reported after the cluster is gone, so that Delete removes it.
 func (d *driver) Observe(ctx context.Context, c *v1alpha1.ElastiCacheCluster, req managed.Request) (managed.Observation[State], error) {
@@ -78,13 +79,15 @@ func (d *driver) Observe(ctx context.Context, c *v1alpha1.ElastiCacheCluster, re
 	}
 	if st.Cluster == nil {
 		if req.Deleting && st.SubnetGroup != nil {
-			// Its tags let the engine check that the group is this object's before Delete
-			// removes it.
+			// Only a group whose ownership tags name this object is left to delete: one of the
+			// same name made by hand (untagged) is never touched.
 			tags, err := d.tags(ctx, aws.ToString(st.SubnetGroup.ARN))
 			if err != nil {
 				return managed.Observation[State]{}, err
 			}
-			return managed.Observation[State]{Exists: true, Busy: true, State: &st, Tags: tags, Message: "the cache subnet group made for the cluster is left"}, nil
+			if managed.OwnedBy(c, tags) {
+				return managed.Observation[State]{Exists: true, Busy: true, State: &st, Tags: tags, Message: "the cache subnet group made for the cluster is left"}, nil
+			}
 		}
 		return managed.Observation[State]{}, nil
 	}
@@ -106,7 +109,7 @@ func (d *driver) Observe(ctx context.Context, c *v1alpha1.ElastiCacheCluster, re
 		// not hold up its deletion.
 		return obs, nil
 	}
-	if obs.Conflict = createdAsSpecified(&c.Spec, &st); obs.Conflict == nil {
+	if obs.Conflict = createdAsSpecified(c, &st); obs.Conflict == nil {
 		obs.Conflict = downgrade(&c.Spec, st.Cluster)
 	}
 	if obs.Conflict != nil {
@@ -122,16 +125,19 @@ func (d *driver) Observe(ctx context.Context, c *v1alpha1.ElastiCacheCluster, re
 		c.Status.AuthTokenHash = token.hash
 	}
 	d.planTags(&obs.Changes, st.arn(), req.Tags, tags)
-	d.planSubnetGroup(&obs.Changes, c, st.SubnetGroup)
+	if err := d.planSubnetGroup(ctx, &obs.Changes, c, st.SubnetGroup, req.Tags); err != nil {
+		return managed.Observation[State]{}, err
+	}
 	d.planModify(&obs.Changes, c, &st, token)
 	return obs, nil
 }
 
 // createdAsSpecified refuses a cluster whose settings that ElastiCache fixes at creation
-// (engine, how it is made, encryption) are not the spec's: an adopted cluster, or an id taken
-// over.
-func createdAsSpecified(s *v1alpha1.ElastiCacheClusterSpec, st *State) error {
-	cl := st.Cluster
+// (engine, how it is made, encryption, the subnet group the spec names) are not the spec's: an
+// adopted cluster, an id taken over, or a subnetGroupName changed while the create was under
+// way.
+func createdAsSpecified(c *v1alpha1.ElastiCacheCluster, st *State) error {
+	s, cl := &c.Spec, st.Cluster
 	id := aws.ToString(cl.CacheClusterId)
 	if st.Group != nil {
 		id = aws.ToString(st.Group.ReplicationGroupId)
@@ -153,6 +159,8 @@ func createdAsSpecified(s *v1alpha1.ElastiCacheClusterSpec, st *State) error {
 		return differs("transitEncryptionEnabled", fmt.Sprint(aws.ToBool(cl.TransitEncryptionEnabled)), fmt.Sprint(s.TransitEncryptionEnabled))
 	case aws.ToBool(cl.AtRestEncryptionEnabled) != s.AtRestEncryptionEnabled:
 		return differs("atRestEncryptionEnabled", fmt.Sprint(aws.ToBool(cl.AtRestEncryptionEnabled)), fmt.Sprint(s.AtRestEncryptionEnabled))
+	case subnetGroupName(c) != "" && !strings.EqualFold(aws.ToString(cl.CacheSubnetGroupName), subnetGroupName(c)):
+		return differs("subnetGroupName", aws.ToString(cl.CacheSubnetGroupName), subnetGroupName(c))
 	}
 	return nil
 }

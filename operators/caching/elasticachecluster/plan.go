@@ -24,17 +24,20 @@ func (d *driver) planTags(changes *managed.Plan, arn string, desired, observed m
 }
 
 // modification is what differs from the spec, in the fields ModifyCacheCluster and
-// ModifyReplicationGroup share (NumCacheNodes is a standalone cluster's only).
+// ModifyReplicationGroup share (NumCacheNodes is a standalone cluster's only; failover, which
+// sets automatic failover and Multi-AZ together, a replication group's only).
 type modification struct {
 	nodeType, engineVersion, snapshotWindow, maintenanceWindow, authToken *string
 	numCacheNodes, snapshotRetention                                      *int32
 	securityGroups                                                        []string
+	failover                                                              *bool
 }
 
 // planModify plans one ModifyCacheCluster, or ModifyReplicationGroup for a group, with only
 // the differing settings (see plan) and the AUTH token when its Secret changed (ROTATE: the old
 // token keeps working until clients switch), applied now or in the maintenance window as
-// spec.applyImmediately says. The token's hash is recorded once ElastiCache has taken it.
+// spec.applyImmediately says. The token's hash is recorded once ElastiCache has taken it. A
+// replication group's member count is changed in a pass of its own (see planReplicas).
 func (d *driver) planModify(changes *managed.Plan, c *v1alpha1.ElastiCacheCluster, st *State, tok *token) {
 	m, fields := plan(&c.Spec, st)
 	if tok != nil && tok.hash != c.Status.AuthTokenHash {
@@ -45,13 +48,17 @@ func (d *driver) planModify(changes *managed.Plan, c *v1alpha1.ElastiCacheCluste
 	if m.authToken != nil {
 		strategy = types.AuthTokenUpdateStrategyTypeRotate
 	}
+	if g := st.Group; g != nil {
+		d.planReplicas(changes, &c.Spec, g, fields)
+	}
 	changes.AddFields(fields, func(ctx context.Context) error {
 		var err error
 		if g := st.Group; g != nil {
 			id := aws.ToString(g.ReplicationGroupId)
 			_, err = d.api.ModifyReplicationGroup(ctx, &elasticache.ModifyReplicationGroupInput{ReplicationGroupId: aws.String(id), ApplyImmediately: now,
 				CacheNodeType: m.nodeType, EngineVersion: m.engineVersion, SnapshotRetentionLimit: m.snapshotRetention, SnapshotWindow: m.snapshotWindow,
-				PreferredMaintenanceWindow: m.maintenanceWindow, SecurityGroupIds: m.securityGroups, AuthToken: m.authToken, AuthTokenUpdateStrategy: strategy})
+				PreferredMaintenanceWindow: m.maintenanceWindow, SecurityGroupIds: m.securityGroups, AuthToken: m.authToken, AuthTokenUpdateStrategy: strategy,
+				AutomaticFailoverEnabled: m.failover, MultiAZEnabled: m.failover})
 			err = managed.Wrap(err, "modify replication group %s (%s)", id, strings.Join(fields, ", "))
 		} else {
 			id := aws.ToString(st.Cluster.CacheClusterId)
@@ -100,6 +107,10 @@ func plan(s *v1alpha1.ElastiCacheClusterSpec, st *State) (modification, []string
 	change("preferredMaintenanceWindow", s.PreferredMaintenanceWindow != "" && !strings.EqualFold(aws.ToString(cl.PreferredMaintenanceWindow), s.PreferredMaintenanceWindow),
 		func() { m.maintenanceWindow = aws.String(s.PreferredMaintenanceWindow) })
 	change("securityGroupIDs", len(s.SecurityGroupIDs) > 0 && !managed.SameSet(s.SecurityGroupIDs, securityGroups(cl)), func() { m.securityGroups = s.SecurityGroupIDs })
+	if g := st.Group; g != nil {
+		want, differs := wantFailover(s, g)
+		change("automaticFailover", differs, func() { m.failover = aws.Bool(want) })
+	}
 	return m, fields
 }
 

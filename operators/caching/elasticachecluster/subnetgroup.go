@@ -9,7 +9,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/elasticache/types"
 
 	"github.com/runner-codes/infra-operator/operators/caching/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
@@ -41,53 +40,59 @@ func (d *driver) subnetGroup(ctx context.Context, name string) (*types.CacheSubn
 	return &out.CacheSubnetGroups[0], nil
 }
 
-// ensureSubnetGroup makes the subnet group the operator owns for the cluster, tagged with
-// tags (ownership included), when the spec asks for one. A group of the name already there is
-// used when this object owns it (a create interrupted after the group was made), and refused
-// otherwise.
-func (d *driver) ensureSubnetGroup(ctx context.Context, c *v1alpha1.ElastiCacheCluster, name string, tags map[string]string) error {
+// subnetGroupCompanion returns the subnet group the operator owns for cluster c, named name,
+// made with c's subnets and tagged with tags (ownership included).
+func (d *driver) subnetGroupCompanion(c *v1alpha1.ElastiCacheCluster, name string, tags map[string]string) managed.Companion {
+	return managed.Companion{Kind: "cache subnet group", Name: name, Instead: "spec.subnetGroupName", Taken: "CacheSubnetGroupAlreadyExists",
+		Create: func(ctx context.Context) error {
+			_, err := d.api.CreateCacheSubnetGroup(ctx, &elasticache.CreateCacheSubnetGroupInput{CacheSubnetGroupName: aws.String(name),
+				CacheSubnetGroupDescription: aws.String(fmt.Sprintf("Subnets of ElastiCache cluster %s (infra-operator ElastiCacheCluster %s/%s)", name, c.Namespace, c.Name)),
+				SubnetIds:                   c.Spec.SubnetIDs, Tags: elasticacheTags(tags)})
+			return err
+		},
+		Tags: func(ctx context.Context) (map[string]string, error) {
+			g, err := d.subnetGroup(ctx, name)
+			if err != nil || g == nil {
+				return nil, err
+			}
+			return d.tags(ctx, aws.ToString(g.ARN))
+		},
+	}
+}
+
+// ensureSubnetGroup makes the subnet group the operator owns for the cluster, tagged with tags
+// (ownership included), when the spec asks for one (see managed.Companion.Ensure).
+func (d *driver) ensureSubnetGroup(ctx context.Context, c *v1alpha1.ElastiCacheCluster, tags map[string]string) error {
 	if !owned(&c.Spec) {
 		return nil
 	}
-	_, err := d.api.CreateCacheSubnetGroup(ctx, &elasticache.CreateCacheSubnetGroupInput{CacheSubnetGroupName: aws.String(name),
-		CacheSubnetGroupDescription: aws.String(fmt.Sprintf("Subnets of ElastiCache cluster %s (infra-operator ElastiCacheCluster %s/%s)", name, c.Namespace, c.Name)),
-		SubnetIds:                   c.Spec.SubnetIDs, Tags: elasticacheTags(tags)})
-	if err == nil {
+	return d.subnetGroupCompanion(c, identifier(c), tags).Ensure(ctx, c)
+}
+
+// planSubnetGroup plans the changes that bring the owned subnet group in line with the spec:
+// its subnets to spec.subnetIDs, its tags to desired (the cluster's, ownership included). It
+// returns a terminal error, and plans nothing, when the group of its name is not this object's.
+func (d *driver) planSubnetGroup(ctx context.Context, changes *managed.Plan, c *v1alpha1.ElastiCacheCluster, g *types.CacheSubnetGroup, desired map[string]string) error {
+	if g == nil || !owned(&c.Spec) {
 		return nil
 	}
-	if awserr.Code(err) != "CacheSubnetGroupAlreadyExists" {
-		return fmt.Errorf("create cache subnet group %s: %w", name, err)
-	}
-	g, err := d.subnetGroup(ctx, name)
-	if err != nil || g == nil {
-		return err
-	}
-	have, err := d.tags(ctx, aws.ToString(g.ARN))
+	arn := aws.ToString(g.ARN)
+	tags, err := d.tags(ctx, arn)
 	if err != nil {
 		return err
 	}
-	if !managed.OwnedBy(c, have) {
-		return managed.Terminal(condition.ReasonAlreadyExists, "a cache subnet group named %s, which this object did not make, already exists; "+
-			"set spec.subnetGroupName to %s to use it, or delete it", name, name)
-	}
-	return nil
-}
-
-// planSubnetGroup plans the change of the owned subnet group's subnets to the spec's.
-func (d *driver) planSubnetGroup(changes *managed.Plan, c *v1alpha1.ElastiCacheCluster, g *types.CacheSubnetGroup) {
-	if g == nil || !owned(&c.Spec) {
-		return
+	companion := d.subnetGroupCompanion(c, aws.ToString(g.CacheSubnetGroupName), desired)
+	if err := companion.Check(c, tags); err != nil {
+		return err
 	}
 	var have []string
 	for _, s := range g.Subnets {
 		have = append(have, aws.ToString(s.SubnetIdentifier))
 	}
-	if managed.SameSet(have, c.Spec.SubnetIDs) {
-		return
-	}
-	name := aws.ToString(g.CacheSubnetGroupName)
-	changes.Add("subnetIDs", func(ctx context.Context) error {
-		_, err := d.api.ModifyCacheSubnetGroup(ctx, &elasticache.ModifyCacheSubnetGroupInput{CacheSubnetGroupName: aws.String(name), SubnetIds: c.Spec.SubnetIDs})
-		return managed.Wrap(err, "change the subnets of cache subnet group %s", name)
+	companion.PlanMembers(changes, "subnetIDs", have, c.Spec.SubnetIDs, func(ctx context.Context) error {
+		_, err := d.api.ModifyCacheSubnetGroup(ctx, &elasticache.ModifyCacheSubnetGroupInput{CacheSubnetGroupName: aws.String(companion.Name), SubnetIds: c.Spec.SubnetIDs})
+		return err
 	})
+	d.planTags(changes, arn, desired, tags)
+	return nil
 }

@@ -38,6 +38,6 @@ func (d *driver) Create(ctx context.Context, c *v1alpha1.ECSCluster, req managed
 		return managed.Terminal(condition.ReasonAlreadyExists, "ECS cluster %s already exists in AWS and is not this object's; choose another clusterName", name)
 	}
 	managed.SetExternalName(c, name)
-	c.Status.ServiceConnectNamespace = ns
+	recordNamespace(c, out.Cluster)
 	return nil
 }

@@ -66,9 +66,15 @@ func fillStatus(c *v1alpha1.ECSCluster, cl types.Cluster) {
 	s.ClusterName, s.ARN, s.Status = aws.ToString(cl.ClusterName), aws.ToString(cl.ClusterArn), aws.ToString(cl.Status)
 	s.ActiveServicesCount, s.RunningTasksCount = cl.ActiveServicesCount, cl.RunningTasksCount
 	s.PendingTasksCount, s.RegisteredContainerInstancesCount = cl.PendingTasksCount, cl.RegisteredContainerInstancesCount
-	s.ServiceConnectNamespaceARN = namespaceOf(cl)
-	if s.ServiceConnectNamespaceARN == "" {
-		s.ServiceConnectNamespace = ""
+}
+
+// recordNamespace records in the status the Service Connect namespace the operator just set,
+// as the spec names it, and the ARN ECS resolved it to (cl is ECS's answer): the normal form a
+// namespace given by name is compared in (see namespaceDiffers).
+func recordNamespace(c *v1alpha1.ECSCluster, cl *types.Cluster) {
+	c.Status.ServiceConnectNamespace, c.Status.ServiceConnectNamespaceARN = namespace(c), ""
+	if cl != nil {
+		c.Status.ServiceConnectNamespaceARN = namespaceOf(*cl)
 	}
 }
 

@@ -35,14 +35,14 @@ func (d *driver) plan(p *managed.Plan, c *v1alpha1.ECSCluster, cl types.Cluster,
 			return managed.Wrap(err, "put the capacity providers of cluster %s", aws.ToString(name))
 		})
 	}
-	if want := namespace(c); namespaceDiffers(c, want, namespaceOf(cl)) {
+	if namespaceDiffers(c, namespaceOf(cl)) {
 		p.Add("serviceConnectDefaults", func(ctx context.Context) error {
-			_, err := d.api.UpdateCluster(ctx, &ecs.UpdateClusterInput{Cluster: name,
-				ServiceConnectDefaults: &types.ClusterServiceConnectDefaultsRequest{Namespace: aws.String(want)}})
+			out, err := d.api.UpdateCluster(ctx, &ecs.UpdateClusterInput{Cluster: name,
+				ServiceConnectDefaults: &types.ClusterServiceConnectDefaultsRequest{Namespace: aws.String(namespace(c))}})
 			if err != nil {
 				return managed.Wrap(err, "set the Service Connect namespace of cluster %s", aws.ToString(name))
 			}
-			c.Status.ServiceConnectNamespace = want
+			recordNamespace(c, out.Cluster)
 			return nil
 		})
 	}
@@ -106,16 +106,17 @@ func namespace(c *v1alpha1.ECSCluster) string {
 	return ""
 }
 
-// namespaceDiffers reports whether the cluster's namespace ARN got is not the namespace want
-// the spec names. A namespace given by ARN is compared with it; one given by name, whose ARN
-// only Cloud Map knows, is the cluster's when the operator set it (status) and the cluster
-// still has it.
-func namespaceDiffers(c *v1alpha1.ECSCluster, want, got string) bool {
+// namespaceDiffers reports whether the cluster's namespace ARN got (ECS reports a namespace only
+// by ARN) is not the namespace the spec names, both in one normal form, the ARN. A namespace
+// given by ARN is its own; one given by name has the ARN ECS resolved it to when the operator
+// last set it (status), and an unknown ARN (a name the operator has not set yet) differs.
+func namespaceDiffers(c *v1alpha1.ECSCluster, got string) bool {
+	want := namespace(c)
 	switch {
-	case want == "":
-		return got != ""
-	case strings.HasPrefix(want, "arn:"):
+	case want == "" || strings.HasPrefix(want, "arn:"):
 		return got != want
+	case c.Status.ServiceConnectNamespace != want || c.Status.ServiceConnectNamespaceARN == "":
+		return true
 	}
-	return got == "" || c.Status.ServiceConnectNamespace != want
+	return got != c.Status.ServiceConnectNamespaceARN
 }

@@ -17,9 +17,10 @@ import (
 // groupRetry is how soon a spec naming a missing group is tried again.
 const groupRetry = time.Minute
 
-// Create creates the instance with every setting of the spec, the password from its Secret
-// and the desired tags (ownership included, so the instance is never untagged), and records
-// its identifier and the version of the password applied. A name taken in the meantime and a
+// Create makes the DB subnet group the operator owns (when the spec gives subnets rather than
+// a group), then creates the instance with every setting of the spec, the password from its
+// Secret and the desired tags (ownership included, so the instance is never untagged), and
+// records its identifier and the version of the password applied. A name taken in the meantime and a
 // missing group are waits (nothing was created): the next Observe claims or refuses the
 // instance found under the name, and a group created later is picked up by itself.
 func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance, req managed.Request) error {
@@ -27,7 +28,10 @@ func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance, req manage
 	if err != nil {
 		return err
 	}
-	s, id := &i.Spec, identifier(i)
+	if err := d.ensureSubnetGroup(ctx, i, req.Tags); err != nil {
+		return err
+	}
+	s, id := applied(i), identifier(i)
 	in := &rds.CreateDBInstanceInput{
 		DBInstanceIdentifier:       aws.String(id),
 		DBInstanceClass:            aws.String(s.DBInstanceClass),

@@ -17,9 +17,13 @@ import (
 // protected instance is not deleted: the object waits with a terminal condition until
 // deletionProtection is turned off (or the policy changes). Protection turned on outside the
 // operator is turned off first only when the spec says deletionProtection: false; left unset,
-// it protects the instance.
+// it protects the instance. Once the instance is gone, it deletes the DB subnet group the
+// operator made for it.
 func (d *driver) Delete(ctx context.Context, i *v1alpha1.RDSInstance, obs managed.Observation[State]) error {
 	inst := obs.State.Instance
+	if inst == nil {
+		return d.deleteSubnetGroup(ctx, i)
+	}
 	id := aws.ToString(inst.DBInstanceIdentifier)
 	if aws.ToString(inst.DBInstanceStatus) == statusDeleting {
 		return nil
@@ -62,9 +66,24 @@ func finalSnapshot(i *v1alpha1.RDSInstance, id string) string {
 	return id + "-final-" + uid[:min(8, len(uid))]
 }
 
-// ReleaseOwnership removes the ownership tags, for deletionPolicy Orphan.
-func (d *driver) ReleaseOwnership(ctx context.Context, _ *v1alpha1.RDSInstance, obs managed.Observation[State]) error {
-	arn := aws.ToString(obs.State.Instance.DBInstanceArn)
+// ReleaseOwnership removes the ownership tags of the instance and of the DB subnet group the
+// operator made for it, for deletionPolicy Orphan.
+func (d *driver) ReleaseOwnership(ctx context.Context, i *v1alpha1.RDSInstance, obs managed.Observation[State]) error {
+	if inst := obs.State.Instance; inst != nil {
+		if err := d.releaseTags(ctx, "DB instance", aws.ToString(inst.DBInstanceArn)); err != nil {
+			return err
+		}
+	}
+	group, tags, err := d.ownedSubnetGroup(ctx, i)
+	if err != nil || group == nil || !managed.OwnedBy(i, tags) {
+		return err
+	}
+	return d.releaseTags(ctx, "DB subnet group", aws.ToString(group.DBSubnetGroupArn))
+}
+
+// releaseTags removes the ownership tags of the RDS resource arn (what names its kind in
+// messages).
+func (d *driver) releaseTags(ctx context.Context, what, arn string) error {
 	_, err := d.api.RemoveTagsFromResource(ctx, &rds.RemoveTagsFromResourceInput{ResourceName: aws.String(arn), TagKeys: managed.OwnershipTagKeys()})
-	return managed.Wrap(err, "remove ownership tags of DB instance %s", arn)
+	return managed.Wrap(err, "remove ownership tags of %s %s", what, arn)
 }

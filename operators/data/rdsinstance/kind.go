@@ -1,4 +1,5 @@
-// Package rdsinstance manages RDS DB instances for the RDSInstance kind.
+// Package rdsinstance manages RDS DB instances for the RDSInstance kind, with the DB subnet
+// group the operator makes from subnets when the spec names none.
 package rdsinstance
 
 import (
@@ -31,6 +32,12 @@ func Kind() managed.Kind[*v1alpha1.RDSInstance, State] {
 					return p.KMSKeyRef, &p.KMSKeyID
 				}
 				return nil, nil
+			}),
+			managed.List(targets.SecurityGroup, "spec.securityGroupRefs", "", func(i *v1alpha1.RDSInstance) ([]shared.Reference, *shared.Selector, *[]string) {
+				return i.Spec.SecurityGroupRefs, nil, &i.Spec.VPCSecurityGroupIDs
+			}),
+			managed.List(targets.Subnet, "spec.subnetRefs", "", func(i *v1alpha1.RDSInstance) ([]shared.Reference, *shared.Selector, *[]string) {
+				return i.Spec.SubnetRefs, nil, &i.Spec.SubnetIDs
 			}),
 		},
 		Connect: func(s *provider.Session, kube client.Reader) managed.Driver[*v1alpha1.RDSInstance, State] {

@@ -23,21 +23,35 @@ const (
 
 // State is what AWS said about a DB instance.
 type State struct {
-	// Instance is DescribeDBInstances' answer, its tags included.
+	// Instance is DescribeDBInstances' answer, its tags included; nil when only the DB subnet
+	// group the operator made is left.
 	Instance *types.DBInstance
+	// SubnetGroup is the DB subnet group the operator made for the instance, nil when the spec
+	// names one (or none) or AWS does not have it.
+	SubnetGroup *types.DBSubnetGroup
 }
 
 // Observe reads the instance (its tags come along) from the provider's listing at a periodic
-// sync of a recorded instance, otherwise with one DescribeDBInstances call, and the password
-// Secret, fills the status and plans what differs from the spec: the tags with their
-// own calls, then one ModifyDBInstance (see planModify). An instance that is not available
-// (creating, backing-up, modifying, upgrading, ...) is reported busy and not ready: RDS
-// refuses most changes until it is available again.
+// sync of a recorded instance, otherwise with one DescribeDBInstances call, the DB subnet
+// group the operator made for it with its tags (DescribeDBSubnetGroups, ListTagsForResource)
+// when the spec gives subnets, and the password Secret; fills the status and plans what
+// differs from the spec: the tags with their own calls, the owned subnet group's subnets and
+// tags (see planSubnetGroup), then one ModifyDBInstance (see planModify). An instance that is
+// not available (creating, backing-up, modifying, upgrading, ...) is reported busy and not
+// ready: RDS refuses most changes until it is available again. While the object is deleting,
+// the subnet group the operator made is reported once the instance is gone, so that Delete
+// removes it; a group of its name that this object did not make is never reported.
 func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance, req managed.Request) (managed.Observation[State], error) {
 	id := identifier(i)
 	inst, err := d.describe(ctx, i, id)
-	if err != nil || inst == nil {
+	if err != nil {
 		return managed.Observation[State]{}, err
+	}
+	if inst == nil {
+		if req.Deleting {
+			return d.leftSubnetGroup(ctx, i)
+		}
+		return managed.Observation[State]{}, nil
 	}
 	tags := tagMap(inst.TagList)
 	if err := managed.Claim(i, "RDS DB instance", id, tags); err != nil {
@@ -55,6 +69,11 @@ func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance, req manag
 		return obs, nil
 	}
 	obs.Conflict = createdAsSpecified(&i.Spec, inst)
+	group, groupTags, err := d.ownedSubnetGroup(ctx, i)
+	if err != nil {
+		return managed.Observation[State]{}, err
+	}
+	obs.State.SubnetGroup = group
 	pw, err := d.password(ctx, i)
 	if err != nil {
 		return managed.Observation[State]{}, err
@@ -64,9 +83,24 @@ func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance, req manag
 		// written) keeps its password: only a later change of the Secret is applied.
 		i.Status.MasterUserPasswordVersion = pw.version
 	}
-	d.planTags(&obs.Changes, aws.ToString(inst.DBInstanceArn), req.Tags, tags)
+	d.planTags(&obs.Changes, "DB instance", aws.ToString(inst.DBInstanceArn), req.Tags, tags)
+	if err := d.planSubnetGroup(&obs.Changes, i, group, groupTags, req.Tags); err != nil && obs.Conflict == nil {
+		obs.Conflict = err
+	}
 	d.planModify(&obs.Changes, i, inst, pw)
 	return obs, nil
+}
+
+// leftSubnetGroup observes, for an object being deleted whose instance is gone, the DB subnet
+// group the operator made for it: it exists (and is busy, so the engine looks again after
+// Delete) while AWS has it and its ownership tags name this object.
+func (d *driver) leftSubnetGroup(ctx context.Context, i *v1alpha1.RDSInstance) (managed.Observation[State], error) {
+	group, tags, err := d.ownedSubnetGroup(ctx, i)
+	if err != nil || group == nil || !managed.OwnedBy(i, tags) {
+		return managed.Observation[State]{}, err
+	}
+	return managed.Observation[State]{Exists: true, Busy: true, State: &State{SubnetGroup: group}, Tags: tags,
+		Message: "the DB subnet group made for the instance is left"}, nil
 }
 
 // createdAsSpecified refuses an instance whose settings that RDS accepts only at creation
@@ -102,6 +136,7 @@ func fillStatus(i *v1alpha1.RDSInstance, inst *types.DBInstance) {
 	if inst.Endpoint != nil {
 		i.Status.Endpoint, i.Status.Port = aws.ToString(inst.Endpoint.Address), aws.ToInt32(inst.Endpoint.Port)
 	}
+	i.Status.DBSubnetGroupName = aws.ToString(subnetGroup(inst))
 	i.Status.PendingModifications = pendingModifications(inst)
 }
 

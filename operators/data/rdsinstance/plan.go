@@ -14,24 +14,27 @@ import (
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
-// planTags plans the tag change that makes the instance carry exactly desired: the tags to add
-// or change with AddTagsToResource, then the keys to remove with RemoveTagsFromResource.
-func (d *driver) planTags(changes *managed.Plan, arn string, desired, observed map[string]string) {
+// planTags plans the tag change that makes the RDS resource arn (what names its kind in
+// messages, "DB instance") carry exactly desired: the tags to add or change with
+// AddTagsToResource, then the keys to remove with RemoveTagsFromResource.
+func (d *driver) planTags(changes *managed.Plan, what, arn string, desired, observed map[string]string) {
 	changes.AddTags(desired, observed, managed.TagCalls(func(ctx context.Context, set map[string]string) error {
 		_, err := d.api.AddTagsToResource(ctx, &rds.AddTagsToResourceInput{ResourceName: aws.String(arn), Tags: rdsTags(set)})
-		return managed.Wrap(err, "tag DB instance %s", arn)
+		return managed.Wrap(err, "tag %s %s", what, arn)
 	}, func(ctx context.Context, remove []string) error {
 		_, err := d.api.RemoveTagsFromResource(ctx, &rds.RemoveTagsFromResourceInput{ResourceName: aws.String(arn), TagKeys: remove})
-		return managed.Wrap(err, "untag DB instance %s", arn)
+		return managed.Wrap(err, "untag %s %s", what, arn)
 	}))
 }
 
-// planModify plans one ModifyDBInstance with only the differing settings (see plan) and the
+// planModify plans one ModifyDBInstance with only the differing settings of the applied spec
+// (see plan and applied: the subnet group the operator owns counts as dbSubnetGroupName) and the
 // password when its Secret changed, applied now or in the maintenance window as
 // spec.applyImmediately says. RDS applies the password, backups and deletion protection at once
 // either way. The password's version is recorded once RDS has taken the password.
 func (d *driver) planModify(changes *managed.Plan, i *v1alpha1.RDSInstance, inst *types.DBInstance, pw password) {
-	in, fields := plan(&i.Spec, inst)
+	spec := applied(i)
+	in, fields := plan(spec, inst)
 	if pw.version != i.Status.MasterUserPasswordVersion {
 		in.MasterUserPassword, fields = aws.String(pw.value), append(fields, "masterUserPassword")
 	}
@@ -39,7 +42,7 @@ func (d *driver) planModify(changes *managed.Plan, i *v1alpha1.RDSInstance, inst
 	in.DBInstanceIdentifier, in.ApplyImmediately = aws.String(id), aws.Bool(i.Spec.ApplyImmediately)
 	changes.AddFields(fields, func(ctx context.Context) error {
 		if _, err := d.api.ModifyDBInstance(ctx, in); err != nil {
-			if w := groupError(&i.Spec, err); w != nil {
+			if w := groupError(spec, err); w != nil {
 				return w
 			}
 			return fmt.Errorf("modify DB instance %s (%s): %w", id, strings.Join(fields, ", "), err)

@@ -46,7 +46,9 @@ type State struct {
 
 // Observe reads the bucket (HeadBucket and GetBucketTagging, then, unless it is being
 // deleted, its configuration: see readConfiguration), fills the status and plans the changes
-// that make it match the spec. A bucket is ready when it matches the spec.
+// that make it match the spec. A bucket is ready as soon as it exists: the engine applies the
+// plan before it calls a managed bucket Ready, and a bucket that differs from the spec under
+// driftPolicy Report or managementPolicy ObserveOnly is still usable.
 func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket, req managed.Request) (managed.Observation[State], error) {
 	name := cmp.Or(managed.ExternalName(b), b.Spec.BucketName)
 	head, err := d.api.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(name)})
@@ -76,11 +78,12 @@ func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket, req managed.
 			return managed.Observation[State]{}, err
 		}
 		obs.Changes = d.compare(b, st, req.Tags)
-		obs.Ready = obs.UpToDate()
+		obs.Ready = true
 	}
 	b.Status.BucketName, b.Status.Region = name, st.Region
 	b.Status.ARN = "arn:" + provider.Partition(st.Region) + ":s3:::" + name
 	b.Status.BucketDomainName = domainName(name, st.Region)
+	b.Status.RegionalDomainName = name + ".s3." + st.Region + "." + dnsSuffix(st.Region)
 	return obs, nil
 }
 
@@ -150,12 +153,17 @@ func (d *driver) readConfiguration(ctx context.Context, s *v1alpha1.S3BucketSpec
 // us-east-1, the regional endpoint elsewhere (bucket.s3.region.amazonaws.com), as AWS's
 // virtual-hosted-style addressing documents them.
 func domainName(bucket, region string) string {
-	suffix := "amazonaws.com"
-	if provider.Partition(region) == "aws-cn" {
-		suffix = "amazonaws.com.cn"
-	}
+	suffix := dnsSuffix(region)
 	if region == "us-east-1" {
 		return bucket + ".s3." + suffix
 	}
 	return bucket + ".s3." + region + "." + suffix
+}
+
+// dnsSuffix returns the DNS suffix of AWS endpoints in region's partition.
+func dnsSuffix(region string) string {
+	if provider.Partition(region) == "aws-cn" {
+		return "amazonaws.com.cn"
+	}
+	return "amazonaws.com"
 }

@@ -84,7 +84,10 @@ func (d *driver[O]) Observe(ctx context.Context, o O, req managed.Request) (mana
 	}
 	switch state {
 	case types.LoadBalancerStateEnumActive, types.LoadBalancerStateEnumActiveImpaired:
-		obs.Ready = obs.UpToDate()
+		// Usable: the engine still reports Ready=True/Available only once listeners and target
+		// groups match the spec, and a drift that driftPolicy Report leaves (or an observed
+		// load balancer) stays usable.
+		obs.Ready = true
 	case types.LoadBalancerStateEnumFailed:
 		obs.Message = "the load balancer failed: " + cmp.Or(aws.ToString(lb.State.Reason), "no reason given")
 	default:

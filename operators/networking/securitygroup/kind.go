@@ -3,6 +3,7 @@
 package securitygroup
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -75,6 +76,11 @@ func sourceSites(g *v1alpha1.SecurityGroup) []managed.Site {
 		}
 	}
 	return sites
+}
+
+// groupName returns the group's name in AWS: spec.groupName, else the object's name.
+func groupName(g *v1alpha1.SecurityGroup) string {
+	return cmp.Or(g.Spec.GroupName, g.Name)
 }
 
 // driver manages one provider's security groups.

@@ -67,9 +67,9 @@ func (d *driver) Observe(ctx context.Context, g *v1alpha1.SecurityGroup, req man
 func createdAsSpecified(g *v1alpha1.SecurityGroup, sg types.SecurityGroup) error {
 	id := aws.ToString(sg.GroupId)
 	switch {
-	case aws.ToString(sg.GroupName) != g.Spec.GroupName:
+	case aws.ToString(sg.GroupName) != groupName(g):
 		return managed.Terminal(condition.ReasonInvalidSpec, "security group %s is named %q, not the spec's %q; a group's name cannot change",
-			id, aws.ToString(sg.GroupName), g.Spec.GroupName)
+			id, aws.ToString(sg.GroupName), groupName(g))
 	case aws.ToString(sg.Description) != g.Spec.Description:
 		return managed.Terminal(condition.ReasonInvalidSpec, "security group %s has the description %q, not the spec's %q; a group's description cannot change",
 			id, aws.ToString(sg.Description), g.Spec.Description)

@@ -14,17 +14,18 @@ import (
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
-// Create creates the group with its ownership tags and records its id. AWS gives it the
-// default egress rule; the next reconcile brings the rules to the spec.
+// Create creates the group, named spec.groupName or else after the object, with its ownership
+// tags and records its id. AWS gives it the default egress rule; the next reconcile brings the
+// rules to the spec.
 func (d *driver) Create(ctx context.Context, g *v1alpha1.SecurityGroup, req managed.Request) error {
 	out, err := d.api.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{
-		GroupName:         aws.String(g.Spec.GroupName),
+		GroupName:         aws.String(groupName(g)),
 		Description:       aws.String(g.Spec.Description),
 		VpcId:             aws.String(g.Spec.VPCID),
 		TagSpecifications: ec2util.TagSpecifications(types.ResourceTypeSecurityGroup, req.Tags),
 	})
 	if err != nil {
-		return fmt.Errorf("create security group %s in VPC %s: %w", g.Spec.GroupName, g.Spec.VPCID, err)
+		return fmt.Errorf("create security group %s in VPC %s: %w", groupName(g), g.Spec.VPCID, err)
 	}
 	managed.SetExternalName(g, aws.ToString(out.GroupId))
 	return nil

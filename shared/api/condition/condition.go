@@ -14,4 +14,8 @@ const (
 	// spec changes (a terminal error); it is absent otherwise. It follows the kstatus
 	// convention, so GitOps tools report such a resource as failed rather than progressing.
 	TypeStalled = "Stalled"
+	// TypeDrifted is True while the AWS resource differs from the spec because something
+	// outside the operator changed it (status.drift names the fields), and False once the
+	// spec was restored or the resource matches it again. It is absent until a first drift.
+	TypeDrifted = "Drifted"
 )

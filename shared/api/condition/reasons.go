@@ -23,6 +23,20 @@ const (
 	ReasonNotConverging = "NotConverging"
 	// ReasonDriftDetected is the event reason for a resource changed outside the operator.
 	ReasonDriftDetected = "DriftDetected"
+	// ReasonDriftReported says, on the Drifted condition, that driftPolicy Report (or
+	// managementPolicy ObserveOnly) leaves a difference in place.
+	ReasonDriftReported = "DriftReported"
+	// ReasonDriftRestored says, on the Drifted condition, that the operator restored the spec.
+	ReasonDriftRestored = "DriftRestored"
+	// ReasonInSync says, on the Drifted condition, that the resource matches the spec again.
+	ReasonInSync = "InSync"
+	// ReasonObserved says an ObserveOnly object found its AWS resource and reports it.
+	ReasonObserved = "Observed"
+	// ReasonNotFoundInAWS says an ObserveOnly object found no AWS resource to observe.
+	ReasonNotFoundInAWS = "NotFoundInAWS"
+	// ReasonOutputsNotWritten says the outputs Secret or ConfigMap could not be written (it
+	// exists and another owner holds it, or a Secret it copies is missing).
+	ReasonOutputsNotWritten = "OutputsNotWritten"
 )
 
 // Reasons for errors: terminal ones (the spec must change) and ones retried with backoff.

@@ -76,6 +76,10 @@ type AWSProviderStatus struct {
 	// +optional
 	CallerIdentity string `json:"callerIdentity,omitempty"`
 
+	// Identity is the same ARN under the name the services guide gives it (status.identity).
+	// +optional
+	Identity string `json:"identity,omitempty"`
+
 	// Conditions holds the Ready condition.
 	// +optional
 	// +listType=map

@@ -64,6 +64,28 @@ type ManagedSpec struct {
 	// +optional
 	// +kubebuilder:default=Delete
 	DeletionPolicy DeletionPolicy `json:"deletionPolicy,omitempty"`
+
+	// ManagementPolicy is Manage (the default: the operator creates, updates and deletes the
+	// AWS resource) or ObserveOnly (the operator adopts an existing resource by the
+	// external-name annotation or the name in the spec, fills the status and reports drift,
+	// and never writes to AWS nor deletes the resource). Switching an observed object to
+	// Manage takes the resource over through the same ownership check as adoption.
+	// +optional
+	// +kubebuilder:default=Manage
+	ManagementPolicy ManagementPolicy `json:"managementPolicy,omitempty"`
+
+	// DriftPolicy is Enforce (the default: a change made outside the operator is reverted at
+	// once) or Report (it is only reported, in status.drift and the Drifted condition, until
+	// the spec changes). An ObserveOnly object always reports.
+	// +optional
+	// +kubebuilder:default=Enforce
+	DriftPolicy DriftPolicy `json:"driftPolicy,omitempty"`
+
+	// WriteOutputsTo names a Secret or ConfigMap in this namespace into which the operator
+	// writes the values an application needs (endpoint, port, ARN, URL, name...; each kind's
+	// documentation lists its keys) once the resource is Ready.
+	// +optional
+	WriteOutputsTo *OutputsTarget `json:"writeOutputsTo,omitempty"`
 }
 
 // ManagedStatus holds the fields every managed kind has in its status.
@@ -88,6 +110,15 @@ type ManagedStatus struct {
 	// hour old, so that unchanged objects cost the API server no write on every sync.
 	// +optional
 	LastSyncTime *metav1.Time `json:"lastSyncTime,omitempty"`
+
+	// Drift lists the fields in which the AWS resource differs from the spec because
+	// something outside the operator changed it, and since when. With driftPolicy Enforce the
+	// list lasts until the operator has restored the spec; with Report (or an ObserveOnly
+	// object) until the resource matches the spec again or the spec changes.
+	// +optional
+	// +listType=map
+	// +listMapKey=field
+	Drift []DriftedField `json:"drift,omitempty"`
 }
 
 // Managed is implemented by every kind the generic reconciler manages.

@@ -43,6 +43,11 @@ type WidgetSpec struct {
 	// ParentSelector selects the parent Widget by its labels.
 	// +optional
 	ParentSelector *v1alpha1.Selector `json:"parentSelector,omitempty"`
+
+	// TokenSecretRef names a Secret key whose value the widget's outputs carry (as a
+	// database password is).
+	// +optional
+	TokenSecretRef *v1alpha1.SecretKeySelector `json:"tokenSecretRef,omitempty" output:"token"`
 }
 
 // WidgetStatus is the observed state of a Widget.
@@ -51,11 +56,11 @@ type WidgetStatus struct {
 
 	// WidgetID is the AWS-side identifier.
 	// +optional
-	WidgetID string `json:"widgetID,omitempty"`
+	WidgetID string `json:"widgetID,omitempty" output:""`
 
 	// ParentID is the parent's AWS-side identifier, as applied.
 	// +optional
-	ParentID string `json:"parentID,omitempty"`
+	ParentID string `json:"parentID,omitempty" output:"parent"`
 }
 
 // Widget is a test kind.

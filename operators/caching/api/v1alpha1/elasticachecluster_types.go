@@ -25,11 +25,14 @@ const (
 // the primary; automatic failover and Multi-AZ are on when there is more than one), and
 // status.mode says ReplicationGroup. Every other cluster is a standalone cache cluster. Changing
 // between the two is a replacement, which the operator refuses.
+//
+// subnetGroupName can be corrected until the cluster is created in AWS (status.clusterID is
+// empty, for example while the named group does not exist), and is fixed from then on.
 // +kubebuilder:validation:XValidation:rule="self.clusterID == oldSelf.clusterID",message="clusterID cannot change; create a new ElastiCacheCluster to rename the cluster"
 // +kubebuilder:validation:XValidation:rule="self.engine == oldSelf.engine",message="engine cannot change; create a new ElastiCacheCluster with the other engine and move the clients"
 // +kubebuilder:validation:XValidation:rule="(has(self.transitEncryptionEnabled) && self.transitEncryptionEnabled) == (has(oldSelf.transitEncryptionEnabled) && oldSelf.transitEncryptionEnabled)",message="transitEncryptionEnabled cannot change after creation; create a new ElastiCacheCluster with the setting you want"
 // +kubebuilder:validation:XValidation:rule="(has(self.atRestEncryptionEnabled) && self.atRestEncryptionEnabled) == (has(oldSelf.atRestEncryptionEnabled) && oldSelf.atRestEncryptionEnabled)",message="atRestEncryptionEnabled cannot change after creation (it decides whether the cluster is a replication group); create a new ElastiCacheCluster with the setting you want"
-// +kubebuilder:validation:XValidation:rule="self.engine == 'memcached' || self.numCacheNodes == oldSelf.numCacheNodes",message="numCacheNodes of a Redis OSS or Valkey cluster cannot change (it decides the replication group's members); create a new ElastiCacheCluster with the number you want"
+// +kubebuilder:validation:XValidation:rule="self.engine == 'memcached' || self.numCacheNodes == oldSelf.numCacheNodes || (has(self.atRestEncryptionEnabled) && self.atRestEncryptionEnabled) || (self.numCacheNodes > 1 && oldSelf.numCacheNodes > 1)",message="numCacheNodes of a Redis OSS or Valkey cluster without atRestEncryptionEnabled cannot go from 1 to more or back to 1: that would turn a standalone cache cluster into a replication group or back; change it between 2 and 6, or create a new ElastiCacheCluster with the number you want"
 // +kubebuilder:validation:XValidation:rule="self.engine != 'memcached' || self.numCacheNodes <= 40",message="a Memcached cluster has 1 to 40 nodes"
 // +kubebuilder:validation:XValidation:rule="self.engine == 'memcached' || self.numCacheNodes <= 6",message="a Redis OSS or Valkey cluster has 1 to 6 nodes (a primary and up to 5 replicas)"
 // +kubebuilder:validation:XValidation:rule="self.engine != 'memcached' || !(has(self.snapshotRetentionLimit) || has(self.snapshotWindow) || has(self.finalSnapshotIdentifier))",message="Memcached keeps no data on disk: snapshotRetentionLimit, snapshotWindow and finalSnapshotIdentifier are for redis and valkey only"
@@ -68,8 +71,14 @@ type ElastiCacheClusterSpec struct {
 	NodeType string `json:"nodeType"`
 
 	// NumCacheNodes is the number of nodes: 1 to 40 for Memcached (a change adds or removes
-	// nodes, the newest first), 1 to 6 for Redis OSS and Valkey, where more than one makes a
-	// replication group of a primary and numCacheNodes-1 replicas (fixed at creation).
+	// nodes, the newest first, as applyImmediately says), 1 to 6 for Redis OSS and Valkey, where
+	// more than one makes a replication group of a primary and numCacheNodes-1 replicas. A
+	// replication group's count changes at once whatever applyImmediately says (AWS adds and
+	// removes replicas only at once), the newest replicas going first; going down to 1 turns
+	// automatic failover and Multi-AZ off first, and going up from 1 turns them on once the
+	// replicas are there. A Redis OSS or Valkey cluster without atRestEncryptionEnabled keeps
+	// 1 node, or 2 to 6, for good: between the two it would change from a standalone cluster to
+	// a replication group.
 	// +optional
 	// +kubebuilder:default=1
 	// +kubebuilder:validation:Minimum=1
@@ -85,10 +94,10 @@ type ElastiCacheClusterSpec struct {
 	// SubnetGroupName is an existing cache subnet group to place the cluster in, used as is.
 	// Empty with subnetIDs or subnetRefs, the operator makes a subnet group named after
 	// clusterID and deletes it with the cluster; empty without them, AWS places the cluster in
-	// the default VPC's "default" subnet group. It cannot change.
+	// the default VPC's "default" subnet group. It can be corrected until the cluster exists in
+	// AWS (status.clusterID is empty), and cannot change after.
 	// +optional
 	// +kubebuilder:validation:MaxLength=255
-	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="subnetGroupName cannot change; create a new ElastiCacheCluster to move the cluster"
 	SubnetGroupName string `json:"subnetGroupName,omitempty"`
 
 	// SubnetIDs are the subnets of the subnet group the operator makes (with subnetRefs) when
@@ -156,12 +165,12 @@ type ElastiCacheClusterSpec struct {
 	// so clients holding the old token keep working until they switch. The token is never
 	// logged or written to the object; status.authTokenHash is a salted hash of it.
 	// +optional
-	AuthTokenSecretRef *shared.SecretKeySelector `json:"authTokenSecretRef,omitempty"`
+	AuthTokenSecretRef *shared.SecretKeySelector `json:"authTokenSecretRef,omitempty" output:"authToken"`
 
-	// ApplyImmediately applies node type, engine version and node count changes now (the
+	// ApplyImmediately applies node type, engine version and Memcached node count changes now (the
 	// default: a change pushed through Git is expected to take effect) instead of in the next
 	// maintenance window (false, AWS's own default). Windows, snapshot retention, security
-	// groups and the AUTH token always change at once.
+	// groups, the AUTH token and a replication group's node count always change at once.
 	// +optional
 	// +kubebuilder:default=true
 	ApplyImmediately *bool `json:"applyImmediately,omitempty"`
@@ -180,7 +189,7 @@ type ElastiCacheClusterStatus struct {
 
 	// ClusterID is the cluster's (or replication group's) id in AWS.
 	// +optional
-	ClusterID string `json:"clusterID,omitempty"`
+	ClusterID string `json:"clusterID,omitempty" output:""`
 
 	// ClusterStatus is ElastiCache's state of the cluster: creating, available, modifying,
 	// snapshotting, deleting, ...
@@ -193,22 +202,22 @@ type ElastiCacheClusterStatus struct {
 
 	// ARN is the cluster's (or replication group's) ARN.
 	// +optional
-	ARN string `json:"arn,omitempty"`
+	ARN string `json:"arn,omitempty" output:""`
 
 	// Endpoint is the address clients connect to: the configuration endpoint of a Memcached
 	// cluster, the primary endpoint of a replication group, the node's endpoint of a
 	// single-node Redis OSS or Valkey cluster.
 	// +optional
-	Endpoint string `json:"endpoint,omitempty"`
+	Endpoint string `json:"endpoint,omitempty" output:""`
 
 	// Port is the port of the endpoint.
 	// +optional
-	Port int32 `json:"port,omitempty"`
+	Port int32 `json:"port,omitempty" output:""`
 
 	// ReaderEndpoint is a replication group's reader endpoint, which spreads reads over its
 	// replicas.
 	// +optional
-	ReaderEndpoint string `json:"readerEndpoint,omitempty"`
+	ReaderEndpoint string `json:"readerEndpoint,omitempty" output:""`
 
 	// NodeEndpoints are the endpoints of the cluster's nodes, "address:port", in node order.
 	// +optional
@@ -238,6 +247,7 @@ type ElastiCacheClusterStatus struct {
 }
 
 // ElastiCacheCluster is an ElastiCache cluster of Redis OSS, Valkey or Memcached.
+// +kubebuilder:validation:XValidation:rule="(has(self.spec.subnetGroupName) == has(oldSelf.spec.subnetGroupName) && (!has(self.spec.subnetGroupName) || self.spec.subnetGroupName == oldSelf.spec.subnetGroupName)) || !has(oldSelf.status) || !has(oldSelf.status.clusterID) || size(oldSelf.status.clusterID) == 0",message="spec.subnetGroupName cannot change once the cluster exists in AWS (status.clusterID is set); create a new ElastiCacheCluster to move the cluster"
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:shortName=ecc;elasticache,categories={aws,aws-caching}

@@ -207,11 +207,11 @@ type EC2InstanceStatus struct {
 
 	// InstanceID is the instance's id, for example i-0a1b2c3d4e5f60718.
 	// +optional
-	InstanceID string `json:"instanceID,omitempty"`
+	InstanceID string `json:"instanceID,omitempty" output:""`
 
 	// InstanceARN is the instance's ARN.
 	// +optional
-	InstanceARN string `json:"instanceARN,omitempty"`
+	InstanceARN string `json:"instanceARN,omitempty" output:""`
 
 	// InstanceName is the instance's Name tag.
 	// +optional
@@ -227,19 +227,19 @@ type EC2InstanceStatus struct {
 
 	// PublicIP is the instance's public IPv4 address, if it has one.
 	// +optional
-	PublicIP string `json:"publicIP,omitempty"`
+	PublicIP string `json:"publicIP,omitempty" output:""`
 
 	// PrivateIP is the instance's private IPv4 address in its subnet.
 	// +optional
-	PrivateIP string `json:"privateIP,omitempty"`
+	PrivateIP string `json:"privateIP,omitempty" output:""`
 
 	// SubnetID is the subnet the instance is in.
 	// +optional
-	SubnetID string `json:"subnetID,omitempty"`
+	SubnetID string `json:"subnetID,omitempty" output:""`
 
 	// AvailabilityZone is the Availability Zone the instance is in.
 	// +optional
-	AvailabilityZone string `json:"availabilityZone,omitempty"`
+	AvailabilityZone string `json:"availabilityZone,omitempty" output:""`
 }
 
 // EC2Instance is an EC2 instance. Its image, subnet, key pair, public address, volumes and

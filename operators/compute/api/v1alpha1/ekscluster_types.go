@@ -266,11 +266,11 @@ type EKSClusterStatus struct {
 
 	// ClusterName is the cluster's name.
 	// +optional
-	ClusterName string `json:"clusterName,omitempty"`
+	ClusterName string `json:"clusterName,omitempty" output:""`
 
 	// ARN is the cluster's ARN.
 	// +optional
-	ARN string `json:"arn,omitempty"`
+	ARN string `json:"arn,omitempty" output:""`
 
 	// Status is CREATING, ACTIVE, UPDATING, DELETING or FAILED.
 	// +optional
@@ -286,27 +286,27 @@ type EKSClusterStatus struct {
 
 	// Endpoint is the URL of the cluster's API server, once the cluster is created.
 	// +optional
-	Endpoint string `json:"endpoint,omitempty"`
+	Endpoint string `json:"endpoint,omitempty" output:""`
 
 	// CertificateAuthorityData is the base64-encoded certificate of the cluster's certificate
 	// authority, which clients use to trust the API server (a public certificate, not a
 	// credential).
 	// +optional
-	CertificateAuthorityData string `json:"certificateAuthorityData,omitempty"`
+	CertificateAuthorityData string `json:"certificateAuthorityData,omitempty" output:""`
 
 	// OIDCIssuer is the URL of the cluster's OpenID Connect issuer, for IAM roles for service
 	// accounts.
 	// +optional
-	OIDCIssuer string `json:"oidcIssuer,omitempty"`
+	OIDCIssuer string `json:"oidcIssuer,omitempty" output:""`
 
 	// ClusterSecurityGroupID is the security group EKS made for the control plane and the
 	// managed nodes.
 	// +optional
-	ClusterSecurityGroupID string `json:"clusterSecurityGroupID,omitempty"`
+	ClusterSecurityGroupID string `json:"clusterSecurityGroupID,omitempty" output:""`
 
 	// VPCID is the cluster's VPC.
 	// +optional
-	VPCID string `json:"vpcID,omitempty"`
+	VPCID string `json:"vpcID,omitempty" output:""`
 
 	// NodeGroups are the cluster's node groups that this object manages, as EKS reports them.
 	// +optional

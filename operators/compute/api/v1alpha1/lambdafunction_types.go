@@ -240,11 +240,11 @@ type LambdaFunctionStatus struct {
 
 	// FunctionName is the function's name.
 	// +optional
-	FunctionName string `json:"functionName,omitempty"`
+	FunctionName string `json:"functionName,omitempty" output:""`
 
 	// FunctionARN is the function's ARN.
 	// +optional
-	FunctionARN string `json:"functionARN,omitempty"`
+	FunctionARN string `json:"functionARN,omitempty" output:""`
 
 	// State is Pending, Active, Inactive or Failed.
 	// +optional
@@ -283,7 +283,7 @@ type LambdaFunctionStatus struct {
 
 	// FunctionURL is the function's HTTPS endpoint, with spec.functionURL.
 	// +optional
-	FunctionURL string `json:"functionURL,omitempty"`
+	FunctionURL string `json:"functionURL,omitempty" output:""`
 }
 
 // LambdaFunction is a Lambda function. Its name and its package type (a zip package, or a

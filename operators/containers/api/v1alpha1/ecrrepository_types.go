@@ -97,20 +97,20 @@ type ECRRepositoryStatus struct {
 
 	// RepositoryName is the repository's name.
 	// +optional
-	RepositoryName string `json:"repositoryName,omitempty"`
+	RepositoryName string `json:"repositoryName,omitempty" output:""`
 
 	// RepositoryURI is the URI docker push and pull take
 	// (<registry id>.dkr.ecr.<region>.amazonaws.com/<name>).
 	// +optional
-	RepositoryURI string `json:"repositoryURI,omitempty"`
+	RepositoryURI string `json:"repositoryURI,omitempty" output:""`
 
 	// ARN is the repository's ARN.
 	// +optional
-	ARN string `json:"arn,omitempty"`
+	ARN string `json:"arn,omitempty" output:""`
 
 	// RegistryID is the id of the registry (the AWS account) that holds the repository.
 	// +optional
-	RegistryID string `json:"registryID,omitempty"`
+	RegistryID string `json:"registryID,omitempty" output:""`
 
 	// ImageCount is how many images (distinct manifests) the repository held when it was last
 	// looked at.

@@ -91,11 +91,11 @@ type ECSClusterStatus struct {
 
 	// ClusterName is the cluster's name.
 	// +optional
-	ClusterName string `json:"clusterName,omitempty"`
+	ClusterName string `json:"clusterName,omitempty" output:""`
 
 	// ARN is the cluster's ARN.
 	// +optional
-	ARN string `json:"arn,omitempty"`
+	ARN string `json:"arn,omitempty" output:""`
 
 	// Status is the cluster's status as ECS reports it: ACTIVE, PROVISIONING,
 	// DEPROVISIONING, FAILED or INACTIVE.
@@ -107,7 +107,9 @@ type ECSClusterStatus struct {
 	// +optional
 	ServiceConnectNamespace string `json:"serviceConnectNamespace,omitempty"`
 
-	// ServiceConnectNamespaceARN is the ARN of the cluster's default Service Connect namespace.
+	// ServiceConnectNamespaceARN is the ARN ECS resolved serviceConnectNamespace to when the
+	// operator set it: ECS reports a cluster's namespace only by ARN, so the cluster's is
+	// compared with this one, and another namespace set outside the operator is reverted.
 	// +optional
 	ServiceConnectNamespaceARN string `json:"serviceConnectNamespaceARN,omitempty"`
 

@@ -256,7 +256,7 @@ type DynamoDBTableStatus struct {
 
 	// TableName is the table's name in AWS.
 	// +optional
-	TableName string `json:"tableName,omitempty"`
+	TableName string `json:"tableName,omitempty" output:""`
 
 	// TableStatus is DynamoDB's state of the table: CREATING, ACTIVE, UPDATING, DELETING, ...
 	// +optional
@@ -264,7 +264,7 @@ type DynamoDBTableStatus struct {
 
 	// TableARN is the table's ARN.
 	// +optional
-	TableARN string `json:"tableARN,omitempty"`
+	TableARN string `json:"tableARN,omitempty" output:""`
 
 	// ItemCount is DynamoDB's approximate item count, refreshed by AWS about every six hours.
 	// +optional
@@ -272,7 +272,7 @@ type DynamoDBTableStatus struct {
 
 	// StreamARN is the ARN of the table's latest stream, when streams are enabled.
 	// +optional
-	StreamARN string `json:"streamARN,omitempty"`
+	StreamARN string `json:"streamARN,omitempty" output:""`
 }
 
 // DynamoDBTable is a DynamoDB table.

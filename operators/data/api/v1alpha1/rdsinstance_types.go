@@ -81,6 +81,9 @@ type RDSFinalSnapshot struct {
 // +kubebuilder:validation:XValidation:rule="self.engine != 'postgres' || !(self.masterUsername.lowerAscii() in ['admin', 'public', 'none'] || self.masterUsername.lowerAscii().startsWith('pg_'))",message="postgres reserves the user names admin, public, none and names starting with pg_; choose another masterUsername"
 // +kubebuilder:validation:XValidation:rule="!self.engine.startsWith('oracle') || !(self.masterUsername.lowerAscii() in ['sys', 'system'])",message="oracle reserves the user names sys and system; choose another masterUsername"
 // +kubebuilder:validation:XValidation:rule="!self.engine.startsWith('sqlserver') || self.masterUsername.lowerAscii() != 'sa'",message="sqlserver reserves the login name sa; choose another masterUsername"
+// +kubebuilder:validation:XValidation:rule="!has(self.dbSubnetGroupName) || !(has(self.subnetIDs) || has(self.subnetRefs))",message="give the subnets either as dbSubnetGroupName or as subnetIDs/subnetRefs (the operator then makes a DB subnet group named after dbInstanceIdentifier), not both"
+// +kubebuilder:validation:XValidation:rule="(!has(self.dbSubnetGroupName) && (has(self.subnetIDs) || has(self.subnetRefs))) == (!has(oldSelf.dbSubnetGroupName) && (has(oldSelf.subnetIDs) || has(oldSelf.subnetRefs)))",message="whether the operator makes the DB subnet group (subnetIDs/subnetRefs without dbSubnetGroupName) cannot change: it would move the instance to another subnet group and leave one behind; change the subnets within the kind of placement you have, or create a new RDSInstance"
+// +kubebuilder:validation:XValidation:rule="(has(self.vpcSecurityGroupIDs) ? size(self.vpcSecurityGroupIDs) : 0) + (has(self.securityGroupRefs) ? size(self.securityGroupRefs) : 0) <= 5",message="an instance has at most 5 VPC security groups: vpcSecurityGroupIDs and securityGroupRefs together"
 type RDSInstanceSpec struct {
 	shared.ManagedSpec `json:",inline"`
 
@@ -155,11 +158,11 @@ type RDSInstanceSpec struct {
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=128
 	// +kubebuilder:validation:Pattern=`^[a-zA-Z][a-zA-Z0-9_]*$`
-	MasterUsername string `json:"masterUsername"`
+	MasterUsername string `json:"masterUsername" output:"username"`
 
 	// MasterUserPasswordSecretRef names the Secret key (in this namespace) that holds the
 	// administrator's password. A change of the Secret's value is applied to the instance.
-	MasterUserPasswordSecretRef shared.SecretKeySelector `json:"masterUserPasswordSecretRef"`
+	MasterUserPasswordSecretRef shared.SecretKeySelector `json:"masterUserPasswordSecretRef" output:"password"`
 
 	// DBName is the database created with the instance. It cannot change.
 	// +optional
@@ -199,15 +202,46 @@ type RDSInstanceSpec struct {
 	// +kubebuilder:validation:Pattern=`^(mon|tue|wed|thu|fri|sat|sun):([01][0-9]|2[0-3]):[0-5][0-9]-(mon|tue|wed|thu|fri|sat|sun):([01][0-9]|2[0-3]):[0-5][0-9]$`
 	PreferredMaintenanceWindow string `json:"preferredMaintenanceWindow,omitempty"`
 
-	// VPCSecurityGroupIDs are the security groups of the instance.
+	// VPCSecurityGroupIDs are the VPC security groups of the instance, in the VPC of its
+	// subnets. Empty (with no securityGroupRefs) leaves the groups as AWS has them (the VPC's
+	// default group for a new instance).
 	// +optional
 	// +kubebuilder:validation:MaxItems=5
+	// +kubebuilder:validation:items:Pattern=`^sg-[0-9a-z]+$`
+	// +kubebuilder:validation:items:MaxLength=32
 	VPCSecurityGroupIDs []string `json:"vpcSecurityGroupIDs,omitempty"`
 
-	// DBSubnetGroupName places the instance in a VPC's subnets; empty uses the default VPC.
+	// SecurityGroupRefs name SecurityGroup objects (networking family) in this namespace whose
+	// groups join vpcSecurityGroupIDs; the instance waits (Ready False, ReferenceNotFound or
+	// ReferenceNotReady) until they exist and are Ready.
+	// +optional
+	// +kubebuilder:validation:MaxItems=5
+	SecurityGroupRefs []shared.Reference `json:"securityGroupRefs,omitempty"`
+
+	// DBSubnetGroupName is an existing DB subnet group to place the instance in, used as is.
+	// Empty with subnetIDs or subnetRefs, the operator makes a DB subnet group named after
+	// dbInstanceIdentifier, keeps its subnets and tags as the spec says, and deletes it after
+	// the instance; empty without them, the instance is placed in the default VPC.
 	// +optional
 	// +kubebuilder:validation:MaxLength=255
 	DBSubnetGroupName string `json:"dbSubnetGroupName,omitempty"`
+
+	// SubnetIDs are the subnets of the DB subnet group the operator makes (with subnetRefs)
+	// when dbSubnetGroupName is empty: at least two, in two availability zones.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=20
+	// +kubebuilder:validation:items:Pattern=`^subnet-[0-9a-z]+$`
+	// +kubebuilder:validation:items:MaxLength=32
+	SubnetIDs []string `json:"subnetIDs,omitempty"`
+
+	// SubnetRefs name Subnet objects (networking family) in this namespace whose subnets join
+	// subnetIDs; the instance waits (Ready False, ReferenceNotFound or ReferenceNotReady) until
+	// they exist and are Ready.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=20
+	SubnetRefs []shared.Reference `json:"subnetRefs,omitempty"`
 
 	// DBParameterGroupName is the parameter group; empty takes the engine's default.
 	// +optional
@@ -260,7 +294,7 @@ type RDSInstanceStatus struct {
 
 	// DBInstanceIdentifier is the instance's name in AWS.
 	// +optional
-	DBInstanceIdentifier string `json:"dbInstanceIdentifier,omitempty"`
+	DBInstanceIdentifier string `json:"dbInstanceIdentifier,omitempty" output:""`
 
 	// DBInstanceStatus is RDS's state of the instance: creating, backing-up, available,
 	// modifying, deleting, ...
@@ -269,15 +303,20 @@ type RDSInstanceStatus struct {
 
 	// Endpoint is the DNS name clients connect to.
 	// +optional
-	Endpoint string `json:"endpoint,omitempty"`
+	Endpoint string `json:"endpoint,omitempty" output:""`
 
 	// Port is the port clients connect to.
 	// +optional
-	Port int32 `json:"port,omitempty"`
+	Port int32 `json:"port,omitempty" output:""`
 
 	// ARN is the instance's ARN.
 	// +optional
-	ARN string `json:"arn,omitempty"`
+	ARN string `json:"arn,omitempty" output:""`
+
+	// DBSubnetGroupName is the DB subnet group the instance is in: the spec's, or the one the
+	// operator made for it.
+	// +optional
+	DBSubnetGroupName string `json:"dbSubnetGroupName,omitempty"`
 
 	// PendingModifications names the changes RDS will apply in the next maintenance window.
 	// +optional

@@ -224,19 +224,24 @@ type S3BucketStatus struct {
 
 	// BucketName is the bucket's name.
 	// +optional
-	BucketName string `json:"bucketName,omitempty"`
+	BucketName string `json:"bucketName,omitempty" output:""`
 
 	// Region is the region the bucket lives in.
 	// +optional
-	Region string `json:"region,omitempty"`
+	Region string `json:"region,omitempty" output:""`
 
 	// ARN is the bucket's ARN.
 	// +optional
-	ARN string `json:"arn,omitempty"`
+	ARN string `json:"arn,omitempty" output:""`
 
 	// BucketDomainName is the bucket's virtual-hosted domain name.
 	// +optional
-	BucketDomainName string `json:"bucketDomainName,omitempty"`
+	BucketDomainName string `json:"bucketDomainName,omitempty" output:""`
+
+	// RegionalDomainName is the bucket's virtual-hosted domain name that names its region
+	// (bucket.s3.region.amazonaws.com), which every region answers without a redirect.
+	// +optional
+	RegionalDomainName string `json:"regionalDomainName,omitempty" output:""`
 }
 
 // S3Bucket is an S3 bucket.

@@ -330,21 +330,21 @@ type APIGatewayStatus struct {
 
 	// APIID is the API's id, for example a1b2c3d4e5.
 	// +optional
-	APIID string `json:"apiID,omitempty"`
+	APIID string `json:"apiID,omitempty" output:""`
 
 	// ARN is the API's ARN, for example arn:aws:apigateway:us-east-1::/apis/a1b2c3d4e5.
 	// +optional
-	ARN string `json:"arn,omitempty"`
+	ARN string `json:"arn,omitempty" output:""`
 
 	// ExecutionARN is the ARN IAM policies and Lambda permissions name the API's routes by,
 	// arn:aws:execute-api:<region>:<account>:<id>.
 	// +optional
-	ExecutionARN string `json:"executionARN,omitempty"`
+	ExecutionARN string `json:"executionARN,omitempty" output:""`
 
 	// APIEndpoint is the API's default endpoint, for example https://a1b2c3d4e5.execute-api.
 	// us-east-1.amazonaws.com (wss:// for WebSocket APIs).
 	// +optional
-	APIEndpoint string `json:"apiEndpoint,omitempty"`
+	APIEndpoint string `json:"apiEndpoint,omitempty" output:""`
 
 	// Stages are the API's stages with the URL each is served at.
 	// +optional

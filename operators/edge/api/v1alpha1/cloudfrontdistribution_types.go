@@ -253,16 +253,16 @@ type CloudFrontDistributionStatus struct {
 
 	// ID is the distribution's id, for example E2QWRUHAPOMQZL.
 	// +optional
-	ID string `json:"id,omitempty"`
+	ID string `json:"id,omitempty" output:""`
 
 	// ARN is the distribution's ARN.
 	// +optional
-	ARN string `json:"arn,omitempty"`
+	ARN string `json:"arn,omitempty" output:""`
 
 	// DomainName is the distribution's own name, for example d111111abcdef8.cloudfront.net:
 	// point the aliases' DNS records at it.
 	// +optional
-	DomainName string `json:"domainName,omitempty"`
+	DomainName string `json:"domainName,omitempty" output:""`
 
 	// Status is InProgress while a change is being deployed to the edge locations, then
 	// Deployed.

@@ -158,11 +158,11 @@ type SNSTopicStatus struct {
 
 	// TopicName is the topic's name.
 	// +optional
-	TopicName string `json:"topicName,omitempty"`
+	TopicName string `json:"topicName,omitempty" output:""`
 
 	// TopicARN is the topic's ARN.
 	// +optional
-	TopicARN string `json:"topicARN,omitempty"`
+	TopicARN string `json:"topicARN,omitempty" output:""`
 
 	// SubscriptionsConfirmed is how many subscriptions are confirmed.
 	// +optional

@@ -172,15 +172,15 @@ type SQSQueueStatus struct {
 
 	// QueueName is the queue's name.
 	// +optional
-	QueueName string `json:"queueName,omitempty"`
+	QueueName string `json:"queueName,omitempty" output:""`
 
 	// QueueURL is the URL the SQS API takes.
 	// +optional
-	QueueURL string `json:"queueURL,omitempty"`
+	QueueURL string `json:"queueURL,omitempty" output:""`
 
 	// QueueARN is the queue's ARN.
 	// +optional
-	QueueARN string `json:"queueARN,omitempty"`
+	QueueARN string `json:"queueARN,omitempty" output:""`
 
 	// ApproximateNumberOfMessages is how many messages were available when the queue was last
 	// looked at.
@@ -190,7 +190,7 @@ type SQSQueueStatus struct {
 	// DeadLetterQueueARN is the ARN of the dead-letter queue in use, from queueARN or
 	// queueRef.
 	// +optional
-	DeadLetterQueueARN string `json:"deadLetterQueueARN,omitempty"`
+	DeadLetterQueueARN string `json:"deadLetterQueueARN,omitempty" output:""`
 }
 
 // SQSQueue is an SQS queue.

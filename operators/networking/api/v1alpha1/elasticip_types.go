@@ -25,11 +25,11 @@ type ElasticIPStatus struct {
 	// AllocationID is the address's allocation id, for example eipalloc-0a1b2c3d4e5f60718;
 	// references (allocationRef) resolve to it.
 	// +optional
-	AllocationID string `json:"allocationID,omitempty"`
+	AllocationID string `json:"allocationID,omitempty" output:""`
 
 	// PublicIP is the public IPv4 address.
 	// +optional
-	PublicIP string `json:"publicIP,omitempty"`
+	PublicIP string `json:"publicIP,omitempty" output:""`
 }
 
 // ElasticIP is an Elastic IP address, for a NAT gateway (allocationRef) for example. AWS

@@ -29,11 +29,11 @@ type InternetGatewayStatus struct {
 
 	// InternetGatewayID is the gateway's id, for example igw-0a1b2c3d4e5f60718.
 	// +optional
-	InternetGatewayID string `json:"internetGatewayID,omitempty"`
+	InternetGatewayID string `json:"internetGatewayID,omitempty" output:""`
 
 	// VPCID is the id of the VPC the gateway is attached to.
 	// +optional
-	VPCID string `json:"vpcID,omitempty"`
+	VPCID string `json:"vpcID,omitempty" output:""`
 
 	// State is attached when the gateway is attached to the VPC, available when it is not.
 	// +optional

@@ -308,15 +308,15 @@ type LoadBalancerStatus struct {
 
 	// ARN is the load balancer's ARN.
 	// +optional
-	ARN string `json:"arn,omitempty"`
+	ARN string `json:"arn,omitempty" output:""`
 
 	// DNSName is the load balancer's DNS name, for CNAME or alias records.
 	// +optional
-	DNSName string `json:"dnsName,omitempty"`
+	DNSName string `json:"dnsName,omitempty" output:""`
 
 	// CanonicalHostedZoneID is the Route 53 hosted zone of the DNS name, for alias records.
 	// +optional
-	CanonicalHostedZoneID string `json:"canonicalHostedZoneID,omitempty"`
+	CanonicalHostedZoneID string `json:"canonicalHostedZoneID,omitempty" output:""`
 
 	// State is provisioning, active, active_impaired or failed.
 	// +optional
@@ -324,7 +324,7 @@ type LoadBalancerStatus struct {
 
 	// VPCID is the id of the load balancer's VPC, where its target groups are created.
 	// +optional
-	VPCID string `json:"vpcID,omitempty"`
+	VPCID string `json:"vpcID,omitempty" output:""`
 
 	// TargetGroups are the ARNs of the target groups this object created, by name.
 	// +optional

@@ -51,19 +51,19 @@ type NATGatewayStatus struct {
 
 	// NATGatewayID is the gateway's id, for example nat-0a1b2c3d4e5f60718.
 	// +optional
-	NATGatewayID string `json:"natGatewayID,omitempty"`
+	NATGatewayID string `json:"natGatewayID,omitempty" output:""`
 
 	// SubnetID is the id of the subnet the gateway is in.
 	// +optional
-	SubnetID string `json:"subnetID,omitempty"`
+	SubnetID string `json:"subnetID,omitempty" output:""`
 
 	// PublicIP is the gateway's Elastic IP address (public gateways).
 	// +optional
-	PublicIP string `json:"publicIP,omitempty"`
+	PublicIP string `json:"publicIP,omitempty" output:""`
 
 	// PrivateIP is the gateway's private address in its subnet.
 	// +optional
-	PrivateIP string `json:"privateIP,omitempty"`
+	PrivateIP string `json:"privateIP,omitempty" output:""`
 
 	// State is pending, available, failed, deleting or deleted.
 	// +optional
@@ -72,7 +72,7 @@ type NATGatewayStatus struct {
 	// AllocationID is the allocation id of the gateway's Elastic IP: the spec's, or the one
 	// the operator allocated for it.
 	// +optional
-	AllocationID string `json:"allocationID,omitempty"`
+	AllocationID string `json:"allocationID,omitempty" output:""`
 
 	// FailureCode is AWS's code for why the gateway failed, for example Gateway.NotAttached.
 	// +optional

@@ -126,11 +126,11 @@ type RouteTableStatus struct {
 
 	// RouteTableID is the table's id, for example rtb-0a1b2c3d4e5f60718.
 	// +optional
-	RouteTableID string `json:"routeTableID,omitempty"`
+	RouteTableID string `json:"routeTableID,omitempty" output:""`
 
 	// VPCID is the id of the table's VPC.
 	// +optional
-	VPCID string `json:"vpcID,omitempty"`
+	VPCID string `json:"vpcID,omitempty" output:""`
 
 	// Associations are the table's subnet associations, by subnet id.
 	// +optional

@@ -13,13 +13,14 @@ import (
 type SecurityGroupSpec struct {
 	shared.ManagedSpec `json:",inline"`
 
-	// GroupName is the group's name, unique in its VPC. It is required (AWS requires one and a
-	// name chosen by the user stays readable in the console), may not start with sg- or be
-	// "default", and cannot change once the group exists.
+	// GroupName is the group's name in AWS, unique in its VPC: up to 255 characters, not
+	// starting with sg- nor being "default". When absent the object's name is used. It cannot
+	// change once the group exists.
+	// +optional
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=255
 	// +kubebuilder:validation:XValidation:rule="!self.lowerAscii().startsWith('sg-') && self != 'default'",message="groupName may not start with sg- or be default"
-	GroupName string `json:"groupName"`
+	GroupName string `json:"groupName,omitempty"`
 
 	// Description describes the group (AWS requires one). It cannot change once the group
 	// exists.
@@ -129,16 +130,17 @@ type SecurityGroupStatus struct {
 
 	// GroupID is the group's id, for example sg-0a1b2c3d4e5f60718.
 	// +optional
-	GroupID string `json:"groupID,omitempty"`
+	GroupID string `json:"groupID,omitempty" output:""`
 
 	// VPCID is the id of the group's VPC.
 	// +optional
-	VPCID string `json:"vpcID,omitempty"`
+	VPCID string `json:"vpcID,omitempty" output:""`
 }
 
 // SecurityGroup is a VPC security group with its ingress and egress rules. Its name,
 // description and VPC can be corrected until the group exists in AWS, and not after.
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.groupID) || (self.spec.groupName == oldSelf.spec.groupName && self.spec.description == oldSelf.spec.description)",message="groupName and description cannot change once the security group exists; create a new SecurityGroup"
+// +kubebuilder:validation:XValidation:rule="has(self.spec.groupName) || !(self.metadata.name.startsWith('sg-') || self.metadata.name == 'default')",message="the object's name is not a valid security group name (it may not start with sg- or be default); set spec.groupName"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.groupID) || (has(self.spec.groupName) == has(oldSelf.spec.groupName) && (!has(self.spec.groupName) || self.spec.groupName == oldSelf.spec.groupName) && self.spec.description == oldSelf.spec.description)",message="groupName and description cannot change once the security group exists; create a new SecurityGroup"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.groupID) || (has(self.spec.vpcID) == has(oldSelf.spec.vpcID) && (!has(self.spec.vpcID) || self.spec.vpcID == oldSelf.spec.vpcID) && has(self.spec.vpcRef) == has(oldSelf.spec.vpcRef) && (!has(self.spec.vpcRef) || self.spec.vpcRef.name == oldSelf.spec.vpcRef.name))",message="the VPC of a security group cannot change once the group exists; create a new SecurityGroup"
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status

@@ -45,15 +45,15 @@ type SubnetStatus struct {
 
 	// SubnetID is the subnet's id, for example subnet-0a1b2c3d4e5f60718.
 	// +optional
-	SubnetID string `json:"subnetID,omitempty"`
+	SubnetID string `json:"subnetID,omitempty" output:""`
 
 	// VPCID is the id of the subnet's VPC.
 	// +optional
-	VPCID string `json:"vpcID,omitempty"`
+	VPCID string `json:"vpcID,omitempty" output:""`
 
 	// AvailabilityZone is the subnet's zone.
 	// +optional
-	AvailabilityZone string `json:"availabilityZone,omitempty"`
+	AvailabilityZone string `json:"availabilityZone,omitempty" output:""`
 
 	// State is pending or available.
 	// +optional

@@ -39,11 +39,11 @@ type VPCStatus struct {
 
 	// VPCID is the VPC's id, for example vpc-0a1b2c3d4e5f60718.
 	// +optional
-	VPCID string `json:"vpcID,omitempty"`
+	VPCID string `json:"vpcID,omitempty" output:""`
 
 	// CIDRBlock is the VPC's IPv4 range.
 	// +optional
-	CIDRBlock string `json:"cidrBlock,omitempty"`
+	CIDRBlock string `json:"cidrBlock,omitempty" output:""`
 
 	// State is pending or available.
 	// +optional

@@ -124,7 +124,7 @@ type ACMCertificateStatus struct {
 	// ARN is the certificate's ARN, which a load balancer listener's certificateRef resolves
 	// to.
 	// +optional
-	ARN string `json:"arn,omitempty"`
+	ARN string `json:"arn,omitempty" output:""`
 
 	// Status is ACM's status of the certificate: PENDING_VALIDATION (waiting for the
 	// validation records or mail), ISSUED, INACTIVE, EXPIRED, VALIDATION_TIMED_OUT, REVOKED or
@@ -143,7 +143,7 @@ type ACMCertificateStatus struct {
 
 	// DomainName is the certificate's main name.
 	// +optional
-	DomainName string `json:"domainName,omitempty"`
+	DomainName string `json:"domainName,omitempty" output:""`
 
 	// SubjectAlternativeNames are every name the certificate covers, domainName included.
 	// +optional

@@ -87,15 +87,15 @@ type IAMRoleStatus struct {
 
 	// RoleName is the role's name.
 	// +optional
-	RoleName string `json:"roleName,omitempty"`
+	RoleName string `json:"roleName,omitempty" output:""`
 
 	// ARN is the role's ARN, which other kinds' roleARN fields take.
 	// +optional
-	ARN string `json:"arn,omitempty"`
+	ARN string `json:"arn,omitempty" output:""`
 
 	// RoleID is the role's unique id (AROA...).
 	// +optional
-	RoleID string `json:"roleID,omitempty"`
+	RoleID string `json:"roleID,omitempty" output:""`
 
 	// AttachedPolicies is how many managed policies are attached to the role.
 	// +optional
@@ -103,7 +103,7 @@ type IAMRoleStatus struct {
 
 	// InstanceProfileARN is the ARN of the role's instance profile, with spec.instanceProfile.
 	// +optional
-	InstanceProfileARN string `json:"instanceProfileARN,omitempty"`
+	InstanceProfileARN string `json:"instanceProfileARN,omitempty" output:""`
 
 	// CreateDate is when the role was created. IAM is eventually consistent: a new role is
 	// Ready only once the propagation time has passed since, so that services that assume it

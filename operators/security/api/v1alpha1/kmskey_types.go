@@ -101,11 +101,11 @@ type KMSKeyStatus struct {
 
 	// KeyID is the key's id (a UUID, or mrk- and 32 hex digits for a multi-Region key).
 	// +optional
-	KeyID string `json:"keyID,omitempty"`
+	KeyID string `json:"keyID,omitempty" output:""`
 
 	// ARN is the key's ARN, which other kinds' KMS key fields take.
 	// +optional
-	ARN string `json:"arn,omitempty"`
+	ARN string `json:"arn,omitempty" output:""`
 
 	// KeyState is the key's state in KMS: Enabled, Disabled, PendingDeletion, Creating,
 	// PendingImport, PendingReplicaDeletion, Unavailable or Updating.

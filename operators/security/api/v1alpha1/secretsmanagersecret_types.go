@@ -128,11 +128,11 @@ type SecretsManagerSecretStatus struct {
 
 	// SecretName is the secret's name.
 	// +optional
-	SecretName string `json:"secretName,omitempty"`
+	SecretName string `json:"secretName,omitempty" output:""`
 
 	// ARN is the secret's ARN (its name and a random suffix).
 	// +optional
-	ARN string `json:"arn,omitempty"`
+	ARN string `json:"arn,omitempty" output:""`
 
 	// VersionID is the id of the version staged AWSCURRENT, the value readers get.
 	// +optional
