@@ -9,9 +9,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// TestSecretAccess checks where a family chart lets the operator read Secrets: cluster-wide
-// when it watches every namespace, otherwise only in each watched namespace, through a Role and
-// a RoleBinding there, and nowhere through the chart when rbac.create is off.
+// TestSecretAccess checks where a family chart lets the operator read Secrets (and write the
+// outputs Secrets and ConfigMaps): cluster-wide when it watches every namespace, otherwise only
+// in each watched namespace, through a Role and a RoleBinding there, and nowhere through the
+// chart when rbac.create is off.
 func TestSecretAccess(t *testing.T) {
 	type want struct {
 		// clusterWide is whether the ClusterRole grants Secret reads; nil when there is none.
@@ -51,6 +52,9 @@ func TestSecretAccess(t *testing.T) {
 					}
 					reads := readsSecrets(role.Rules)
 					got.clusterWide = &reads
+					if writes := grants(role.Rules, "", "configmaps", "create"); writes != reads {
+						t.Errorf("the ClusterRole grants ConfigMap writes: %v, Secret reads: %v; want both or neither", writes, reads)
+					}
 				}
 				for _, ns := range []string{"team-a", "team-b"} {
 					if secretRoleIn(t, m, family, ns) {
@@ -71,8 +75,8 @@ func readsSecrets(rules []rbacv1.PolicyRule) bool {
 }
 
 // secretRoleIn reports whether m holds, in namespace ns, a Role that grants exactly the Secret
-// verbs (reads, and the writes of outputs Secrets)
-// and a RoleBinding that gives it to the release's ServiceAccount.
+// and ConfigMap verbs (Secret reads, and the writes of outputs Secrets and ConfigMaps) and a
+// RoleBinding that gives it to the release's ServiceAccount.
 func secretRoleIn(t *testing.T, m manifest, family, ns string) bool {
 	t.Helper()
 	name := namespace + "-test-" + family + "-secrets"
@@ -92,7 +96,10 @@ func secretRoleIn(t *testing.T, m manifest, family, ns string) bool {
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(bu.Object, &binding); err != nil {
 		t.Fatalf("decode the RoleBinding: %v", err)
 	}
-	wantRules := []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"create", "get", "list", "patch", "update", "watch"}}}
+	wantRules := []rbacv1.PolicyRule{
+		{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"create", "get", "patch", "update"}},
+		{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"create", "get", "list", "patch", "update", "watch"}},
+	}
 	if diff := cmp.Diff(wantRules, role.Rules); diff != "" {
 		t.Errorf("the Secret Role in %s (-want +got):\n%s", ns, diff)
 	}

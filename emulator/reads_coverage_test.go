@@ -22,7 +22,7 @@ import (
 // when any of them is not implemented. S3's are every read Terraform's aws_s3_bucket makes on
 // each refresh.
 var essentialReads = map[string][]string{
-	"S3": {"HeadBucket", "GetBucketLocation", "GetBucketAcl", "GetBucketAccelerateConfiguration", "GetBucketCors",
+	"S3": {"HeadBucket", "GetBucketLocation", "GetBucketAbac", "GetBucketAcl", "GetBucketAccelerateConfiguration", "GetBucketCors",
 		"GetBucketEncryption", "GetBucketLifecycleConfiguration", "GetBucketLogging", "GetBucketNotificationConfiguration",
 		"GetBucketOwnershipControls", "GetBucketPolicy", "GetBucketPolicyStatus", "GetBucketReplication",
 		"GetBucketRequestPayment", "GetBucketTagging", "GetBucketVersioning", "GetBucketWebsite", "GetObjectLockConfiguration",

@@ -48,6 +48,16 @@ func TestS3ReadsOfUnconfiguredBucket(t *testing.T) {
 	if err != nil || len(notif.QueueConfigurations)+len(notif.TopicConfigurations)+len(notif.LambdaFunctionConfigurations) != 0 {
 		t.Errorf("GetBucketNotificationConfiguration = %v, %v; want empty", notif, err)
 	}
+	abac, err := c.GetBucketAbac(ctx, &s3.GetBucketAbacInput{Bucket: bucket})
+	if err != nil || abac.AbacStatus == nil || abac.AbacStatus.Status != types.BucketAbacStatusDisabled {
+		t.Errorf("GetBucketAbac = %+v, %v; want Disabled", abac, err)
+	}
+	if _, err := c.PutBucketAbac(ctx, &s3.PutBucketAbacInput{Bucket: bucket, AbacStatus: &types.AbacStatus{Status: types.BucketAbacStatusEnabled}}); err != nil {
+		t.Fatalf("PutBucketAbac: %v", err)
+	}
+	if abac, err := c.GetBucketAbac(ctx, &s3.GetBucketAbacInput{Bucket: bucket}); err != nil || abac.AbacStatus.Status != types.BucketAbacStatusEnabled {
+		t.Errorf("GetBucketAbac after enabling = %+v, %v; want Enabled", abac, err)
+	}
 	payment, err := c.GetBucketRequestPayment(ctx, &s3.GetBucketRequestPaymentInput{Bucket: bucket})
 	if err != nil || payment.Payer != types.PayerBucketOwner {
 		t.Errorf("GetBucketRequestPayment = %v, %v; want BucketOwner", payment, err)
@@ -82,6 +92,7 @@ func TestS3ReadsOfUnconfiguredBucket(t *testing.T) {
 	gone := aws.String("reads-no-such-bucket")
 	reads := map[string]func() error{
 		"GetBucketAcl":     func() error { _, err := c.GetBucketAcl(ctx, &s3.GetBucketAclInput{Bucket: gone}); return err },
+		"GetBucketAbac":    func() error { _, err := c.GetBucketAbac(ctx, &s3.GetBucketAbacInput{Bucket: gone}); return err },
 		"GetBucketLogging": func() error { _, err := c.GetBucketLogging(ctx, &s3.GetBucketLoggingInput{Bucket: gone}); return err },
 		"GetBucketWebsite": func() error { _, err := c.GetBucketWebsite(ctx, &s3.GetBucketWebsiteInput{Bucket: gone}); return err },
 		"GetBucketReplication": func() error {

@@ -66,6 +66,16 @@ func s3ReadsSteps() []step[*readers] {
 			_, err := c.s3.GetBucketAcl(ctx, &s3.GetBucketAclInput{Bucket: aws.String("diff-reads-missing")})
 			return observe(err, nil)
 		}},
+		{"GetBucketAbac", func(c *readers) outcome {
+			out, err := c.s3.GetBucketAbac(ctx, &s3.GetBucketAbacInput{Bucket: bucket})
+			return s3Read(out, err, func(o *s3.GetBucketAbacOutput) map[string]string {
+				status := ""
+				if o.AbacStatus != nil {
+					status = string(o.AbacStatus.Status)
+				}
+				return map[string]string{"status": status}
+			})
+		}},
 		{"GetBucketAccelerate", func(c *readers) outcome {
 			out, err := c.s3.GetBucketAccelerateConfiguration(ctx, &s3.GetBucketAccelerateConfigurationInput{Bucket: bucket})
 			return s3Read(out, err, func(o *s3.GetBucketAccelerateConfigurationOutput) map[string]string {
@@ -475,6 +485,7 @@ func TestReadsAgainstMoto(t *testing.T) {
 	}
 	emuSide, peerSide := side(emu.URL), side(peerURL)
 	compare(t, emuSide, peerSide, "moto "+motoVersion, s3ReadsSteps(), map[string]string{
+		"GetBucketAbac":           "moto 5.2.1 predates GetBucketAbac and answers the request with no AbacStatus; AWS documents Status Enabled or Disabled, and ABAC is disabled until PutBucketAbac enables it",
 		"GetBucketRequestPayment": "moto's answer carries no Payer the SDK reads; AWS answers BucketOwner for a bucket where it was never set (GetBucketRequestPayment)",
 		"PutBucketRequestPayment": "moto's GetBucketRequestPayment carries no Payer the SDK reads; AWS returns the payer set (Requester)",
 		"GetBucketPolicyStatus": "moto answers an empty policy status for a bucket without a policy; AWS answers NoSuchBucketPolicy (404), " +

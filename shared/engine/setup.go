@@ -196,17 +196,15 @@ func specOrIntentChanged() predicate.Predicate {
 }
 
 // adopted reports whether an update set or changed the external name other than the way the
-// reconciler records a resource it created (in the same write that removes the create-pending
-// marker). A resource the reconciler found by its ownership tags looks like an adoption and
-// costs one more reconcile, which finds everything in order.
+// reconciler records a resource it created (while the create-pending marker, which stays until
+// AWS shows the resource, is on the object). A resource the reconciler found by its ownership
+// tags looks like an adoption and costs one more reconcile, which finds everything in order.
 func adopted(old, cur client.Object) bool {
 	was, is := old.GetAnnotations()[v1alpha1.AnnotationExternalName], cur.GetAnnotations()[v1alpha1.AnnotationExternalName]
 	if was == is || is == "" {
 		return false
 	}
-	_, pendingBefore := old.GetAnnotations()[v1alpha1.AnnotationCreatePending]
-	_, pendingAfter := cur.GetAnnotations()[v1alpha1.AnnotationCreatePending]
-	recorded := pendingBefore && !pendingAfter
+	_, recorded := old.GetAnnotations()[v1alpha1.AnnotationCreatePending]
 	return was != "" || !recorded
 }
 

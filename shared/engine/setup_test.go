@@ -47,6 +47,15 @@ func TestSpecOrIntentChanged(t *testing.T) {
 			old:  map[string]string{v1alpha1.AnnotationPaused: "true", v1alpha1.AnnotationCreatePending: "2026-01-01T00:00:00Z"},
 			want: false,
 		},
+		"BookkeepingMarkerKept": {
+			reason: "Recording the external name while the create-pending marker stays (until AWS shows the resource) does not cost an extra reconcile either.",
+			args: func(w *testkind.Widget) {
+				w.Annotations = map[string]string{v1alpha1.AnnotationPaused: "true", v1alpha1.AnnotationExternalName: "w-1",
+					v1alpha1.AnnotationCreatePending: "2026-01-01T00:00:00Z"}
+			},
+			old:  map[string]string{v1alpha1.AnnotationPaused: "true", v1alpha1.AnnotationCreatePending: "2026-01-01T00:00:00Z"},
+			want: false,
+		},
 		"CreatePending": {
 			reason: "Writing the create-pending marker does not cost an extra reconcile.",
 			args: func(w *testkind.Widget) {

@@ -13,15 +13,20 @@ import (
 type roleRules struct {
 	// Cluster are granted cluster-wide by the ClusterRole.
 	Cluster string
-	// Secrets are the reads of Secrets: granted by the ClusterRole when the operator watches
-	// every namespace, otherwise by a Role in each watched namespace.
+	// Secrets are the rules on core Secrets and ConfigMaps (the providers' keys, RDS passwords,
+	// Lambda packages, and the outputs spec.writeOutputsTo names): granted by the ClusterRole
+	// when the operator watches every namespace, otherwise by a Role in each watched namespace.
 	Secrets string
 	// Lease is the leader election Lease rule, granted only in the Lease's namespace.
 	Lease string
 }
 
+// namespacedData are the core resources that hold a namespace's data, which an operator
+// restricted to some namespaces may use in those alone.
+var namespacedData = []string{"configmaps", "secrets"}
+
 // splitRules splits a generated ClusterRole into the rules the chart grants cluster-wide, the
-// rules on core Secrets and the leader election Lease rule.
+// rules on core Secrets and ConfigMaps and the leader election Lease rule.
 func splitRules(role []byte) (roleRules, error) {
 	var r rbacv1.ClusterRole
 	if err := yaml.UnmarshalStrict(role, &r); err != nil {
@@ -32,8 +37,8 @@ func splitRules(role []byte) (roleRules, error) {
 		switch {
 		case slices.Equal(rule.APIGroups, []string{"coordination.k8s.io"}) && slices.Equal(rule.Resources, []string{"leases"}):
 			lease = append(lease, rule)
-		case slices.Contains(rule.APIGroups, "") && slices.Contains(rule.Resources, "secrets"):
-			s, rest := splitSecrets(rule)
+		case slices.Contains(rule.APIGroups, "") && slices.ContainsFunc(rule.Resources, isNamespacedData):
+			s, rest := splitNamespaced(rule)
 			secrets = append(secrets, s)
 			cluster = append(cluster, rest...)
 		default:
@@ -43,7 +48,7 @@ func splitRules(role []byte) (roleRules, error) {
 	if len(lease) == 0 {
 		return roleRules{}, fmt.Errorf("no rule for coordination.k8s.io leases (the shared provider's markers grant it)")
 	}
-	if len(secrets) == 0 {
+	if !slices.ContainsFunc(secrets, func(r rbacv1.PolicyRule) bool { return slices.Contains(r.Resources, "secrets") }) {
 		return roleRules{}, fmt.Errorf("no rule for secrets (the shared provider's markers grant it)")
 	}
 	var out roleRules
@@ -60,6 +65,9 @@ func splitRules(role []byte) (roleRules, error) {
 	return out, nil
 }
 
+// isNamespacedData reports whether resource is one of namespacedData.
+func isNamespacedData(resource string) bool { return slices.Contains(namespacedData, resource) }
+
 // encodeRules returns rules as a YAML list; what names them in an error.
 func encodeRules(what string, rules []rbacv1.PolicyRule) (string, error) {
 	b, err := yaml.Marshal(rules)
@@ -69,21 +77,22 @@ func encodeRules(what string, rules []rbacv1.PolicyRule) (string, error) {
 	return string(b), nil
 }
 
-// splitSecrets splits a rule that covers core Secrets into the rule for Secrets alone and rules
-// for the rest it covers, since controller-gen merges rules of equal verbs across resources and
-// groups.
-func splitSecrets(rule rbacv1.PolicyRule) (secrets rbacv1.PolicyRule, rest []rbacv1.PolicyRule) {
-	secrets = *rule.DeepCopy()
-	secrets.APIGroups, secrets.Resources = []string{""}, []string{"secrets"}
-	if others := slices.DeleteFunc(slices.Clone(rule.Resources), func(r string) bool { return r == "secrets" }); len(others) > 0 {
+// splitNamespaced splits a rule that covers core Secrets or ConfigMaps into the rule for those
+// alone and rules for the rest it covers, since controller-gen merges rules of equal verbs
+// across resources and groups.
+func splitNamespaced(rule rbacv1.PolicyRule) (data rbacv1.PolicyRule, rest []rbacv1.PolicyRule) {
+	data = *rule.DeepCopy()
+	data.APIGroups = []string{""}
+	data.Resources = slices.DeleteFunc(slices.Clone(rule.Resources), func(r string) bool { return !isNamespacedData(r) })
+	if others := slices.DeleteFunc(slices.Clone(rule.Resources), isNamespacedData); len(others) > 0 {
 		r := *rule.DeepCopy()
 		r.Resources = others
 		rest = append(rest, r)
 	}
 	if groups := slices.DeleteFunc(slices.Clone(rule.APIGroups), func(g string) bool { return g == "" }); len(groups) > 0 {
 		r := *rule.DeepCopy()
-		r.APIGroups, r.Resources = groups, []string{"secrets"}
+		r.APIGroups, r.Resources = groups, data.Resources
 		rest = append(rest, r)
 	}
-	return secrets, rest
+	return data, rest
 }

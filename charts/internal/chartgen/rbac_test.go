@@ -6,9 +6,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestSplitRules checks that the Lease rule and the Secret reads leave the cluster rules, also
-// when controller-gen merged Secrets into a rule with other resources or groups, and that a
-// role without either is refused.
+// TestSplitRules checks that the Lease rule and the rules on Secrets and ConfigMaps leave the
+// cluster rules, also when controller-gen merged them into a rule with other resources or
+// groups, and that a role without the Lease or Secret rule is refused.
 func TestSplitRules(t *testing.T) {
 	const head = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: r\nrules:\n"
 	const leaseRule = "- apiGroups: [coordination.k8s.io]\n  resources: [leases]\n  verbs: [get, update]\n"
@@ -34,12 +34,12 @@ func TestSplitRules(t *testing.T) {
 			}},
 		},
 		"MergedRule": {
-			reason: "Secrets merged with other resources and groups are split off; the rest keeps its grants.",
-			role:   head + "- apiGroups: [\"\", apps]\n  resources: [configmaps, secrets]\n  verbs: [get, list]\n" + leaseRule,
+			reason: "Secrets and ConfigMaps merged with other resources and groups are split off; the rest keeps its grants.",
+			role:   head + "- apiGroups: [\"\", apps]\n  resources: [configmaps, events, secrets]\n  verbs: [get, list]\n" + leaseRule,
 			want: want{rules: roleRules{
-				Cluster: "- apiGroups:\n  - \"\"\n  - apps\n  resources:\n  - configmaps\n  verbs:\n  - get\n  - list\n" +
-					"- apiGroups:\n  - apps\n  resources:\n  - secrets\n  verbs:\n  - get\n  - list\n",
-				Secrets: secrets,
+				Cluster: "- apiGroups:\n  - \"\"\n  - apps\n  resources:\n  - events\n  verbs:\n  - get\n  - list\n" +
+					"- apiGroups:\n  - apps\n  resources:\n  - configmaps\n  - secrets\n  verbs:\n  - get\n  - list\n",
+				Secrets: "- apiGroups:\n  - \"\"\n  resources:\n  - configmaps\n  - secrets\n  verbs:\n  - get\n  - list\n",
 				Lease:   lease,
 			}},
 		},

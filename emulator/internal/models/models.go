@@ -73,13 +73,34 @@ type shape struct {
 	Required        []string       `json:"required"`
 }
 
-// Load returns the embedded model of service (for example "sns").
+// Load returns the embedded model of service (for example "sns"), with the operations and
+// shapes of apis/<service>.supplement.json added when that file exists: operations AWS added
+// after aws-sdk-go v1.55.8 (S3's GetBucketAbac), written by hand in the same format from the
+// API reference and the aws-sdk-go-v2 client, which `go generate` leaves alone.
 func Load(service string) (*Model, error) {
 	b, err := apis.ReadFile("apis/" + service + ".json")
 	if err != nil {
 		return nil, fmt.Errorf("no embedded model for %s: %w", service, err)
 	}
-	return Parse(service, b)
+	m, err := Parse(service, b)
+	if err != nil {
+		return nil, err
+	}
+	extra, err := apis.ReadFile("apis/" + service + ".supplement.json")
+	if err != nil {
+		return m, nil
+	}
+	sup, err := Parse(service, extra)
+	if err != nil {
+		return nil, fmt.Errorf("the %s supplement: %w", service, err)
+	}
+	for name, op := range sup.Operations {
+		m.Operations[name] = op
+	}
+	for name, sh := range sup.Shapes {
+		m.Shapes[name] = sh
+	}
+	return m, nil
 }
 
 // Parse reads a model in the api-2.json format; name namespaces its shapes.

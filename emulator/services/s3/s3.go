@@ -3,9 +3,9 @@
 // lifecycle rules, CORS, public access blocks, ownership controls, policies and their public
 // status, tags, ACLs (canned, grant headers or documents, refused under BucketOwnerEnforced as
 // on AWS), Transfer Acceleration, access logging, event notification configurations, request
-// payment, static website and replication configurations, Object Lock (enabled at creation or
-// later on a versioned bucket, with a default retention; no object is retained),
-// and objects with versions, tags and attributes, listed by ListObjects (v1 and v2, with
+// payment, static website and replication configurations, ABAC status, Object Lock (enabled
+// at creation or later on a versioned bucket, with a default retention; no object is
+// retained), and objects with versions, tags and attributes, listed by ListObjects (v1 and v2, with
 // delimiters) and ListObjectVersions, so that deleting a bucket that still holds objects fails
 // with BucketNotEmpty.
 //
@@ -15,7 +15,8 @@
 // inventory and metrics lists, no multipart uploads, and every object's ACL is its bucket
 // owner's FULL_CONTROL. Canonical user IDs are derived from the account ID (64 hexadecimal
 // characters, as AWS's). The legacy GetBucketNotification shares its request with
-// GetBucketNotificationConfiguration, which answers it; the v1 API model has no GetBucketAbac.
+// GetBucketNotificationConfiguration, which answers it. GetBucketAbac and PutBucketAbac, newer
+// than the v1 API model, come from its hand-written supplement (models/apis/s3.supplement.json).
 //
 // Objects are encrypted as S3 decides it: by PutObject's x-amz-server-side-encryption headers,
 // or else by the bucket's default encryption (SSE-S3 by default), and GetObject and HeadObject
@@ -129,6 +130,8 @@ func (b *Backend) operations() map[string]core.Operation {
 		"GetBucketNotificationConfiguration":         core.Op(b.getBucketNotification),
 		"PutBucketRequestPayment":                    core.Op(b.putBucketRequestPayment),
 		"GetBucketRequestPayment":                    core.Op(b.getBucketRequestPayment),
+		"PutBucketAbac":                              core.Op(b.putBucketAbac),
+		"GetBucketAbac":                              core.Op(b.getBucketAbac),
 		"PutBucketWebsite":                           core.Op(b.putBucketWebsite),
 		"GetBucketWebsite":                           core.Op(b.getBucketWebsite),
 		"DeleteBucketWebsite":                        core.Op(b.deleteBucketWebsite),
@@ -161,6 +164,7 @@ type bucket struct {
 	logging             *types.LoggingEnabled
 	notification        *types.NotificationConfiguration
 	payer               types.Payer
+	abac                types.BucketAbacStatus
 	website             *types.WebsiteConfiguration
 	replication         *types.ReplicationConfiguration
 	objectLock          *types.ObjectLockConfiguration // nil unless Object Lock is enabled

@@ -1,10 +1,6 @@
 package sqs
 
 import (
-	"sort"
-	"strconv"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -28,26 +24,10 @@ func (b *Backend) listDeadLetterSourceQueues(call *core.Call, in *sqs.ListDeadLe
 			}
 		}
 	}
-	sort.Strings(urls)
-	limit := len(urls)
-	if in.MaxResults != nil {
-		if *in.MaxResults < 1 || *in.MaxResults > 1000 {
-			return nil, core.Errorf("InvalidParameterValue", "Value for parameter MaxResults is invalid. Reason: must be between 1 and 1000.")
-		}
-		limit = int(*in.MaxResults)
+	page, next, err := pageOf(urls, in.MaxResults, in.NextToken)
+	if err != nil {
+		return nil, err
 	}
-	start := 0
-	if tok := aws.ToString(in.NextToken); tok != "" {
-		n, err := strconv.Atoi(tok)
-		if err != nil || n < 0 || n > len(urls) {
-			return nil, core.Errorf("InvalidParameterValue", "Invalid NextToken value.")
-		}
-		start = n
-	}
-	end := min(start+limit, len(urls))
-	out := &sqs.ListDeadLetterSourceQueuesOutput{QueueUrls: urls[start:end]}
-	if end < len(urls) {
-		out.NextToken = aws.String(strconv.Itoa(end))
-	}
+	out := &sqs.ListDeadLetterSourceQueuesOutput{QueueUrls: page, NextToken: next}
 	return out, nil
 }

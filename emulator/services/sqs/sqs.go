@@ -31,8 +31,6 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -245,28 +243,11 @@ func (b *Backend) listQueues(call *core.Call, in *sqs.ListQueuesInput) (*sqs.Lis
 			urls = append(urls, q.url)
 		}
 	}
-	sort.Strings(urls)
-	limit := 1000
-	if in.MaxResults != nil {
-		if *in.MaxResults < 1 || *in.MaxResults > 1000 {
-			return nil, core.Errorf("InvalidParameterValue", "Value for parameter MaxResults is invalid. Reason: must be between 1 and 1000.")
-		}
-		limit = int(*in.MaxResults)
+	page, next, err := pageOf(urls, in.MaxResults, in.NextToken)
+	if err != nil {
+		return nil, err
 	}
-	start := 0
-	if tok := aws.ToString(in.NextToken); tok != "" {
-		n, err := strconv.Atoi(tok)
-		if err != nil || n < 0 || n > len(urls) {
-			return nil, core.Errorf("InvalidParameterValue", "Invalid NextToken value.")
-		}
-		start = n
-	}
-	out := &sqs.ListQueuesOutput{}
-	end := min(start+limit, len(urls))
-	out.QueueUrls = urls[start:end]
-	if end < len(urls) && in.MaxResults != nil {
-		out.NextToken = aws.String(strconv.Itoa(end))
-	}
+	out := &sqs.ListQueuesOutput{QueueUrls: page, NextToken: next}
 	return out, nil
 }
 
