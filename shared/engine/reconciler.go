@@ -361,7 +361,7 @@ func (r *Reconciler[O, S]) create(ctx context.Context, p *pass[O], drv managed.D
 	}
 	createCtx, attempts := metrics.WithAttempts(ctx)
 	createErr := drv.Create(createCtx, o, req)
-	if managed.ExternalName(o) == "" && !mayHaveCreated(createErr, attempts.Uncertain()) {
+	if !mayHaveCreated(createErr, attempts.Uncertain()) {
 		// AWS refused the request outright: nothing was created, and the pending marker has
 		// done its job. Otherwise it stays until an observation finds the resource: AWS may
 		// not show a resource it just created (eventual consistency), and an operator that

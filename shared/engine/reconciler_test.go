@@ -307,6 +307,12 @@ func TestReconcile(t *testing.T) {
 			want: outcome{Calls: map[string]int{"Observe": 1, "Create": 1}, Ready: "False/AWSRejectedRequest", Synced: "False/AWSRejectedRequest", Stalled: "True/AWSRejectedRequest",
 				Finalizer: true, Requeue: "none", Events: []string{"AWSRejectedRequest"}},
 		},
+		"CreateRefusedWithExternalName": {
+			reason: "A create that AWS refuses for an object whose external name names nothing leaves no create-pending marker, so its deletion does not wait for a resource.",
+			args:   fixture{widget: widget(withFinalizer, withExternalName("w-5")), cloud: func(c *cloud, _ *testkind.Widget) { c.errs["Create"] = apiError("InvalidParameterValue") }},
+			want: outcome{Calls: map[string]int{"Observe": 1, "Create": 1}, Ready: "False/AWSRejectedRequest", Synced: "False/AWSRejectedRequest", Stalled: "True/AWSRejectedRequest",
+				ExternalName: "w-5", Finalizer: true, Requeue: "none", Events: []string{"AWSRejectedRequest"}},
+		},
 		"Throttled": {
 			reason: "Throttling is retried with per-item backoff (an error to the work queue) and shown in Synced.",
 			args:   fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied), cloud: func(c *cloud, _ *testkind.Widget) { c.errs["Observe"] = apiError("Throttling") }},
