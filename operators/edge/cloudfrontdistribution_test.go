@@ -82,13 +82,15 @@ func TestCloudFrontDistribution(t *testing.T) {
 	})
 	kubetest.WaitEvent(t, h.c, d, condition.ReasonDriftDetected, "comment")
 
-	// A spec change whose update loses a race with another writer is retried.
+	// A spec change whose update loses a race with another writer is retried. The hook runs
+	// while ResyncUntil rewrites d, so it uses a copy of the id.
+	distID := d.Status.ID
 	h.beforeNext(isUpdate, func(*http.Request) {
-		h.changeOutside(t, d.Status.ID, func(c *types.DistributionConfig) { c.DefaultRootObject = aws.String("other.html") })
+		h.changeOutside(t, distID, func(c *types.DistributionConfig) { c.DefaultRootObject = aws.String("other.html") })
 	})
 	h.patchSpec(t, d, `{"priceClass":"PriceClass_200"}`)
 	kubetest.ResyncUntil(t, h.c, d, "the race retried", func() bool {
-		dist, _ := h.distribution(t, d.Status.ID)
+		dist, _ := h.distribution(t, distID)
 		return dist.DistributionConfig.PriceClass == types.PriceClassPriceClass200 && aws.ToString(dist.DistributionConfig.DefaultRootObject) == "index.html"
 	})
 	if n := h.calls()["UpdateDistribution"]["PreconditionFailed"]; n == 0 {
