@@ -113,8 +113,10 @@ func TestPlanMakesTheCallsInOrder(t *testing.T) {
 	if want := []string{"DescribeLoadBalancers", "DescribeTargetGroups", "DescribeTags", "DescribeListeners", "DescribeLoadBalancerAttributes"}; !slices.Equal(api.calls, want) {
 		t.Errorf("observe calls %q, want %q", api.calls, want)
 	}
-	if got, want := obs.Changes.String(), "subnets, attributes, tags, targetGroups, listeners"; got != want || obs.Ready {
-		t.Errorf("changes %q (Ready %v), want %q and not Ready", got, obs.Ready, want)
+	// An active load balancer is usable while its listeners are made: the engine reports it
+	// Ready=True/Available only once nothing differs.
+	if got, want := obs.Changes.String(), "subnets, attributes, tags, targetGroups, listeners"; got != want || !obs.Ready || obs.UpToDate() {
+		t.Errorf("changes %q (Ready %v), want %q, usable and not up to date", got, obs.Ready, want)
 	}
 	again, err := d.Observe(ctx, b, managed.Request{Tags: map[string]string{"team": "web"}})
 	if err != nil || again.Changes.String() != obs.Changes.String() {
