@@ -19,8 +19,8 @@ import (
 // essentialReads are the reads that tools call on every resource the emulator holds: Terraform's
 // resources refresh with them, and a peer controller observing a single resource calls them on
 // each reconcile. A missing one makes such a tool fail against the sandbox, so the test fails
-// when any of them is not implemented. S3's are every read Terraform's aws_s3_bucket makes on
-// each refresh.
+// when any of them is missing from the emulator. S3's are every read Terraform's
+// aws_s3_bucket makes on each refresh.
 var essentialReads = map[string][]string{
 	"S3": {"HeadBucket", "GetBucketLocation", "GetBucketAbac", "GetBucketAcl", "GetBucketAccelerateConfiguration", "GetBucketCors",
 		"GetBucketEncryption", "GetBucketLifecycleConfiguration", "GetBucketLogging", "GetBucketNotificationConfiguration",
