@@ -91,10 +91,10 @@ func checkDeployment(t *testing.T, u *unstructured.Unstructured) {
 	t.Helper()
 	c := container(t, u)
 	wantArgs := []string{
-		"--metrics-bind-address=:8080", "--health-probe-bind-address=:8081", "--leader-elect=true",
+		"--metrics-bind-address=:8080", "--metrics-secure=true", "--health-probe-bind-address=:8081", "--leader-elect=true",
 		"--sync-period=10m", "--provider-revalidation=5m", "--wait-interval=5s",
 		"--max-concurrent-reconciles=10", "--kube-api-qps=-1", "--kube-api-burst=0", "--log-level=info", "--log-format=json",
-		"--operator-identity-namespaces=*", "--allow-endpoint-override=false",
+		"--operator-identity-namespaces=*", "--allow-endpoint-override=false", "--adoption-namespaces=*",
 	}
 	if diff := cmp.Diff(wantArgs, c.Args); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)
@@ -177,9 +177,10 @@ var referenced = map[string][]string{
 // Role of the namespace.
 func checkRBAC(t *testing.T, m manifest, family string) {
 	t.Helper()
-	allowed := map[string]bool{"secrets": true, "namespaces": true, "events": true, "configmaps": true}
+	allowed := map[string]bool{"secrets": true, "namespaces": true, "events": true, "configmaps": true, "tokenreviews": true, "subjectaccessreviews": true}
+	// The secure metrics endpoint has the API server review each scraper's token and access.
 	exactVerbs := map[string][]string{"secrets": {"create", "get", "list", "patch", "update", "watch"}, "namespaces": {"get"},
-		"configmaps": {"create", "get", "patch", "update"}}
+		"configmaps": {"create", "get", "patch", "update"}, "tokenreviews": {"create"}, "subjectaccessreviews": {"create"}}
 	// Kinds of other families that the family's references name are read (get, list, watch),
 	// never written; cli's TestFamiliesMayReadWhatTheyReference checks that none is missing.
 	for _, plural := range referenced[family] {

@@ -10,7 +10,10 @@ import (
 )
 
 // tenancyFlags are the operator flags the tenancy values and installID become.
-var tenancyFlags = []string{"--operator-identity-namespaces=", "--assume-role-policy=", "--allow-endpoint-override=", "--sts-endpoint=", "--install-id="}
+var tenancyFlags = []string{"--operator-identity-namespaces=", "--assume-role-policy=", "--allow-endpoint-override=",
+	"--allow-loopback-endpoints=", "--in-cluster-endpoints=", "--sts-endpoint=", "--role-session-tags=", "--adoption-namespaces=",
+	"--takeover-namespaces=", "--foreign-write-namespaces=", "--iam-permissions-boundary=", "--iam-trusted-accounts=",
+	"--iam-denied-policies=", "--iam-role-prefix=", "--iam-role-path=", "--passable-roles=", "--install-id="}
 
 // TestTenancyArgs checks the operator flags that the tenancy values and installID become, with
 // the defaults and with a values file that sets every one, in a family chart and through the
@@ -25,7 +28,23 @@ tenancy:
     - namespace: "*"
       roleARNPattern: arn:aws:iam::123456789012:role/shared-readonly
   allowEndpointOverride: true
+  allowLoopbackEndpoints: true
+  inClusterEndpoints:
+    - namespace: dev
+      hostPattern: localstack
   stsEndpoint: https://sts.eu-west-1.amazonaws.com
+  roleSessionTags: false
+  adoptionNamespaces: [infra-system]
+  takeoverNamespaces: [infra-system]
+  foreignWriteNamespaces: [platform]
+guardrails:
+  iam:
+    permissionsBoundary: [{namespace: "*", policyARN: "arn:aws:iam::{account}:policy/boundary"}]
+    trustedAccounts: [{namespace: platform, accountID: "210987654321"}]
+    deniedPolicies: ["arn:aws*:iam::aws:policy/AdministratorAccess"]
+    rolePrefix: [{namespace: "*", prefix: "{namespace}-"}]
+    rolePath: [{namespace: "*", pathPrefix: "/teams/"}]
+  passableRoles: [{namespace: team-a, roleARNPattern: "arn:aws:iam::123456789012:role/team-a-*"}]
 installID: prod-eu-1
 `
 	customArgs := []string{
@@ -33,9 +52,22 @@ installID: prod-eu-1
 		"--assume-role-policy=team-a=arn:aws:iam::123456789012:role/team-a-*",
 		"--assume-role-policy=*=arn:aws:iam::123456789012:role/shared-readonly",
 		"--allow-endpoint-override=true",
+		"--allow-loopback-endpoints=true",
+		"--in-cluster-endpoints=dev=localstack",
 		"--sts-endpoint=https://sts.eu-west-1.amazonaws.com",
+		"--role-session-tags=false",
+		"--adoption-namespaces=infra-system",
+		"--takeover-namespaces=infra-system",
+		"--foreign-write-namespaces=platform",
+		"--iam-permissions-boundary=*=arn:aws:iam::{account}:policy/boundary",
+		"--iam-trusted-accounts=platform=210987654321",
+		"--iam-denied-policies=arn:aws*:iam::aws:policy/AdministratorAccess",
+		"--iam-role-prefix=*={namespace}-",
+		"--iam-role-path=*=/teams/",
+		"--passable-roles=team-a=arn:aws:iam::123456789012:role/team-a-*",
 		"--install-id=prod-eu-1",
 	}
+	defaults := []string{"--operator-identity-namespaces=*", "--allow-endpoint-override=false", "--adoption-namespaces=*"}
 	type args struct {
 		chart, family, values string
 	}
@@ -47,7 +79,7 @@ installID: prod-eu-1
 		"Defaults": {
 			reason: "Every namespace may use the operator's identity, any role may be assumed, endpoints are not honoured; no STS endpoint or install id is passed.",
 			args:   args{chart: "data", family: "data"},
-			want:   []string{"--operator-identity-namespaces=*", "--allow-endpoint-override=false"},
+			want:   defaults,
 		},
 		"EveryValue": {
 			reason: "Each value becomes its flag, one --assume-role-policy per entry.",
@@ -57,12 +89,29 @@ installID: prod-eu-1
 		"NoNamespaceMayUseTheOperatorIdentity": {
 			reason: "An empty list passes an empty flag: no namespace may use the operator's identity.",
 			args:   args{chart: "networking", family: "networking", values: "tenancy: {operatorIdentityNamespaces: []}"},
-			want:   []string{"--operator-identity-namespaces=", "--allow-endpoint-override=false"},
+			want:   []string{"--operator-identity-namespaces=", "--allow-endpoint-override=false", "--adoption-namespaces=*"},
 		},
 		"ThroughTheUmbrella": {
 			reason: "In the umbrella a family's values go under its name.",
 			args:   args{chart: Umbrella, family: "data", values: "data:" + strings.ReplaceAll(custom, "\n", "\n  ")},
 			want:   customArgs,
+		},
+		"UmbrellaGlobalForEveryFamily": {
+			reason: "The umbrella's global tenancy and guardrails override each family's own, key by key, an empty list too.",
+			args: args{chart: Umbrella, family: "caching", values: `
+global:
+  tenancy: {operatorIdentityNamespaces: [], adoptionNamespaces: []}
+  guardrails: {iam: {deniedPolicies: []}, passableRoles: [{namespace: team-a, roleARNPattern: "arn:aws:iam::*:role/team-a-*"}]}
+caching:
+  tenancy: {operatorIdentityNamespaces: ["*"], allowEndpointOverride: true}
+`},
+			want: []string{"--operator-identity-namespaces=", "--allow-endpoint-override=true", "--adoption-namespaces=",
+				"--iam-denied-policies=", "--passable-roles=team-a=arn:aws:iam::*:role/team-a-*"},
+		},
+		"EmptyDeniedPolicies": {
+			reason: "An empty deniedPolicies list denies none; unset, the operator's default list applies (no flag).",
+			args:   args{chart: "security", family: "security", values: "guardrails: {iam: {deniedPolicies: []}}"},
+			want:   append(slices.Clone(defaults), "--iam-denied-policies="),
 		},
 	}
 	for name, tc := range cases {

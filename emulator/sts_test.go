@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/aws/aws-sdk-go-v2/service/sts/types"
 	"github.com/aws/smithy-go"
 	"github.com/google/go-cmp/cmp"
 
@@ -65,6 +66,84 @@ func TestSTSAssumeRole(t *testing.T) {
 	var apiErr smithy.APIError
 	if !errors.As(err, &apiErr) || apiErr.ErrorCode() != "ValidationError" {
 		t.Errorf("an invalid role ARN gave %v, want ValidationError", err)
+	}
+}
+
+// TestSTSAssumeRoleSessionTags checks that AssumeRole takes session tags and an external ID as
+// STS does: valid ones are kept with the session (the state dump shows them) and the session
+// name is in the caller's ARN; invalid ones are refused.
+func TestSTSAssumeRoleSessionTags(t *testing.T) {
+	_, url := start(t, emulator.Options{})
+	ctx := context.Background()
+	tag := func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} }
+	cases := map[string]struct {
+		reason     string
+		tags       []types.Tag
+		externalID string
+		// want is the error code, or "" for success.
+		want string
+	}{
+		"Valid": {
+			reason:     "Session tags and an external ID are accepted and kept.",
+			tags:       []types.Tag{tag("infra-operator/namespace", "team-a"), tag("infra-operator/provider", "team-a/aws")},
+			externalID: "team-a-7",
+		},
+		"BadKey": {
+			reason: "A tag key with a character STS refuses is a ValidationError.",
+			tags:   []types.Tag{tag("bad#key", "v")},
+			want:   "ValidationError",
+		},
+		"DuplicateKey": {
+			reason: "Tag keys are compared without regard to case.",
+			tags:   []types.Tag{tag("Team", "a"), tag("team", "b")},
+			want:   "InvalidParameterValue",
+		},
+		"BadExternalID": {
+			reason:     "An external ID with a space is a ValidationError.",
+			externalID: "not valid",
+			want:       "ValidationError",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			in := &sts.AssumeRoleInput{RoleArn: aws.String("arn:aws:iam::222222222222:role/deployer"),
+				RoleSessionName: aws.String("infra-operator@" + strings.ToLower(name)), Tags: tc.tags}
+			if tc.externalID != "" {
+				in.ExternalId = aws.String(tc.externalID)
+			}
+			out, err := sts.NewFromConfig(sdkConfig(t, url, "AKIDBASE", 1)).AssumeRole(ctx, in)
+			got := ""
+			var apiErr smithy.APIError
+			if errors.As(err, &apiErr) {
+				got = apiErr.ErrorCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Fatalf("%s\n-want +got:\n%s", tc.reason, diff)
+			}
+			if err != nil {
+				return
+			}
+			cfg := sdkConfig(t, url, aws.ToString(out.Credentials.AccessKeyId), 1)
+			id, err := sts.NewFromConfig(cfg).GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "arn:aws:sts::222222222222:assumed-role/deployer/infra-operator@valid"; aws.ToString(id.Arn) != want {
+				t.Errorf("caller %s, want %s", aws.ToString(id.Arn), want)
+			}
+			var state map[string]map[string]struct {
+				Tags       map[string]string
+				ExternalID string
+			}
+			getJSON(t, url+"/_emulator/state", &state)
+			kept := state["STS"][aws.ToString(out.Credentials.AccessKeyId)]
+			wantTags := map[string]string{"infra-operator/namespace": "team-a", "infra-operator/provider": "team-a/aws"}
+			if diff := cmp.Diff(wantTags, kept.Tags); diff != "" || kept.ExternalID != tc.externalID {
+				t.Errorf("the session keeps external ID %q and tags\n-want +got:\n%s", kept.ExternalID, diff)
+			}
+		})
 	}
 }
 

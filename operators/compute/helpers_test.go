@@ -31,6 +31,8 @@ import (
 const (
 	testAccessKey = "AKIDCOMPUTETEST"
 	testSecretKey = "compute-test-secret"
+	// seedAccount is the account of the seed examples' ARNs (arn:aws:iam::123456789012:...).
+	seedAccount = "123456789012"
 )
 
 // testTransitions are the emulator's lifecycle durations in tests: short, so tests see every
@@ -60,7 +62,9 @@ func start(t testing.TB) *harness {
 // by tune (nil transitions and a tune that changes nothing give the defaults a user has).
 func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options)) *harness {
 	t.Helper()
-	emu := emulator.New(emulator.Options{Transitions: transitions})
+	// The test key belongs to the account the seed examples' role ARNs name, so that the roles
+	// they pass are of the provider's account, as the open default of --passable-roles wants.
+	emu := emulator.New(emulator.Options{Transitions: transitions, Accounts: map[string]string{testAccessKey: seedAccount}})
 	iamrole.Propagation = time.Second
 	env := families.Start(t, emu, tune, compute.Family(), networking.Family(), security.Family())
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)

@@ -60,9 +60,10 @@ func TestLambdaFunctionSeedExamples(t *testing.T) {
 	stack := h.env.Namespace(t)
 	h.provider(t, stack, "production-aws")
 	objs := h.apply(t, "lambdafunction-serverless.yaml", stack)
-	// Verbatim, the placeholder account is refused by Lambda, once, with a terminal condition.
+	// Verbatim, the placeholder account is not the provider's: the role is refused before any
+	// Lambda call, with a terminal condition.
 	refused := kubetest.WaitCondition(t, h.c, &v1alpha1.LambdaFunction{ObjectMeta: metav1.ObjectMeta{Namespace: stack, Name: "api-handler"}},
-		"Synced", "False", condition.ReasonAWSRejected)
+		"Synced", "False", condition.ReasonRoleNotPassable)
 	if msg := findCondition(refused.Status.Conditions, "Synced").Message; !strings.Contains(msg, "role") {
 		t.Errorf("the refusal does not name the role: %q", msg)
 	}

@@ -2,6 +2,7 @@ package data_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,8 +21,9 @@ import (
 // TestS3BucketKeepsGrantedStatements checks that a statement another object granted in the
 // bucket's policy (its Sid starts with the reserved prefix, as a CloudFrontDistribution's
 // does) is no difference from the spec, survives a change of spec.policy and an empty
-// spec.policy (the bucket policy is then not deleted), and that a spec.policy using the
-// reserved prefix is refused before any AWS call.
+// spec.policy (the bucket policy is then not deleted), that a statement added by hand under the
+// reserved prefix is drift (reported under driftPolicy Report, removed under Enforce), and that
+// a spec.policy using the reserved prefix is refused before any AWS call.
 func TestS3BucketKeepsGrantedStatements(t *testing.T) {
 	h := start(t)
 	h.provider("default", "production-aws")
@@ -88,6 +90,28 @@ func TestS3BucketKeepsGrantedStatements(t *testing.T) {
 	if n := h.calls("S3")["DeleteBucketPolicy"]; n != 0 {
 		t.Errorf("DeleteBucketPolicy calls = %d while a granted statement remains, want none", n)
 	}
+
+	// A statement added by hand under the reserved prefix, letting an outside account read
+	// (block public access refuses "*" here), is drift: reported and left under driftPolicy
+	// Report, removed under Enforce, the granted statement kept.
+	forged := `{"Sid":"InfraOperatorX","Effect":"Allow","Principal":{"AWS":"arn:aws:iam::999999999999:root"},"Action":"s3:GetObject",` +
+		`"Resource":"arn:aws:s3:::` + name + `/*"}`
+	update(h, b, func(b *v1alpha1.S3Bucket) { b.Spec.DriftPolicy = shared.DriftPolicyReport })
+	waitFor(h, b, 10*time.Second, "the drift policy applied", func(o *v1alpha1.S3Bucket) bool {
+		return o.Status.ObservedGeneration == o.Generation && o.Status.Ready
+	})
+	if _, err := c.PutBucketPolicy(context.Background(), &s3.PutBucketPolicyInput{Bucket: aws.String(name), Policy: aws.String(doc(granted, forged))}); err != nil {
+		t.Fatalf("add a statement under the reserved prefix outside the operator: %v", err)
+	}
+	h.resync(b)
+	waitFor(h, b, 10*time.Second, "the forged statement reported", func(o *v1alpha1.S3Bucket) bool {
+		return meta.IsStatusConditionTrue(o.Status.Conditions, condition.TypeDrifted) && slices.ContainsFunc(o.Status.Drift, func(d shared.DriftedField) bool { return d.Field == "policy" })
+	})
+	if got := read(); !policy.Equivalent(got, doc(granted, forged)) {
+		t.Errorf("driftPolicy Report changed the bucket policy to %s", got)
+	}
+	update(h, b, func(b *v1alpha1.S3Bucket) { b.Spec.DriftPolicy = shared.DriftPolicyEnforce })
+	eventually(t, "the forged statement removed, the granted one kept", func() bool { return policy.Equivalent(read(), doc(granted)) })
 
 	// The reserved prefix is refused in spec.policy.
 	reserved := newBucket("reserved", "infra-test-reserved", shared.DeletionPolicyDelete)

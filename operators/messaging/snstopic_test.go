@@ -14,6 +14,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
@@ -158,10 +159,18 @@ func TestSNSTopicDeliversToQueue(t *testing.T) {
 	}
 }
 
+// foreignWrites is the operator's options of tests that subscribe queues made outside the
+// operator: short waits, and every namespace allowed to write into queues it does not own.
+func foreignWrites(o *operator.Options) {
+	shortWaits(o)
+	o.ForeignWriteNamespaces = []string{"*"}
+}
+
 // TestSNSTopicDeletion deletes topics under each policy: Delete deletes the topic, its
-// subscriptions and its statements in queue policies; Retain and Orphan keep them.
+// subscriptions and its statements in queue policies; Retain and Orphan keep them. The queue
+// is made outside the operator, so the administrator allows writing into it.
 func TestSNSTopicDeletion(t *testing.T) {
-	h := start(t)
+	h := startWith(t, foreignWrites)
 	ns := h.namespace()
 	url := h.sqsQueueURL("sink", nil)
 	arn := h.attributes(url)["QueueArn"]
@@ -193,9 +202,10 @@ func TestSNSTopicDeletion(t *testing.T) {
 }
 
 // TestSNSTopicWaitsForQueue checks that a topic subscribing a queue of its account that does
-// not exist says so, and recovers when the queue appears.
+// not exist says so, and recovers when the queue appears (made outside the operator, which the
+// administrator allows the topic to write into).
 func TestSNSTopicWaitsForQueue(t *testing.T) {
-	h := start(t)
+	h := startWith(t, foreignWrites)
 	ns := h.namespace()
 	tp := topic(ns, "lonely", "lonely")
 	tp.Spec.Subscriptions = []v1alpha1.SNSSubscription{{Protocol: "sqs", Endpoint: "arn:aws:sqs:us-east-1:123456789012:later"}}
@@ -214,4 +224,36 @@ func hasTag(tags []snstypes.Tag, key string) bool {
 		}
 	}
 	return false
+}
+
+// TestSNSTopicForeignQueue checks that a topic subscribing, by ARN, a queue its namespace does
+// not own (one made outside the operator, or another namespace's SQSQueue) is refused with
+// ForeignWriteNotAllowed and writes nothing into the queue's policy, while a queue of its own
+// namespace's SQSQueue is subscribed.
+func TestSNSTopicForeignQueue(t *testing.T) {
+	h := start(t)
+	ns, other := h.namespace(), h.namespace()
+	outside := h.attributes(h.sqsQueueURL("outside", nil))["QueueArn"]
+	theirs := waitReady(h, func() *v1alpha1.SQSQueue { q := queue(other, "theirs", "theirs"); h.create(q); return q }())
+	ours := waitReady(h, func() *v1alpha1.SQSQueue { q := queue(ns, "ours", "ours"); h.create(q); return q }())
+	h.emu.Calls.Reset()
+	for name, arn := range map[string]string{"to-outside": outside, "to-theirs": theirs.Status.QueueARN} {
+		tp := topic(ns, name, name)
+		tp.Spec.Subscriptions = []v1alpha1.SNSSubscription{{Protocol: "sqs", Endpoint: arn}}
+		h.create(tp)
+		tp = kubetest.WaitCondition(h.t, h.env.Client, tp, "Synced", "False", condition.ReasonForeignWriteNotAllowed)
+		if msg := strings.Join(kubetest.ConditionTexts(tp.Status.Conditions), "; "); !strings.Contains(msg, "--foreign-write-namespaces") {
+			t.Errorf("%s: conditions %s do not name the flag", name, msg)
+		}
+	}
+	if n := h.calls("SQS")["SetQueueAttributes"]; n != 0 {
+		t.Errorf("%d SetQueueAttributes calls for queues the namespace does not own; want none", n)
+	}
+	if n := h.calls("SNS")["Subscribe"]; n != 0 {
+		t.Errorf("%d Subscribe calls for queues the namespace does not own; want none", n)
+	}
+	own := topic(ns, "to-ours", "to-ours")
+	own.Spec.Subscriptions = []v1alpha1.SNSSubscription{{Protocol: "sqs", Endpoint: ours.Status.QueueARN}}
+	h.create(own)
+	waitFor(h, own, "Ready and subscribed", func(t *v1alpha1.SNSTopic) bool { return t.Status.Ready && t.Status.SubscriptionsConfirmed == 1 })
 }

@@ -15,6 +15,7 @@ import (
 	secv1alpha1 "github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/policy"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
@@ -63,7 +64,8 @@ func TestSQSQueueSeedExamples(t *testing.T) {
 
 // TestSQSQueueUpdateAndDrift changes the spec (one SetQueueAttributes with only what differs),
 // then changes the queue outside the operator and sees it restored, with the statements an
-// SNSTopic keeps in the policy left alone.
+// SNSTopic keeps in the policy left alone and a statement added by hand under their reserved
+// Sid prefix removed.
 func TestSQSQueueUpdateAndDrift(t *testing.T) {
 	h := start(t)
 	ns := h.namespace()
@@ -91,20 +93,26 @@ func TestSQSQueueUpdateAndDrift(t *testing.T) {
 		t.Errorf("attributes after the update: %v", got)
 	}
 
-	// A topic's statement, as the SNSTopic driver writes it, next to the user's.
-	withTopic := `{"Version":"2012-10-17","Statement":[{"Sid":"Owner","Effect":"Allow","Principal":{"AWS":"arn:aws:iam::123456789012:root"},"Action":"sqs:*","Resource":"*"},` +
-		`{"Sid":"InfraOperatorSNS0011223344556677","Effect":"Allow","Principal":{"Service":"sns.amazonaws.com"},"Action":"sqs:SendMessage","Resource":"` + q.Status.QueueARN + `"}]}`
+	// A topic's statement, as the SNSTopic driver writes it, next to the user's, and one added
+	// by hand under the reserved prefix that lets anyone send.
+	topicStatement := policy.SNSSendStatement("arn:aws:sns:us-east-1:123456789012:events", q.Status.QueueARN)
+	forged := map[string]any{"Sid": policy.SNSSidPrefix + "Anyone", "Effect": "Allow", "Principal": "*", "Action": "sqs:SendMessage", "Resource": q.Status.QueueARN}
+	user, err := policy.Parse(q.Spec.Policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withTopic := user.With(topicStatement).With(forged).String()
 	if _, err := h.sqs.SetQueueAttributes(context.Background(), &sqs.SetQueueAttributesInput{QueueUrl: aws.String(q.Status.QueueURL),
 		Attributes: map[string]string{"VisibilityTimeout": "5", "DelaySeconds": "10", "Policy": withTopic}}); err != nil {
 		t.Fatal(err)
 	}
 	kubetest.Resync(h.t, h.env.Client, q)
-	kubetest.WaitEvent(h.t, h.env.Client, q, "DriftDetected", "DelaySeconds, VisibilityTimeout")
+	kubetest.WaitEvent(h.t, h.env.Client, q, "DriftDetected", "DelaySeconds, Policy, VisibilityTimeout")
 	waitFor(h, q, "the drift is reverted", func(q *v1alpha1.SQSQueue) bool {
 		a := h.attributes(q.Status.QueueURL)
-		return a["VisibilityTimeout"] == "90" && a["DelaySeconds"] == "0"
+		return a["VisibilityTimeout"] == "90" && a["DelaySeconds"] == "0" && !strings.Contains(a["Policy"], "Anyone")
 	})
-	if p := h.attributes(q.Status.QueueURL)["Policy"]; !strings.Contains(p, "InfraOperatorSNS0011223344556677") || !strings.Contains(p, `"Owner"`) {
+	if p := h.attributes(q.Status.QueueURL)["Policy"]; !strings.Contains(p, topicStatement["Sid"].(string)) || !strings.Contains(p, `"Owner"`) {
 		t.Errorf("the policy lost a statement: %s", p)
 	}
 
@@ -112,7 +120,7 @@ func TestSQSQueueUpdateAndDrift(t *testing.T) {
 	kubetest.Update(h.t, h.env.Client, q, func(q *v1alpha1.SQSQueue) { q.Spec.Policy = "" })
 	waitFor(h, q, "the user's statements are removed", func(q *v1alpha1.SQSQueue) bool {
 		p := h.attributes(q.Status.QueueURL)["Policy"]
-		return !strings.Contains(p, `"Owner"`) && strings.Contains(p, "InfraOperatorSNS0011223344556677")
+		return !strings.Contains(p, `"Owner"`) && strings.Contains(p, topicStatement["Sid"].(string))
 	})
 }
 

@@ -37,12 +37,12 @@ func (r *Reconciler[O, S]) delete(ctx context.Context, p *pass[O]) (ctrl.Result,
 	sess, err := r.session(ctx, o)
 	if err != nil {
 		if policy == v1alpha1.DeletionPolicyOrphan {
-			r.event(o, corev1.EventTypeWarning, "OwnershipTagsKept", "Delete", "cannot remove the ownership tags: %v", err)
+			r.event(o, corev1.EventTypeWarning, "OwnershipTagsKept", "Delete", "cannot remove the ownership tags: %s", scrubText(p.secrets, err.Error()))
 			return r.release(ctx, p, fmt.Sprintf("orphaned %s %s in AWS (deletionPolicy Orphan)", r.kind.Name, managed.ExternalName(o)))
 		}
 		return r.fail(p, err)
 	}
-	drv, done, ok := r.connect(ctx, sess)
+	drv, done, ok := r.connect(ctx, sess, o.GetNamespace())
 	if !ok {
 		return r.busy(p)
 	}
@@ -69,9 +69,10 @@ func (r *Reconciler[O, S]) delete(ctx context.Context, p *pass[O]) (ctrl.Result,
 		}
 		return r.release(ctx, p, fmt.Sprintf("deleted %s %s from AWS", r.kind.Name, managed.ExternalName(o)))
 	}
-	if owner := r.otherOwner(o, obs.Tags, sess.InstallID()); owner != "" {
-		// Never delete, nor untag, what another object or install owns.
-		return r.release(ctx, p, fmt.Sprintf("left %s %s in AWS untouched: it belongs to %s", r.kind.Name, managed.ExternalName(o), owner))
+	if why := r.leaveAlone(o, obs.Tags, sess.InstallID()); why != "" {
+		// Never delete, nor untag, what another object or install owns, nor what o was not
+		// allowed to adopt.
+		return r.release(ctx, p, fmt.Sprintf("left %s %s in AWS untouched: %s", r.kind.Name, managed.ExternalName(o), why))
 	}
 	if policy == v1alpha1.DeletionPolicyOrphan {
 		if err := drv.ReleaseOwnership(ctx, o, obs); err != nil {
@@ -102,6 +103,7 @@ func (r *Reconciler[O, S]) release(ctx context.Context, p *pass[O], what string)
 	}
 	r.progress.done(p.o)
 	r.polls.done(p.o)
+	what = scrubText(p.secrets, what)
 	log.FromContext(ctx).Info("released", "what", what)
 	r.event(p.o, corev1.EventTypeNormal, "Released", "Delete", "%s", what)
 	p.result = "deleted"

@@ -95,8 +95,9 @@ func TestDeletionNeverSticks(t *testing.T) {
 
 // TestOwnership checks adoption against ownership tags: a resource that names another object
 // or another install is refused with OwnedByAnother and left untouched, also when the object is
-// deleted, unless the object carries the takeover annotation; setting the external name wakes
-// the object at once.
+// deleted, unless the object carries the takeover annotation, which reaches another
+// namespace's resource only with the administrator's leave (TakeoverNotAllowed without it);
+// setting the external name wakes the object at once.
 func TestOwnership(t *testing.T) {
 	cl := newCloud()
 	env := startWidgets(t, cl, func(o *SetupOptions) { o.Resolver.InstallID = "this-install" })
@@ -119,6 +120,19 @@ func TestOwnership(t *testing.T) {
 		return c != nil && c.Reason == condition.ReasonOwnedByAnother && strings.Contains(c.Message, "other/theirs")
 	})
 	updateWidget(t, env, adopter, func(w *testkind.Widget) { w.Annotations[v1alpha1.AnnotationTakeover] = "true" })
+	waitNamed(t, env, ns, adopter.Name, "the takeover of another namespace's resource needs the administrator", func(w *testkind.Widget) bool {
+		c := meta.FindStatusCondition(w.Status.Conditions, condition.TypeSynced)
+		return c != nil && c.Reason == condition.ReasonTakeoverNotAllowed && strings.Contains(c.Message, "--takeover-namespaces")
+	})
+	cl.mu.Lock()
+	if cl.items["w-foreign"].Tags[v1alpha1.TagOwnerUID] != "another-uid" {
+		t.Errorf("the refused takeover changed the widget's tags: %v", cl.items["w-foreign"].Tags)
+	}
+	// The same resource, owned by another object of the adopter's own namespace, is taken over
+	// with the annotation alone.
+	cl.items["w-foreign"].Tags[v1alpha1.TagOwnerNamespace] = ns
+	cl.mu.Unlock()
+	updateWidget(t, env, adopter, func(w *testkind.Widget) { w.Spec.Size = 2 })
 	got := waitNamed(t, env, ns, adopter.Name, "the takeover adopts it", func(w *testkind.Widget) bool { return w.Status.Ready })
 	cl.mu.Lock()
 	tags := cl.items["w-foreign"].Tags

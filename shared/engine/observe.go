@@ -17,9 +17,13 @@ import (
 // observeOnly is the pass of an object with managementPolicy ObserveOnly: it finds the AWS
 // resource (by the external-name annotation, or by the name in the spec: the kit's Claim
 // adopts it), fills the status, reports how the resource differs from the spec, and writes
-// nothing to AWS. The resource's ownership tags are not checked, and the object gets no
-// finalizer: deleting it never touches AWS.
-func (r *Reconciler[O, S]) observeOnly(ctx context.Context, p *pass[O], drv managed.Driver[O, S], req managed.Request) (ctrl.Result, error) {
+// nothing to AWS. A resource of another object of the namespace, or one without ownership
+// tags, may be observed; one that another namespace's object or another install owns only
+// when the administrator lets the namespace take over such resources (Boundary.
+// TakeoverNamespaces): observing is reading, and another tenant's resource is not the
+// namespace's to read through the operator. The object gets no finalizer: deleting it never
+// touches AWS. installID is this install's identity.
+func (r *Reconciler[O, S]) observeOnly(ctx context.Context, p *pass[O], drv managed.Driver[O, S], req managed.Request, installID string) (ctrl.Result, error) {
 	o := p.o
 	obs, err := drv.Observe(ctx, o, req)
 	if perr := r.persistBookkeeping(ctx, p, false); perr != nil {
@@ -27,6 +31,15 @@ func (r *Reconciler[O, S]) observeOnly(ctx context.Context, p *pass[O], drv mana
 	}
 	if err != nil {
 		return r.fail(p, fmt.Errorf("observe: %w", err))
+	}
+	if owner, foreign := r.otherOwner(o, obs.Tags, installID); obs.Exists && foreign && !r.opts.Boundary.MayTakeOver(o.GetNamespace()) {
+		if err := restoreStatus(p.orig, o); err != nil {
+			return r.fail(p, err)
+		}
+		return r.fail(p, managed.Terminal(condition.ReasonTakeoverNotAllowed, "%s %s belongs to %s, outside namespace %s; managementPolicy ObserveOnly "+
+			"observes only resources of this namespace's objects or resources without ownership tags. To observe it, the cluster administrator "+
+			"must allow namespace %s (operator flag --takeover-namespaces, chart value tenancy.takeoverNamespaces)",
+			r.kind.Name, managed.ExternalName(o), owner, o.GetNamespace(), o.GetNamespace()))
 	}
 	now := metav1.NewTime(r.opts.Now())
 	o.GetManagedStatus().LastSyncTime = &now

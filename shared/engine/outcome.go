@@ -19,6 +19,9 @@ import (
 //
 // While the object is being deleted, every message that is not a passing AWS error also names
 // the way out (deletionPolicy Orphan), so that nobody needs to remove a finalizer by hand.
+//
+// No message holds a secret value the pass read (see scrubText): an AWS error may echo the
+// request it refuses. The error returned is scrubbed by Reconcile, which returns it.
 func (r *Reconciler[O, S]) fail(p *pass[O], err error) (ctrl.Result, error) {
 	o := p.o
 	if apierrors.IsConflict(err) {
@@ -32,8 +35,9 @@ func (r *Reconciler[O, S]) fail(p *pass[O], err error) (ctrl.Result, error) {
 		wayOut = deletionWayOut
 	}
 	if w, ok := managed.AsWaiting(err); ok {
-		setCondition(o, condition.TypeReady, metav1.ConditionFalse, w.Reason, w.Message+wayOut)
-		setCondition(o, condition.TypeSynced, metav1.ConditionFalse, w.Reason, w.Message+wayOut)
+		msg := scrubText(p.secrets, w.Message) + wayOut
+		setCondition(o, condition.TypeReady, metav1.ConditionFalse, w.Reason, msg)
+		setCondition(o, condition.TypeSynced, metav1.ConditionFalse, w.Reason, msg)
 		p.result = "wait"
 		after := w.After
 		if after <= 0 {
@@ -42,8 +46,9 @@ func (r *Reconciler[O, S]) fail(p *pass[O], err error) (ctrl.Result, error) {
 		return ctrl.Result{RequeueAfter: after}, nil
 	}
 	if pe, ok := provider.AsError(err); ok {
-		setCondition(o, condition.TypeReady, metav1.ConditionFalse, pe.Reason, pe.Message+wayOut)
-		setCondition(o, condition.TypeSynced, metav1.ConditionFalse, pe.Reason, pe.Message+wayOut)
+		msg := scrubText(p.secrets, pe.Message) + wayOut
+		setCondition(o, condition.TypeReady, metav1.ConditionFalse, pe.Reason, msg)
+		setCondition(o, condition.TypeSynced, metav1.ConditionFalse, pe.Reason, msg)
 		p.result = "wait"
 		return ctrl.Result{RequeueAfter: r.opts.ProviderRetry}, nil
 	}
@@ -66,7 +71,7 @@ func (r *Reconciler[O, S]) fail(p *pass[O], err error) (ctrl.Result, error) {
 	case awserr.ClassDependencyViolation:
 		reason = condition.ReasonDependencyViolation
 	}
-	msg := awserr.Describe(err)
+	msg := scrubText(p.secrets, awserr.Describe(err))
 	setCondition(o, condition.TypeSynced, metav1.ConditionFalse, reason, msg)
 	if !isTrue(o.GetManagedStatus().Conditions, condition.TypeReady) {
 		setCondition(o, condition.TypeReady, metav1.ConditionFalse, reason, msg)
@@ -81,9 +86,11 @@ func (r *Reconciler[O, S]) fail(p *pass[O], err error) (ctrl.Result, error) {
 	return ctrl.Result{}, err
 }
 
-// terminal marks the object as needing a spec change.
+// terminal marks the object as needing a spec change. msg is reported without the secret
+// values of the pass.
 func (r *Reconciler[O, S]) terminal(p *pass[O], reason, msg string) {
 	o := p.o
+	msg = scrubText(p.secrets, msg)
 	setCondition(o, condition.TypeSynced, metav1.ConditionFalse, reason, msg)
 	setCondition(o, condition.TypeStalled, metav1.ConditionTrue, reason, msg)
 	if !isTrue(o.GetManagedStatus().Conditions, condition.TypeReady) {

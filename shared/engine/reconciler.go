@@ -19,6 +19,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/guardrails"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/metrics"
 	"github.com/runner-codes/infra-operator/shared/provider"
@@ -44,6 +45,12 @@ type Options struct {
 	Timeout time.Duration
 	// Now returns the current time (default time.Now); tests set it.
 	Now func() time.Time
+	// Boundary is what the administrator lets a namespace's objects do to AWS resources that
+	// are not theirs: adopt, take over, observe, write into (default managed.DefaultBoundary).
+	Boundary *managed.Boundary
+	// Guardrails are the administrator's IAM rules, checked by the kinds that declare a
+	// Guard; nil checks nothing (a library default: the operator binaries always set them).
+	Guardrails *guardrails.IAM
 }
 
 func (o Options) withDefaults() Options {
@@ -64,6 +71,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Boundary == nil {
+		o.Boundary = managed.DefaultBoundary()
 	}
 	return o
 }
@@ -104,6 +114,8 @@ type pass[O v1alpha1.Managed] struct {
 	// pass still finds them, AWS has not shown them yet (it may take seconds), and the object
 	// waits rather than making the same calls again.
 	applied string
+	// secrets holds the secret values the pass read, which nothing it reports may show.
+	secrets *managed.Secrets
 }
 
 // Reconcile brings one object's AWS resource in line with its spec, within Options.Timeout.
@@ -125,12 +137,18 @@ func (r *Reconciler[O, S]) Reconcile(ctx context.Context, req ctrl.Request) (res
 	if gvk, gvkErr := apiutil.GVKForObject(o, r.client.Scheme()); gvkErr == nil {
 		o.GetObjectKind().SetGroupVersionKind(gvk)
 	}
-	p := &pass[O]{o: o, orig: o.DeepCopyObject().(O)}
-	ctx = managed.WithEventSink(ctx, func(typ, reason, action, message string) { r.event(o, typ, reason, action, "%s", message) })
+	ctx, secrets := managed.WithSecrets(ctx)
+	p := &pass[O]{o: o, orig: o.DeepCopyObject().(O), secrets: secrets}
+	ctx = managed.WithEventSink(ctx, func(typ, reason, action, message string) {
+		r.event(o, typ, reason, action, "%s", scrubText(secrets, message))
+	})
 	defer func() {
 		if p.result != "terminal" && p.result != "busy" && p.result != "conflict" {
 			meta.RemoveStatusCondition(&o.GetManagedStatus().Conditions, condition.TypeStalled)
 		}
+		// Neither the status nor the error controller-runtime logs shows a secret value.
+		scrubConditions(secrets, o)
+		err = scrubError(secrets, err)
 		if statusErr := r.writeStatus(outer, p); statusErr != nil && err == nil {
 			err = statusErr
 		}
@@ -150,14 +168,15 @@ func (r *Reconciler[O, S]) Reconcile(ctx context.Context, req ctrl.Request) (res
 }
 
 // connect returns the driver for o through the provider session sess and a release function,
-// or ok false when o's provider kept its share of this kind's workers busy for slotWait: an
-// endpoint that answers slowly in one namespace never holds every worker.
-func (r *Reconciler[O, S]) connect(ctx context.Context, sess *provider.Session) (drv managed.Driver[O, S], release func(), ok bool) {
+// or ok false when o's provider, or o's namespace ns, kept its share of this kind's workers busy
+// for slotWait: an endpoint that answers slowly, or a namespace with several slow providers,
+// never holds every worker.
+func (r *Reconciler[O, S]) connect(ctx context.Context, sess *provider.Session, ns string) (drv managed.Driver[O, S], release func(), ok bool) {
 	key := provider.KeyOf(sess.Provider)
-	if !r.slots.acquire(ctx, key) {
+	if !r.slots.acquire(ctx, key, ns) {
 		return nil, nil, false
 	}
-	return r.kind.Connect(sess, r.reader), func() { r.slots.release(key) }, true
+	return r.kind.Connect(sess, r.reader), func() { r.slots.release(key, ns) }, true
 }
 
 // busy puts o back in the queue, its status untouched, while its provider's workers are busy:
@@ -191,7 +210,10 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	if err := r.resolveReferences(ctx, o); err != nil {
 		return r.fail(p, err)
 	}
-	drv, release, ok := r.connect(ctx, sess)
+	if err := r.guard(ctx, o, sess); err != nil {
+		return r.fail(p, err)
+	}
+	drv, release, ok := r.connect(ctx, sess, o.GetNamespace())
 	if !ok {
 		return r.busy(p)
 	}
@@ -199,7 +221,7 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	req := managed.Request{Tags: desired, StalledBefore: stalledBefore(o)}
 	if v1alpha1.ObserveOnly(o) {
 		req.Tags = observedTags(desired)
-		return r.observeOnly(ctx, p, drv, req)
+		return r.observeOnly(ctx, p, drv, req, sess.InstallID())
 	}
 	for round := 1; ; round++ {
 		res, wrote, err := r.round(ctx, p, drv, req, sess.InstallID())
@@ -219,7 +241,10 @@ const maxRounds = 3
 // created or changed it.
 func (r *Reconciler[O, S]) round(ctx context.Context, p *pass[O], drv managed.Driver[O, S], req managed.Request, installID string) (ctrl.Result, bool, error) {
 	o := p.o
+	ctx = managed.WithBoundary(ctx, r.opts.Boundary)
 	obs, err := drv.Observe(ctx, o, req)
+	// A resource found while o's create-pending marker is set is the one o's create made.
+	created := o.GetAnnotations()[v1alpha1.AnnotationCreatePending] != ""
 	if obs.Exists {
 		// A create whose answer was lost has been found: its pending marker has done its job,
 		// and must not hold back the create of a replacement should the resource go later.
@@ -243,10 +268,13 @@ func (r *Reconciler[O, S]) round(ctx context.Context, p *pass[O], drv managed.Dr
 		// make a second resource.
 		return r.settled(r.waitForCreated(p))
 	}
+	if !obs.Exists && reportsLoss(p) {
+		return r.settled(r.reportLoss(p))
+	}
 	if !obs.Exists {
 		return r.create(ctx, p, drv, req)
 	}
-	if err := r.checkOwnership(o, obs.Tags, installID); err != nil {
+	if err := r.checkOwnership(o, obs.Tags, installID, created); err != nil {
 		return r.failed(p, err)
 	}
 	if obs.Conflict != nil {
@@ -296,6 +324,32 @@ func (r *Reconciler[O, S]) reportDrift(ctx context.Context, p *pass[O], obs mana
 		return r.fail(p, err)
 	}
 	setCondition(o, condition.TypeReady, metav1.ConditionTrue, condition.ReasonAvailable, "")
+	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
+	p.result = "drifted"
+	return ctrl.Result{RequeueAfter: r.jitter(r.opts.SyncPeriod)}, nil
+}
+
+// reportsLoss reports whether o's AWS resource, which AWS no longer shows, is reported rather
+// than created again: o has driftPolicy Report, it created or adopted the resource before (it
+// records an identifier, and its spec was applied), and its spec has not changed since. A new
+// object in Report mode is still created, and a spec change applies the spec again, creating
+// the resource, as it restores any reported drift.
+func reportsLoss[O v1alpha1.Managed](p *pass[O]) bool {
+	return p.o.GetManagedSpec().DriftPolicy == v1alpha1.DriftPolicyReport && managed.ExternalName(p.o) != "" &&
+		p.orig.GetManagedStatus().ObservedGeneration > 0 && drifted(p)
+}
+
+// reportLoss reports, without creating it again, the resource of an object with driftPolicy
+// Report that was deleted outside the operator: Drifted True (DriftReported), Ready False
+// (NotFoundInAWS), and a look again after the sync period.
+func (r *Reconciler[O, S]) reportLoss(p *pass[O]) (ctrl.Result, error) {
+	o := p.o
+	r.progress.done(o)
+	r.polls.done(o)
+	msg := fmt.Sprintf("%s %s was deleted outside the operator; driftPolicy Report leaves it: change the spec, or set driftPolicy to Enforce, "+
+		"to create it again", r.kind.Name, managed.ExternalName(o))
+	r.markDrift(p, []string{"resource"}, condition.ReasonDriftReported, msg)
+	setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonNotFoundInAWS, msg)
 	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
 	p.result = "drifted"
 	return ctrl.Result{RequeueAfter: r.jitter(r.opts.SyncPeriod)}, nil

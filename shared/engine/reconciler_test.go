@@ -53,6 +53,8 @@ type fixture struct {
 	firstLook time.Duration
 	// writes, when set, counts the reconciler's writes of the widget to the API server.
 	writes *apiWrites
+	// boundary, when set, replaces the default managed.Boundary.
+	boundary *managed.Boundary
 }
 
 // apiWrites counts writes of the widget: patches of its metadata and of its status.
@@ -79,6 +81,9 @@ type outcome struct {
 	// Drifted is the Drifted condition, and Drift the fields status.drift names.
 	Drifted string
 	Drift   []string
+	// WidgetID is status.widgetID, which the driver's Observe fills in; checked only where a
+	// case sets it, "none" for an empty one.
+	WidgetID string
 }
 
 func widget(mutate ...func(*testkind.Widget)) *testkind.Widget {
@@ -131,6 +136,16 @@ func foreign(size int32) func(*cloud, *testkind.Widget) {
 		c.items["w-9"] = &widgetState{Size: size, Ready: true, Tags: map[string]string{"made-by": "terraform"}}
 	}
 }
+
+// ownedIn puts in the cloud a ready widget w-9 of size 3 that the Widget ns/theirs (UID
+// uid-other) owns.
+func ownedIn(ns string) func(*cloud, *testkind.Widget) {
+	return func(c *cloud, _ *testkind.Widget) {
+		c.items["w-9"] = &widgetState{Size: 3, Ready: true, Tags: map[string]string{v1alpha1.TagOwnerUID: "uid-other",
+			v1alpha1.TagOwnerKind: "Widget", v1alpha1.TagOwnerNamespace: ns, v1alpha1.TagOwnerName: "theirs"}}
+	}
+}
+func takeover(w *testkind.Widget) { managed.SetAnnotation(w, v1alpha1.AnnotationTakeover, "true") }
 func apiError(code string) error {
 	return &smithy.GenericAPIError{Code: code, Message: code + " says no"}
 }
@@ -255,6 +270,76 @@ func TestReconcile(t *testing.T) {
 			}},
 			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "False/OwnedByAnother", Synced: "False/OwnedByAnother", Stalled: "True/OwnedByAnother",
 				ExternalName: "w-9", Finalizer: true, Requeue: "none", Events: []string{"OwnedByAnother"}, CloudItems: 1},
+		},
+		"TakeoverSameNamespace": {
+			reason: "The takeover annotation alone takes over a resource of another object of the same namespace: retagged, then Ready.",
+			args:   fixture{widget: widget(withExternalName("w-9"), takeover), cloud: ownedIn("team")},
+			want: outcome{Calls: map[string]int{"Observe": 2, "Update": 1}, Ready: "True/Available", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Finalizer: true, Requeue: "sync", Events: []string{"Updating"}, CloudItems: 1, OwnerTagged: true},
+		},
+		"TakeoverAnotherNamespaceRefused": {
+			reason: "The takeover annotation does not reach another namespace's resource without the administrator's leave: TakeoverNotAllowed, nothing written.",
+			args:   fixture{widget: widget(withExternalName("w-9"), takeover), cloud: ownedIn("other")},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "False/TakeoverNotAllowed", Synced: "False/TakeoverNotAllowed", Stalled: "True/TakeoverNotAllowed",
+				ExternalName: "w-9", Finalizer: true, Requeue: "none", Events: []string{"TakeoverNotAllowed"}, CloudItems: 1},
+		},
+		"TakeoverAnotherNamespaceAllowed": {
+			reason: "A namespace the administrator lets take over takes another namespace's resource with the annotation.",
+			args: fixture{widget: widget(withExternalName("w-9"), takeover), cloud: ownedIn("other"),
+				boundary: &managed.Boundary{TakeoverNamespaces: []string{"team"}}},
+			want: outcome{Calls: map[string]int{"Observe": 2, "Update": 1}, Ready: "True/Available", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Finalizer: true, Requeue: "sync", Events: []string{"Updating"}, CloudItems: 1, OwnerTagged: true},
+		},
+		"AdoptionNotAllowed": {
+			reason: "A namespace the administrator does not let adopt cannot adopt a resource without ownership tags: AdoptionNotAllowed, nothing written.",
+			args: fixture{widget: widget(withExternalName("w-9")), cloud: foreign(3),
+				boundary: &managed.Boundary{AdoptionNamespaces: []string{"platform"}}},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "False/AdoptionNotAllowed", Synced: "False/AdoptionNotAllowed", Stalled: "True/AdoptionNotAllowed",
+				ExternalName: "w-9", Finalizer: true, Requeue: "none", Events: []string{"AdoptionNotAllowed"}, CloudItems: 1},
+		},
+		"CreateWithoutAdoption": {
+			reason: "A namespace that may not adopt still creates, and manages what it created.",
+			args:   fixture{widget: widget(), reconciles: 2, boundary: &managed.Boundary{}},
+			want: outcome{Calls: map[string]int{"Observe": 3, "Create": 1}, Ready: "True/Available", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-1", Finalizer: true, Requeue: "sync", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
+		},
+		"ObserveOnlyAnotherNamespace": {
+			reason: "An observe-only object does not claim another namespace's resource without the administrator's leave.",
+			args:   fixture{widget: widget(withExternalName("w-9"), observeOnly), cloud: ownedIn("other")},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "False/TakeoverNotAllowed", Synced: "False/TakeoverNotAllowed", Stalled: "True/TakeoverNotAllowed",
+				ExternalName: "w-9", Requeue: "none", Events: []string{"TakeoverNotAllowed"}, CloudItems: 1, WidgetID: "none"},
+		},
+		"ObserveOnlySameNamespace": {
+			reason: "An observe-only object observes a resource of another object of its namespace.",
+			args:   fixture{widget: widget(withExternalName("w-9"), observeOnly), cloud: ownedIn("team")},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "True/Observed", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Requeue: "sync", CloudItems: 1, WidgetID: "w-9"},
+		},
+		"DeleteRefusedTakeover": {
+			reason: "Deleting an object whose takeover of another namespace's resource was refused leaves the resource untouched.",
+			args: fixture{widget: widget(deleting(v1alpha1.DeletionPolicyDelete), withExternalName("w-9"), takeover),
+				cloud: ownedIn("other")},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Gone: true, Events: []string{"Released"}, Requeue: "none", CloudItems: 1},
+		},
+		"ReportDeletedOutside": {
+			reason: "With driftPolicy Report a resource deleted outside the operator is reported (Drifted, NotFoundInAWS), not created again.",
+			args:   fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied, reportDrift)},
+			want: outcome{Calls: map[string]int{"Observe": 1}, Ready: "False/NotFoundInAWS", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Finalizer: true, Requeue: "sync", Events: []string{"DriftDetected"},
+				Drifted: "True/DriftReported", Drift: []string{"resource"}},
+		},
+		"ReportDeletedOutsideSpecChange": {
+			reason: "With driftPolicy Report a spec change creates the resource deleted outside again, as it restores any reported drift.",
+			args: fixture{widget: widget(withFinalizer, withExternalName("w-9"), applied, reportDrift, func(w *testkind.Widget) { w.Generation = 2 }),
+				cloud: func(c *cloud, _ *testkind.Widget) { c.nextID = 8 }},
+			want: outcome{Calls: map[string]int{"Observe": 2, "Create": 1}, Ready: "False/Unavailable", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-9", Finalizer: true, Requeue: "wait", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
+		},
+		"ReportCreatesNew": {
+			reason: "A new object with driftPolicy Report is created.",
+			args:   fixture{widget: widget(reportDrift)},
+			want: outcome{Calls: map[string]int{"Observe": 2, "Create": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
+				ExternalName: "w-1", Finalizer: true, Requeue: "wait", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
 		},
 		"DeletePolicyDelete": {
 			reason: "Policy Delete deletes the AWS resource, then releases the object in the same pass once AWS no longer shows it.",
@@ -411,6 +496,12 @@ func TestReconcile(t *testing.T) {
 			if tc.want.ObservedGeneration == 0 {
 				got.ObservedGeneration = 0
 			}
+			switch {
+			case tc.want.WidgetID == "":
+				got.WidgetID = ""
+			case got.WidgetID == "":
+				got.WidgetID = "none"
+			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
 			}
@@ -504,7 +595,9 @@ func run(t *testing.T, f fixture) outcome {
 	rec := events.NewFakeRecorder(100)
 	kind := widgetKind(cl, f.validate)
 	kind.FirstLook = f.firstLook
-	r := NewReconciler(kind, c, c, &provider.Resolver{Client: c, APIReader: c}, rec, "", 1, testOptions)
+	opts := testOptions
+	opts.Boundary = f.boundary
+	r := NewReconciler(kind, c, c, &provider.Resolver{Client: c, APIReader: c}, rec, "", 1, opts)
 
 	var res ctrl.Result
 	var err error
@@ -534,6 +627,7 @@ func run(t *testing.T, f fixture) outcome {
 	got.Stalled = condOf(w.Status.Conditions, condition.TypeStalled)
 	got.ExternalName = managed.ExternalName(w)
 	got.ObservedGeneration = w.Status.ObservedGeneration
+	got.WidgetID = w.Status.WidgetID
 	got.Drifted = condOf(w.Status.Conditions, condition.TypeDrifted)
 	for _, d := range w.Status.Drift {
 		got.Drift = append(got.Drift, d.Field)

@@ -48,7 +48,7 @@ func (r *Reconciler[O, S]) resolveReferences(ctx context.Context, o O) error {
 func (r *Reconciler[O, S]) resolveSite(ctx context.Context, from O, ref managed.Ref[O], site managed.Site) ([]string, error) {
 	t := ref.Target
 	if site.Name == "" {
-		return r.resolveSelector(ctx, from, t, site)
+		return r.resolveSelector(ctx, from, ref, site)
 	}
 	obj := newTarget(r.client.Scheme(), t, false).(client.Object)
 	err := r.client.Get(ctx, types.NamespacedName{Namespace: from.GetNamespace(), Name: site.Name}, obj)
@@ -60,6 +60,9 @@ func (r *Reconciler[O, S]) resolveSite(ctx context.Context, from O, ref managed.
 			Message: fmt.Sprintf("%s: %s %s/%s does not exist", site.Field, t.Kind, from.GetNamespace(), site.Name)}
 	case err != nil:
 		return nil, fmt.Errorf("%s: read %s %s/%s: %w", site.Field, t.Kind, from.GetNamespace(), site.Name, err)
+	}
+	if err := writable(ref, t, obj, site.Field); err != nil {
+		return nil, err
 	}
 	if ref.Created {
 		id := obj.GetAnnotations()[v1alpha1.AnnotationExternalName]
@@ -76,10 +79,11 @@ func (r *Reconciler[O, S]) resolveSite(ctx context.Context, from O, ref managed.
 	return []string{id}, nil
 }
 
-// resolveSelector returns the identifiers of every object of the target kind in from's
-// namespace that the site's selector selects, sorted. It waits while none matches or any
-// match is not Ready.
-func (r *Reconciler[O, S]) resolveSelector(ctx context.Context, from O, t targets.Target, site managed.Site) ([]string, error) {
+// resolveSelector returns the identifiers of every object of ref's target kind in from's
+// namespace that the site's selector selects, sorted. It waits while none matches, any match
+// is not Ready, or, for a reference that writes into its targets, any match only observes.
+func (r *Reconciler[O, S]) resolveSelector(ctx context.Context, from O, ref managed.Ref[O], site managed.Site) ([]string, error) {
+	t := ref.Target
 	list := newTarget(r.client.Scheme(), t, true).(client.ObjectList)
 	err := r.client.List(ctx, list, client.InNamespace(from.GetNamespace()), client.MatchingLabels(site.Selector.MatchLabels))
 	if meta.IsNoMatchError(err) {
@@ -98,6 +102,9 @@ func (r *Reconciler[O, S]) resolveSelector(ctx context.Context, from O, t target
 	}
 	ids := make([]string, 0, len(items))
 	for _, item := range items {
+		if err := writable(ref, t, item.(client.Object), site.Field); err != nil {
+			return nil, err
+		}
 		id, err := usableID(t, item.(client.Object), site.Field)
 		if err != nil {
 			return nil, err
@@ -146,6 +153,32 @@ func usableID(t targets.Target, obj client.Object, field string) (string, error)
 			Message: fmt.Sprintf("%s: %s %s/%s is not Ready yet", field, t.Kind, obj.GetNamespace(), obj.GetName())}
 	}
 	return id, nil
+}
+
+// writable returns a waiting error naming the field when ref writes into the AWS resource of
+// its target obj (of kind t) and obj has managementPolicy ObserveOnly: the operator never
+// writes to an observed resource, whoever asks, so that an object cannot reach through an
+// observe-only object into a resource its namespace does not manage. It returns nil otherwise.
+func writable[O any](ref managed.Ref[O], t targets.Target, obj client.Object, field string) error {
+	if !ref.Writes || !observesOnly(obj) {
+		return nil
+	}
+	return &managed.WaitingError{Reason: condition.ReasonReferenceObserveOnly, After: referenceRetry,
+		Message: fmt.Sprintf("%s: %s %s/%s has managementPolicy ObserveOnly, and this field writes into its AWS resource, which the operator "+
+			"never writes to: refer to an object with managementPolicy Manage", field, t.Kind, obj.GetNamespace(), obj.GetName())}
+}
+
+// observesOnly reports whether obj, typed or unstructured, has managementPolicy ObserveOnly.
+func observesOnly(obj client.Object) bool {
+	if m, ok := obj.(v1alpha1.Managed); ok {
+		return v1alpha1.ObserveOnly(m)
+	}
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return false
+	}
+	policy, _, _ := unstructured.NestedString(u.Object, "spec", "managementPolicy")
+	return policy == string(v1alpha1.ManagementPolicyObserveOnly)
 }
 
 // fieldsOf returns obj's fields as a map, the form in which a target's identifier path is read.

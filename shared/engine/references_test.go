@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/targets"
@@ -101,4 +103,65 @@ func TestReferenceToKindNotInstalled(t *testing.T) {
 func isWaiting(err error, reason string) bool {
 	w, ok := managed.AsWaiting(err)
 	return ok && w.Reason == reason
+}
+
+// TestWritingReferenceToObserveOnly checks that a reference that writes into its target's AWS
+// resource waits with ReferenceObserveOnly for a target, typed or unstructured, that only
+// observes its resource, and that other references and managed targets resolve as before.
+func TestWritingReferenceToObserveOnly(t *testing.T) {
+	typed := func(policy v1alpha1.ManagementPolicy) *testkind.Widget {
+		w := &testkind.Widget{ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: "target"}}
+		w.Spec.ManagementPolicy = policy
+		return w
+	}
+	untyped := func(policy v1alpha1.ManagementPolicy) *unstructured.Unstructured {
+		u := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"managementPolicy": string(policy)}}}
+		u.SetNamespace("team")
+		u.SetName("target")
+		return u
+	}
+	reads := managed.Ref[*testkind.Widget]{Target: parentTarget}
+	writes := reads.Writing()
+	cases := map[string]struct {
+		reason string
+		ref    managed.Ref[*testkind.Widget]
+		target client.Object
+		want   string
+	}{
+		"WritesIntoObserved": {
+			reason: "A writing reference to an observe-only target waits.",
+			ref:    writes, target: typed(v1alpha1.ManagementPolicyObserveOnly), want: condition.ReasonReferenceObserveOnly,
+		},
+		"WritesIntoObservedUnstructured": {
+			reason: "A writing reference to an observe-only target of another family waits.",
+			ref:    writes, target: untyped(v1alpha1.ManagementPolicyObserveOnly), want: condition.ReasonReferenceObserveOnly,
+		},
+		"WritesIntoManaged": {
+			reason: "A writing reference to a managed target resolves.",
+			ref:    writes, target: typed(v1alpha1.ManagementPolicyManage),
+		},
+		"WritesIntoDefault": {
+			reason: "A writing reference to a target without a management policy (Manage) resolves.",
+			ref:    writes, target: untyped(""),
+		},
+		"ReadsObserved": {
+			reason: "A reference that only reads its target resolves to an observe-only target.",
+			ref:    reads, target: typed(v1alpha1.ManagementPolicyObserveOnly),
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := ""
+			if err := writable(tc.ref, parentTarget, tc.target, "spec.parentRef"); err != nil {
+				w, ok := managed.AsWaiting(err)
+				if !ok || !strings.Contains(err.Error(), "spec.parentRef") || !strings.Contains(err.Error(), "team/target") {
+					t.Fatalf("%s: got %v; want a waiting error naming the field and the target", tc.reason, err)
+				}
+				got = w.Reason
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
 }

@@ -133,8 +133,8 @@ func (r *Reconciler[O, S]) requestsForProvider(ctx context.Context, changed clie
 	return r.requestsFor(ctx, providerIndex, provider.KeyOf(p).String())
 }
 
-// usersOf returns "Kind namespace/name" of the objects of the kind that use the provider key.
-func (r *Reconciler[O, S]) usersOf(ctx context.Context, key provider.Key) ([]string, error) {
+// usersOf returns the objects of the kind whose providerRef names the provider key.
+func (r *Reconciler[O, S]) usersOf(ctx context.Context, key provider.Key) ([]provider.User, error) {
 	list := r.kind.NewList()
 	if err := r.client.List(ctx, list, client.MatchingFields{providerIndex: key.String()}); err != nil {
 		return nil, fmt.Errorf("list %s objects by provider: %w", r.kind.Name, err)
@@ -143,10 +143,10 @@ func (r *Reconciler[O, S]) usersOf(ctx context.Context, key provider.Key) ([]str
 	if err != nil {
 		return nil, fmt.Errorf("read the %s list: %w", r.kind.Name, err)
 	}
-	out := make([]string, 0, len(items))
+	out := make([]provider.User, 0, len(items))
 	for _, item := range items {
 		o := item.(client.Object)
-		out = append(out, r.kind.Name+" "+o.GetNamespace()+"/"+o.GetName())
+		out = append(out, provider.User{Kind: r.kind.Name, Namespace: o.GetNamespace(), Name: o.GetName()})
 	}
 	return out, nil
 }
@@ -219,20 +219,21 @@ func userAnnotations(o client.Object) map[string]string {
 
 // providerUsabilityChanged passes provider events that can change whether resources may use
 // it: creation, deletion, a spec change, or a change of its Ready condition. The provider's
-// periodic revalidation does not wake every resource that uses it.
+// periodic revalidation does not wake every resource that uses it, for AWSProviders and
+// ClusterAWSProviders alike.
 func providerUsabilityChanged() predicate.Predicate {
 	return predicate.Funcs{
 		UpdateFunc: func(e event.UpdateEvent) bool {
 			if e.ObjectOld.GetGeneration() != e.ObjectNew.GetGeneration() {
 				return true
 			}
-			oldP, ok1 := e.ObjectOld.(*v1alpha1.AWSProvider)
-			newP, ok2 := e.ObjectNew.(*v1alpha1.AWSProvider)
+			oldP, ok1 := e.ObjectOld.(v1alpha1.ProviderObject)
+			newP, ok2 := e.ObjectNew.(v1alpha1.ProviderObject)
 			if !ok1 || !ok2 {
 				return true
 			}
-			oldC := meta.FindStatusCondition(oldP.Status.Conditions, condition.TypeReady)
-			newC := meta.FindStatusCondition(newP.Status.Conditions, condition.TypeReady)
+			oldC := meta.FindStatusCondition(oldP.ProviderStatus().Conditions, condition.TypeReady)
+			newC := meta.FindStatusCondition(newP.ProviderStatus().Conditions, condition.TypeReady)
 			if oldC == nil || newC == nil {
 				return oldC != newC
 			}

@@ -6,6 +6,8 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 )
 
 // statusPatch returns a JSON merge patch that turns old's status into cur's, and whether they
@@ -44,4 +46,25 @@ func statusJSON(o runtime.Object) ([]byte, error) {
 		return nil, fmt.Errorf("encode status: %w", err)
 	}
 	return b, nil
+}
+
+// restoreStatus puts orig's status back into cur: what a driver's Observe filled in from a
+// resource the object may not read (another tenant's) is not written. cur's conditions, set by
+// the engine, are kept.
+func restoreStatus[O v1alpha1.Managed](orig, cur O) error {
+	conditions := cur.GetManagedStatus().Conditions
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(cur)
+	if err != nil {
+		return fmt.Errorf("convert %T: %w", cur, err)
+	}
+	o, err := runtime.DefaultUnstructuredConverter.ToUnstructured(orig)
+	if err != nil {
+		return fmt.Errorf("convert %T: %w", orig, err)
+	}
+	u["status"] = o["status"]
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, cur); err != nil {
+		return fmt.Errorf("restore the status of %T: %w", cur, err)
+	}
+	cur.GetManagedStatus().Conditions = conditions
+	return nil
 }

@@ -12,9 +12,11 @@ import (
 // recording of its identifier, before the resource was tagged; a resource tagged for another
 // object was never created by o). Claim records the identifier and returns nil, or returns a
 // terminal error that says how to adopt the resource. An object with managementPolicy
-// ObserveOnly claims any resource found under its name: it only reads it. Once o records an
-// identifier Claim does nothing: the engine checks the ownership tags of a recorded resource
-// itself.
+// ObserveOnly claims any resource found under its name: it only reads it, and the engine then
+// refuses one that another namespace's object or another install owns unless the administrator
+// allows it (Boundary.TakeoverNamespaces). Once o records an identifier Claim does nothing: the
+// engine checks the ownership tags of a recorded resource itself, against the administrator's
+// Boundary (adoption of a resource without ownership tags, takeover of another's).
 func Claim(o v1alpha1.Managed, kind, id string, tags map[string]string) error {
 	if ExternalName(o) != "" {
 		return nil

@@ -130,4 +130,12 @@ type Kind[O v1alpha1.Managed, S any] struct {
 	// always observes again in the same pass: most changes (tags, attributes) show at once,
 	// and one that starts a lifecycle is then waited for the same way.
 	FirstLook time.Duration
+	// Guard checks o against the cluster administrator's guardrails (the roles an IAMRole
+	// makes, the roles a spec passes to a service) once its references are resolved and
+	// before any AWS call; the engine calls it only when the operator has guardrails, and
+	// never for an ObserveOnly object, which writes nothing. It may fill in, in memory, what
+	// the rules impose (a permissions boundary), as references fill identifiers. A
+	// *guardrails.Refusal is terminal with its own reason; any other error is retried.
+	// Optional.
+	Guard func(ctx context.Context, o O, g Guardrails) error
 }

@@ -23,6 +23,18 @@ type Ref[O any] struct {
 	Defer func(o O) bool
 	// Sites returns every occurrence of the field in o's spec.
 	Sites func(o O) []Site
+	// Writes says that the referring object writes into the target's AWS resource (a
+	// statement in its policy, a permission to invoke it): a target with managementPolicy
+	// ObserveOnly, whose resource the operator never writes to, is then waited for with
+	// ReferenceObserveOnly rather than resolved. Set it with Writing.
+	Writes bool
+}
+
+// Writing returns r marked as a reference that writes into its target's AWS resource (see
+// Ref.Writes).
+func (r Ref[O]) Writing() Ref[O] {
+	r.Writes = true
+	return r
 }
 
 // Site is one occurrence of a reference field in a spec.

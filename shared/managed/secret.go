@@ -23,7 +23,8 @@ const SecretRetry = time.Minute
 // field, through kube (which reads the API server: Secrets are not cached). A missing Secret,
 // or a key that is missing or empty, is a *WaitingError (SecretNotFound, SecretKeyNotFound):
 // the object recovers by itself when the Secret appears or changes. version is
-// "<secret name>/<resourceVersion>", which changes with the value. No error holds the value.
+// "<secret name>/<resourceVersion>", which changes with the value. No error holds the value, and
+// the value is registered as secret in ctx's pass (see RegisterSecret).
 func SecretValue(ctx context.Context, kube client.Reader, ns, field string, ref v1alpha1.SecretKeySelector) (value []byte, version string, err error) {
 	data, version, err := SecretData(ctx, kube, ns, field, ref.Name, []string{ref.Key}, nil)
 	return data[ref.Key], version, err
@@ -32,7 +33,9 @@ func SecretValue(ctx context.Context, kube client.Reader, ns, field string, ref 
 // SecretData reads several keys of Secret name in namespace ns at once, for the spec field
 // named field, as SecretValue reads one: each required key must be present and not empty (or
 // the error is a *WaitingError, SecretKeyNotFound); optional keys that are absent or empty are
-// left out of data. No error holds a value.
+// left out of data. No error holds a value, and every value returned is registered as secret
+// in ctx's pass (see RegisterSecret), so that the engine keeps it out of conditions, events and
+// logs.
 func SecretData(ctx context.Context, kube client.Reader, ns, field, name string, required, optional []string) (data map[string][]byte, version string, err error) {
 	var s corev1.Secret
 	err = kube.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, &s)
@@ -55,6 +58,9 @@ func SecretData(ctx context.Context, kube client.Reader, ns, field, name string,
 		if len(s.Data[k]) > 0 {
 			data[k] = s.Data[k]
 		}
+	}
+	for _, v := range data {
+		RegisterSecret(ctx, v)
 	}
 	return data, name + "/" + s.ResourceVersion, nil
 }

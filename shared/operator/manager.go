@@ -20,6 +20,7 @@ import (
 	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
@@ -53,7 +54,7 @@ func NewManager(ctx context.Context, cfg *rest.Config, families []Family, instan
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                  scheme,
 		Cache:                   cacheOpts,
-		Metrics:                 metricsserver.Options{BindAddress: opts.MetricsAddress},
+		Metrics:                 metricsOptions(opts),
 		HealthProbeBindAddress:  opts.ProbeAddress,
 		LeaderElection:          opts.LeaderElect,
 		LeaderElectionID:        strings.Join(names, "-") + ".infra-operator.runner.codes",
@@ -76,12 +77,17 @@ func NewManager(ctx context.Context, cfg *rest.Config, families []Family, instan
 	if err != nil {
 		return nil, err
 	}
+	tenancy.APIServer = cfg.Host
+	guards, err := opts.Guardrails()
+	if err != nil {
+		return nil, err
+	}
 	installID, err := resolveInstallID(ctx, cfg, opts.InstallID)
 	if err != nil {
 		return nil, err
 	}
 	resolver := &provider.Resolver{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), SessionName: "infra-operator-" + strings.Join(names, "-"),
-		Tenancy: tenancy, InstallID: installID, HTTPTimeout: opts.AWSTimeout}
+		Tenancy: tenancy, InstallID: installID, HTTPTimeout: opts.AWSTimeout, NoSessionTags: !opts.RoleSessionTags}
 	users := &provider.Users{}
 	pc := &provider.Controller{
 		Client:   mgr.GetClient(),
@@ -101,7 +107,7 @@ func NewManager(ctx context.Context, cfg *rest.Config, families []Family, instan
 			Family:                  f.Name,
 			Users:                   users,
 			Reconciler: engine.Options{SyncPeriod: opts.SyncPeriod, WaitInterval: opts.WaitInterval, Timeout: opts.ReconcileTimeout,
-				CreateGrace: opts.CreateGrace},
+				CreateGrace: opts.CreateGrace, Boundary: opts.Boundary(), Guardrails: guards},
 		}
 		for _, k := range f.Kinds {
 			if err := k.Setup(ctx, mgr, setup); err != nil {
@@ -110,6 +116,22 @@ func NewManager(ctx context.Context, cfg *rest.Config, families []Family, instan
 		}
 	}
 	return mgr, nil
+}
+
+// metricsOptions serves /metrics at opts.MetricsAddress: with opts.MetricsSecure over HTTPS,
+// to clients that the API server authenticates and authorizes for GET /metrics (so that no
+// tenant reads which namespaces, kinds and providers the operator serves), otherwise over
+// plain HTTP.
+func metricsOptions(opts Options) metricsserver.Options {
+	if !opts.MetricsSecure {
+		return metricsserver.Options{BindAddress: opts.MetricsAddress}
+	}
+	return metricsserver.Options{
+		BindAddress:    opts.MetricsAddress,
+		SecureServing:  true,
+		CertDir:        opts.MetricsCertDir,
+		FilterProvider: filters.WithAuthenticationAndAuthorization,
+	}
 }
 
 // resolveInstallID returns id, or when it is empty the UID of the kube-system namespace, which

@@ -21,8 +21,10 @@ func TestFamilyWithoutKindsServesEndpoints(t *testing.T) {
 	env := testenv.Start(t, testenv.Options{AWS: &ststest.Server{Accounts: map[string]string{"AKIDTEST": "123456789012"}}})
 	opts := operator.DefaultOptions()
 	opts.MetricsAddress = testenv.FreeAddress(t)
+	opts.MetricsSecure = false
 	opts.ProbeAddress = testenv.FreeAddress(t)
 	opts.AllowEndpointOverride = true
+	opts.AllowLoopbackEndpoints = true
 	ctx, cancel := context.WithCancel(context.Background())
 	mgr, err := operator.NewManager(ctx, env.Config, []operator.Family{{Name: "edge"}}, "edge@test", opts)
 	if err != nil {

@@ -3,10 +3,14 @@ package operator
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/runner-codes/infra-operator/shared/guardrails"
+	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
@@ -14,6 +18,13 @@ import (
 type Options struct {
 	// MetricsAddress serves /metrics; "0" disables it.
 	MetricsAddress string
+	// MetricsSecure serves /metrics over HTTPS to clients that the API server authenticates
+	// (TokenReview) and authorizes for GET on the non-resource URL /metrics
+	// (SubjectAccessReview); off, it is plain unauthenticated HTTP.
+	MetricsSecure bool
+	// MetricsCertDir holds tls.crt and tls.key for the secure metrics endpoint; empty means a
+	// self-signed certificate made at start.
+	MetricsCertDir string
 	// ProbeAddress serves /healthz and /readyz.
 	ProbeAddress string
 	// LeaderElect enables leader election, so that only one replica reconciles.
@@ -54,6 +65,29 @@ type Options struct {
 	AssumeRolePolicy []string
 	// AllowEndpointOverride honours AWSProviders' spec.endpoint.
 	AllowEndpointOverride bool
+	// AllowLoopbackEndpoints lets AWSProviders' spec.endpoint name a loopback address (an
+	// emulator in the operator's own pod or process); link-local and in-cluster addresses are
+	// refused regardless.
+	AllowLoopbackEndpoints bool
+	// InClusterEndpoints holds NAMESPACE=HOST_PATTERN rules: in-cluster hosts (a LocalStack
+	// service) the namespace's AWSProviders may name in spec.endpoint.
+	InClusterEndpoints []string
+	// RoleSessionTags passes the session tags infra-operator/namespace and
+	// infra-operator/provider on every AssumeRole; a role's trust policy must then allow
+	// sts:TagSession.
+	RoleSessionTags bool
+	// AdoptionNamespaces are the namespaces whose objects may adopt AWS resources that carry no
+	// ownership tags (the external-name annotation on a resource the operator did not create);
+	// "*" allows all.
+	AdoptionNamespaces []string
+	// TakeoverNamespaces are the namespaces whose objects may take over (takeover annotation),
+	// or observe (managementPolicy ObserveOnly), AWS resources that another namespace's object
+	// or another install owns; "*" allows all.
+	TakeoverNamespaces []string
+	// ForeignWriteNamespaces are the namespaces whose objects may write, through a field that
+	// names a resource by ARN, into resources whose ownership tags do not name their
+	// namespace; "*" allows all.
+	ForeignWriteNamespaces []string
 	// STSEndpoint is where the operator's own identity is exchanged for roles; empty means
 	// AWS's STS for the region.
 	STSEndpoint string
@@ -67,12 +101,30 @@ type Options struct {
 	// CreateGrace is how long a resource whose create may have succeeded is looked up, rather
 	// than created again, before the create is repeated.
 	CreateGrace time.Duration
+	// IAMPermissionsBoundary holds NAMESPACE=POLICY_ARN rules: every role an IAMRole object of
+	// the namespace creates carries that permissions boundary.
+	IAMPermissionsBoundary []string
+	// IAMTrustedAccounts holds NAMESPACE=ACCOUNT_ID rules: accounts besides the provider's own
+	// whose principals the namespace's roles may trust ("*" for any principal).
+	IAMTrustedAccounts []string
+	// IAMDeniedPolicies are the managed policy ARN patterns no role may attach.
+	IAMDeniedPolicies []string
+	// IAMRolePrefix holds NAMESPACE=PREFIX rules for the names of the namespace's roles.
+	IAMRolePrefix []string
+	// IAMRolePath holds NAMESPACE=PATH_PREFIX rules for the paths of the namespace's roles.
+	IAMRolePath []string
+	// PassableRoles holds NAMESPACE=ARN_PATTERN rules: the roles and instance profiles, besides
+	// those of its own IAMRoles, that the namespace may pass to a service; none lets any role
+	// of the provider's account be passed.
+	PassableRoles []string
 }
 
 // DefaultOptions returns the defaults of the flags.
 func DefaultOptions() Options {
 	return Options{
 		MetricsAddress:          ":8080",
+		MetricsSecure:           true,
+		RoleSessionTags:         true,
 		ProbeAddress:            ":8081",
 		MaxConcurrentReconciles: 10,
 		SyncPeriod:              10 * time.Minute,
@@ -83,18 +135,25 @@ func DefaultOptions() Options {
 		ReconcileTimeout:        2 * time.Minute,
 		AWSTimeout:              30 * time.Second,
 		CreateGrace:             time.Minute,
+		IAMDeniedPolicies:       slices.Clone(guardrails.DefaultDeniedPolicies),
 		// As controller-runtime's own default: thousands of objects are not throttled to
 		// client-go's 5 requests per second, and the API server still protects itself.
 		KubeAPIQPS: -1,
 		// One team per cluster is the common case, as with ACK and Crossplane; a multi-team
 		// cluster restricts it.
 		OperatorIdentityNamespaces: []string{"*"},
+		// Adopting what the operator did not create is a single-team cluster's habit; taking
+		// over, observing or writing into another namespace's resources is not allowed until
+		// the administrator says so.
+		AdoptionNamespaces: []string{"*"},
 	}
 }
 
 // AddFlags binds o to flags.
 func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.MetricsAddress, "metrics-bind-address", o.MetricsAddress, `address of the /metrics endpoint ("0" disables it)`)
+	fs.BoolVar(&o.MetricsSecure, "metrics-secure", o.MetricsSecure, "serve /metrics over HTTPS, only to clients the API server authenticates and authorizes for GET /metrics")
+	fs.StringVar(&o.MetricsCertDir, "metrics-cert-dir", o.MetricsCertDir, "directory holding tls.crt and tls.key for the secure /metrics endpoint (default: a self-signed certificate)")
 	fs.StringVar(&o.ProbeAddress, "health-probe-bind-address", o.ProbeAddress, "address of the /healthz and /readyz endpoints")
 	fs.BoolVar(&o.LeaderElect, "leader-elect", o.LeaderElect, "elect a leader so that only one replica reconciles")
 	fs.StringVar(&o.LeaderElectionNamespace, "leader-election-namespace", o.LeaderElectionNamespace, "namespace of the leader election Lease (default: the pod's namespace)")
@@ -113,17 +172,49 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.AssumeRolePolicy, "assume-role-policy", o.AssumeRolePolicy,
 		"NAMESPACE=ROLE_ARN_PATTERN (\"*\" matches anything), repeatable; when given, AWSProviders may assume only roles a rule of their namespace matches")
 	fs.BoolVar(&o.AllowEndpointOverride, "allow-endpoint-override", o.AllowEndpointOverride, "honour AWSProviders' spec.endpoint (an emulator, LocalStack)")
+	fs.BoolVar(&o.AllowLoopbackEndpoints, "allow-loopback-endpoints", o.AllowLoopbackEndpoints,
+		"with --allow-endpoint-override, let AWSProviders' spec.endpoint name a loopback address (127.0.0.0/8, ::1, localhost); link-local, in-cluster and API server addresses are always refused")
+	fs.StringArrayVar(&o.InClusterEndpoints, "in-cluster-endpoints", o.InClusterEndpoints,
+		"NAMESPACE=HOST_PATTERN (\"*\" matches anything), repeatable: with --allow-endpoint-override, in-cluster hosts (for example *=localstack) the namespace's AWSProviders may name in spec.endpoint; link-local and loopback addresses stay refused")
+	fs.BoolVar(&o.RoleSessionTags, "role-session-tags", o.RoleSessionTags,
+		"tag every role session with infra-operator/namespace and infra-operator/provider (the role's trust policy must allow sts:TagSession); the session name carries the namespace either way")
+	fs.StringSliceVar(&o.AdoptionNamespaces, "adoption-namespaces", o.AdoptionNamespaces,
+		`namespaces whose objects may adopt AWS resources without ownership tags (annotation external-name); "*" for all`)
+	fs.StringSliceVar(&o.TakeoverNamespaces, "takeover-namespaces", o.TakeoverNamespaces,
+		`namespaces whose objects may take over (annotation takeover) or observe AWS resources owned by another namespace's object or another install; "*" for all`)
+	fs.StringSliceVar(&o.ForeignWriteNamespaces, "foreign-write-namespaces", o.ForeignWriteNamespaces,
+		`namespaces whose objects may write permissions or policy statements into resources given by ARN whose ownership tags name another namespace or none; "*" for all`)
 	fs.StringVar(&o.STSEndpoint, "sts-endpoint", o.STSEndpoint, "STS endpoint where the operator's own identity is exchanged for roles (default: AWS's STS for the region)")
 	fs.StringVar(&o.InstallID, "install-id", o.InstallID, "identity of this install, tagged on every created resource (default: the kube-system namespace's UID)")
 	fs.DurationVar(&o.ReconcileTimeout, "reconcile-timeout", o.ReconcileTimeout, "deadline of one reconcile, AWS calls included")
 	fs.DurationVar(&o.AWSTimeout, "aws-timeout", o.AWSTimeout, "timeout of one HTTP request to AWS")
+	fs.StringArrayVar(&o.IAMPermissionsBoundary, "iam-permissions-boundary", o.IAMPermissionsBoundary,
+		"NAMESPACE=POLICY_ARN (\"*\" matches any namespace; {account} and {namespace} are filled in), repeatable: every role an IAMRole of the namespace creates carries that permissions boundary")
+	fs.StringArrayVar(&o.IAMTrustedAccounts, "iam-trusted-accounts", o.IAMTrustedAccounts,
+		"NAMESPACE=ACCOUNT_ID, repeatable: an account besides the provider's own whose principals the namespace's roles may trust (ACCOUNT_ID \"*\": any principal, anyone included)")
+	fs.StringArrayVar(&o.IAMDeniedPolicies, "iam-denied-policies", o.IAMDeniedPolicies,
+		"managed policy ARN pattern (\"*\" matches anything) no IAMRole may attach, repeatable; giving any replaces the default list, \"\" alone denies none")
+	fs.StringArrayVar(&o.IAMRolePrefix, "iam-role-prefix", o.IAMRolePrefix,
+		"NAMESPACE=PREFIX ({namespace} is filled in, for example *={namespace}-), repeatable: the names of the namespace's roles start with PREFIX")
+	fs.StringArrayVar(&o.IAMRolePath, "iam-role-path", o.IAMRolePath,
+		"NAMESPACE=PATH_PREFIX ({namespace} is filled in, for example */{namespace}/), repeatable: the paths of the namespace's roles start with PATH_PREFIX")
+	fs.StringArrayVar(&o.PassableRoles, "passable-roles", o.PassableRoles,
+		"NAMESPACE=ARN_PATTERN, repeatable: roles (or instance profiles) a namespace may pass to a service besides those its IAMRoles made; when none is given, any role of the provider's account may be passed")
 	fs.DurationVar(&o.CreateGrace, "create-grace", o.CreateGrace,
 		"how long a resource whose create may have succeeded is looked up before it is created again (AWS's read-after-create delay)")
 }
 
+// Boundary returns what the flags let a namespace's objects do to AWS resources that are not
+// theirs.
+func (o *Options) Boundary() *managed.Boundary {
+	return &managed.Boundary{AdoptionNamespaces: o.AdoptionNamespaces, TakeoverNamespaces: o.TakeoverNamespaces,
+		ForeignWriteNamespaces: o.ForeignWriteNamespaces}
+}
+
 // Tenancy returns the tenancy settings of the flags.
 func (o *Options) Tenancy() (*provider.Tenancy, error) {
-	t := &provider.Tenancy{OperatorIdentityNamespaces: o.OperatorIdentityNamespaces, AllowEndpointOverride: o.AllowEndpointOverride, STSEndpoint: o.STSEndpoint}
+	t := &provider.Tenancy{OperatorIdentityNamespaces: o.OperatorIdentityNamespaces, AllowEndpointOverride: o.AllowEndpointOverride,
+		AllowLoopbackEndpoints: o.AllowLoopbackEndpoints, STSEndpoint: o.STSEndpoint}
 	for _, rule := range o.AssumeRolePolicy {
 		r, err := provider.ParseRoleRule(rule)
 		if err != nil {
@@ -131,7 +222,52 @@ func (o *Options) Tenancy() (*provider.Tenancy, error) {
 		}
 		t.AssumeRoles = append(t.AssumeRoles, r)
 	}
+	for _, rule := range o.InClusterEndpoints {
+		r, err := provider.ParseHostRule(rule)
+		if err != nil {
+			return nil, fmt.Errorf("--in-cluster-endpoints: %w", err)
+		}
+		t.InClusterEndpoints = append(t.InClusterEndpoints, r)
+	}
 	return t, nil
+}
+
+// Guardrails returns the IAM guardrails of the flags.
+func (o *Options) Guardrails() (*guardrails.IAM, error) {
+	g := &guardrails.IAM{}
+	for _, f := range []struct {
+		flag  string
+		rules []string
+		into  *[]guardrails.Rule
+	}{
+		{"--iam-permissions-boundary", o.IAMPermissionsBoundary, &g.Boundaries},
+		{"--iam-trusted-accounts", o.IAMTrustedAccounts, &g.TrustedAccounts},
+		{"--iam-role-prefix", o.IAMRolePrefix, &g.RolePrefixes},
+		{"--iam-role-path", o.IAMRolePath, &g.RolePaths},
+		{"--passable-roles", o.PassableRoles, &g.PassableRoles},
+	} {
+		rules, err := guardrails.ParseRules(f.flag, f.rules)
+		if err != nil {
+			return nil, err
+		}
+		*f.into = rules
+	}
+	for _, r := range g.Boundaries {
+		if !strings.HasPrefix(r.Value, "arn:") || !strings.Contains(r.Value, ":policy/") {
+			return nil, fmt.Errorf("--iam-permissions-boundary: %q is not a managed policy ARN", r.Value)
+		}
+	}
+	for _, r := range g.TrustedAccounts {
+		if r.Value != "*" && !guardrails.IsAccountID(r.Value) {
+			return nil, fmt.Errorf("--iam-trusted-accounts: %q is not an account id or \"*\"", r.Value)
+		}
+	}
+	for _, p := range o.IAMDeniedPolicies {
+		if p != "" {
+			g.DeniedPolicies = append(g.DeniedPolicies, p)
+		}
+	}
+	return g, nil
 }
 
 // Validate checks the options.
@@ -176,6 +312,9 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("--aws-timeout must be at least 100ms, not %s", o.AWSTimeout)
 	}
 	if _, err := o.Tenancy(); err != nil {
+		return err
+	}
+	if _, err := o.Guardrails(); err != nil {
 		return err
 	}
 	return nil

@@ -158,6 +158,10 @@ func TestAWSProviderController(t *testing.T) {
 			if got.Status.AccountID != "210987654321" || readyReason(got) != "True/CredentialsValid" {
 				return "account " + got.Status.AccountID + ", Ready " + readyReason(got)
 			}
+			// The role session names the provider's namespace, so CloudTrail does.
+			if want := "arn:aws:sts::210987654321:assumed-role/infra/infra-operator@" + ns; got.Status.CallerIdentity != want {
+				return "caller identity " + got.Status.CallerIdentity + ", want " + want
+			}
 			return ""
 		})
 		if sts.Calls("AssumeRole") == 0 {

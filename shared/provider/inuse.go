@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -31,8 +32,21 @@ type Users struct {
 	byFamily map[string][]UserLister
 }
 
-// UserLister returns "Kind namespace/name" of the objects of one kind that use the provider.
-type UserLister func(ctx context.Context, key Key) ([]string, error)
+// User is a managed object whose providerRef names a provider.
+type User struct {
+	// Kind is the object's kind.
+	Kind string
+	// Namespace is the object's namespace.
+	Namespace string
+	// Name is the object's name.
+	Name string
+}
+
+// String returns "Kind namespace/name".
+func (u User) String() string { return u.Kind + " " + u.Namespace + "/" + u.Name }
+
+// UserLister returns the objects of one kind whose providerRef names the provider.
+type UserLister func(ctx context.Context, key Key) ([]User, error)
 
 // Register adds the lister of one kind of family.
 func (u *Users) Register(family string, list UserLister) {
@@ -56,18 +70,24 @@ func (u *Users) families() []string {
 	return out
 }
 
-// list returns the objects of family that use the provider.
-func (u *Users) list(ctx context.Context, family string, key Key) ([]string, error) {
+// list returns the objects of family that use provider p: those whose providerRef names it
+// and whose namespace p allows. An object of a namespace p does not allow is refused the
+// provider, so it neither keeps p from being deleted nor is named to p's readers.
+func (u *Users) list(ctx context.Context, family string, p v1alpha1.ProviderObject) ([]User, error) {
 	u.mu.Lock()
 	listers := slices.Clone(u.byFamily[family])
 	u.mu.Unlock()
-	var out []string
+	var out []User
 	for _, l := range listers {
-		names, err := l(ctx, key)
+		users, err := l(ctx, KeyOf(p))
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, names...)
+		for _, user := range users {
+			if p.Allows(user.Namespace) {
+				out = append(out, user)
+			}
+		}
 	}
 	return out, nil
 }
@@ -107,20 +127,22 @@ func MarkInUse(ctx context.Context, c client.Client, reader client.Reader, p v1a
 }
 
 // releaseInUse removes, from a provider being deleted, the in-use finalizer of every family of
-// this operator that no object uses the provider any more, and says which objects hold the
-// others.
+// this operator that no object allowed to use the provider uses any more, and says which
+// objects hold the others: by name those of the provider's own namespace, by count per
+// namespace those of the other namespaces it allows (the provider's events are read in its
+// namespace, which may not see the others' object names).
 func (c *Controller) releaseInUse(ctx context.Context, p v1alpha1.ProviderObject) (ctrl.Result, error) {
 	if c.Users == nil {
 		return ctrl.Result{}, nil
 	}
 	key := KeyOf(p)
-	var holding []string
+	var holding []User
 	for _, family := range c.Users.families() {
 		f := InUseFinalizer(family)
 		if !controllerutil.ContainsFinalizer(p, f) {
 			continue
 		}
-		users, err := c.Users.list(ctx, family, key)
+		users, err := c.Users.list(ctx, family, p)
 		if err != nil {
 			return ctrl.Result{}, fmt.Errorf("list the objects that use %s: %w", key.Describe(), err)
 		}
@@ -138,13 +160,37 @@ func (c *Controller) releaseInUse(ctx context.Context, p v1alpha1.ProviderObject
 		return ctrl.Result{}, nil
 	}
 	if c.Recorder != nil {
-		slices.Sort(holding)
-		shown := holding
-		if len(shown) > 10 {
-			shown = append(slices.Clone(shown[:10]), fmt.Sprintf("and %d more", len(holding)-10))
-		}
 		c.Recorder.Eventf(p, nil, corev1.EventTypeNormal, condition.ReasonInUse, "Delete",
-			"kept until the %d objects that use it are gone: %s", len(holding), strings.Join(shown, ", "))
+			"kept until the %d objects that use it are gone: %s", len(holding), describeUsers(p.GetNamespace(), holding))
 	}
 	return ctrl.Result{RequeueAfter: inUseRecheck}, nil
+}
+
+// maxNamedUsers is how many objects an InUse event names.
+const maxNamedUsers = 10
+
+// describeUsers names, for an event on a provider of namespace ns (empty for a
+// ClusterAWSProvider), the objects that hold it: the objects of ns by kind and name (at most
+// maxNamedUsers), the objects of every other namespace only as a count per namespace.
+func describeUsers(ns string, users []User) string {
+	var named []string
+	others := map[string]int{}
+	for _, u := range users {
+		if ns != "" && u.Namespace == ns {
+			named = append(named, u.String())
+		} else {
+			others[u.Namespace]++
+		}
+	}
+	slices.Sort(named)
+	var parts []string
+	if len(named) > maxNamedUsers {
+		named = append(named[:maxNamedUsers], fmt.Sprintf("and %d more", len(named)-maxNamedUsers))
+	}
+	parts = append(parts, named...)
+	namespaces := slices.Sorted(maps.Keys(others))
+	for _, other := range namespaces {
+		parts = append(parts, fmt.Sprintf("%d in namespace %s", others[other], other))
+	}
+	return strings.Join(parts, ", ")
 }

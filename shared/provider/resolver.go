@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
+	ststypes "github.com/aws/aws-sdk-go-v2/service/sts/types"
 	"github.com/aws/smithy-go/middleware"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -38,8 +40,12 @@ type Resolver struct {
 	Client client.Reader
 	// APIReader reads Secret data, normally the manager's uncached API reader.
 	APIReader client.Reader
-	// SessionName is the role session name used when a role is assumed.
+	// SessionName is the start of the role session name used when a role is assumed; the
+	// namespace the session acts for is appended ("<SessionName>@<namespace>").
 	SessionName string
+	// NoSessionTags leaves out the session tags (TagNamespace, TagProvider) that AssumeRole
+	// otherwise carries, for roles whose trust policy does not allow sts:TagSession.
+	NoSessionTags bool
 	// Tenancy is what the cluster administrator lets namespaced providers borrow from the
 	// operator; nil allows everything (a library default for embedding and tests: the
 	// operator binaries always set it from their flags).
@@ -54,7 +60,33 @@ type Resolver struct {
 	LoadOptions []func(*config.LoadOptions) error
 
 	mu       sync.Mutex
-	sessions map[Key]*Session
+	sessions map[sessionID]*Session
+}
+
+// Session tags every AssumeRole call carries (unless Resolver.NoSessionTags), so that a role's
+// trust policy can require them (aws:RequestTag/infra-operator/namespace on sts:TagSession)
+// and the role's policies and CloudTrail can tell namespaces apart
+// (aws:PrincipalTag/infra-operator/namespace).
+const (
+	// TagNamespace is the session tag naming the namespace whose objects the session acts
+	// for; it is absent from a ClusterAWSProvider's own validation session.
+	TagNamespace = "infra-operator/namespace"
+	// TagProvider is the session tag naming the provider: "namespace/name" for an
+	// AWSProvider, "ClusterAWSProvider/name" for a ClusterAWSProvider.
+	TagProvider = "infra-operator/provider"
+)
+
+// maxSessions bounds the session cache. A provider that assumes a role has a session per
+// namespace that uses it; past the bound an arbitrary session is dropped, and rebuilt (one
+// more AssumeRole) when it is needed again.
+const maxSessions = 4096
+
+// sessionID identifies a cached session: the provider, and the namespace the session acts for
+// when the provider assumes a role (the namespace is in the role session's name and tags);
+// empty otherwise.
+type sessionID struct {
+	Key
+	namespace string
 }
 
 // ForResource returns the Session of the provider that o refers to, and that provider as it
@@ -73,7 +105,7 @@ func (r *Resolver) ForResource(ctx context.Context, o v1alpha1.Managed) (*Sessio
 		return nil, nil, &Error{Reason: condition.ReasonProviderNotAllowed, Message: fmt.Sprintf(
 			"%s does not allow namespace %q (see its spec.allowedNamespaces)", key.Describe(), o.GetNamespace())}
 	}
-	s, err := r.ForProvider(ctx, p)
+	s, err := r.forNamespace(ctx, p, o.GetNamespace())
 	return s, p, err
 }
 
@@ -82,7 +114,16 @@ func (r *Resolver) ForResource(ctx context.Context, o v1alpha1.Managed) (*Sessio
 // first: a refused provider gets no session and no AWS call is made for it. While p is being
 // deleted, a Secret that is already gone (a namespace being deleted takes everything at once)
 // does not keep the cached session from the resources that still need it to delete.
+//
+// The session acts for p's own namespace; a ClusterAWSProvider's for none.
 func (r *Resolver) ForProvider(ctx context.Context, p v1alpha1.ProviderObject) (*Session, error) {
+	return r.forNamespace(ctx, p, p.GetNamespace())
+}
+
+// forNamespace returns the Session for p acting for the objects of namespace ns. A provider
+// that assumes a role has one session per namespace, whose role session name and tags carry
+// the namespace; any other provider has one session for every namespace.
+func (r *Resolver) forNamespace(ctx context.Context, p v1alpha1.ProviderObject, ns string) (*Session, error) {
 	spec := p.ProviderSpec()
 	if !KnownRegion(spec.Region) {
 		return nil, &Error{Reason: condition.ReasonInvalidRegion, Message: fmt.Sprintf("region %q is not in any AWS partition", spec.Region)}
@@ -90,7 +131,10 @@ func (r *Resolver) ForProvider(ctx context.Context, p v1alpha1.ProviderObject) (
 	if err := r.Tenancy.check(p); err != nil {
 		return nil, err
 	}
-	name := KeyOf(p)
+	name := sessionID{Key: KeyOf(p)}
+	if spec.RoleARN != "" {
+		name.namespace = ns
+	}
 	r.mu.Lock()
 	cached := r.sessions[name]
 	r.mu.Unlock()
@@ -105,25 +149,35 @@ func (r *Resolver) ForProvider(ctx context.Context, p v1alpha1.ProviderObject) (
 	if cached != nil && cached.key == key {
 		return cached, nil
 	}
-	cfg, err := r.buildConfig(ctx, p)
+	cfg, err := r.buildConfig(ctx, p, name.namespace)
 	if err != nil {
 		return nil, err
 	}
 	s := &Session{Config: cfg, Provider: p.DeepCopyObject().(v1alpha1.ProviderObject), key: key, installID: r.InstallID}
 	r.mu.Lock()
 	if r.sessions == nil {
-		r.sessions = map[Key]*Session{}
+		r.sessions = map[sessionID]*Session{}
+	}
+	if _, ok := r.sessions[name]; !ok && len(r.sessions) >= maxSessions {
+		for id := range r.sessions {
+			delete(r.sessions, id)
+			break
+		}
 	}
 	r.sessions[name] = s
 	r.mu.Unlock()
 	return s, nil
 }
 
-// Forget drops the cached Session of a deleted provider.
+// Forget drops the cached Sessions of a deleted provider, for every namespace.
 func (r *Resolver) Forget(name Key) {
 	r.mu.Lock()
-	delete(r.sessions, name)
-	r.mu.Unlock()
+	defer r.mu.Unlock()
+	for id := range r.sessions {
+		if id.Key == name {
+			delete(r.sessions, id)
+		}
+	}
 }
 
 // sessionKey identifies one version of a provider's configuration: its UID and generation and
@@ -172,13 +226,25 @@ func SecretNames(p v1alpha1.ProviderObject) []string {
 // is assumed on top of static keys and of the default chain. The operator's own identity (the
 // web identity token, the default chain) is only ever exchanged at AWS's STS for the region or
 // the administrator's Tenancy.STSEndpoint, never at spec.endpoint.
-func (r *Resolver) buildConfig(ctx context.Context, p v1alpha1.ProviderObject) (aws.Config, error) {
+//
+// Role sessions act for namespace ns: the session name ends with "@<ns>" and, for AssumeRole,
+// the session tags TagNamespace and TagProvider say which namespace and provider act (a web
+// identity exchange takes no session tags, so there the namespace is in the name only), and
+// spec.externalID is passed.
+func (r *Resolver) buildConfig(ctx context.Context, p v1alpha1.ProviderObject, ns string) (aws.Config, error) {
 	spec := p.ProviderSpec()
+	httpClient := awshttp.NewBuildableClient().WithTimeout(r.httpTimeout())
+	if spec.Endpoint != "" && !p.AdministratorOwned() && r.Tenancy != nil {
+		// A namespace's endpoint reaches only what its name may: every address it resolves
+		// to is checked when dialled, and the cluster's DNS search list is not consulted.
+		httpClient = httpClient.WithDialerOptions(func(d *net.Dialer) { d.Control = r.Tenancy.dialControl }).
+			WithTransportOptions(r.Tenancy.fullyQualifiedDial(p.GetNamespace()))
+	}
 	opts := []func(*config.LoadOptions) error{
 		config.WithRegion(spec.Region),
 		config.WithAppID("infra-operator"),
 		config.WithAPIOptions([]func(*middleware.Stack) error{metrics.AddAWSCallMetrics}),
-		config.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(r.httpTimeout())),
+		config.WithHTTPClient(httpClient),
 		// The SDK's client-side retry quota would, once a burst of throttling drained it, fail
 		// every call of every object of the provider; the work queue's per-object backoff
 		// spaces retries instead.
@@ -226,9 +292,9 @@ func (r *Resolver) buildConfig(ctx context.Context, p v1alpha1.ProviderObject) (
 	}
 	switch {
 	case webIdentity:
-		cfg.Credentials = r.webIdentityCredentials(stsCfg, spec.RoleARN, tokenFile)
+		cfg.Credentials = r.webIdentityCredentials(stsCfg, spec.RoleARN, tokenFile, ns)
 	case spec.RoleARN != "":
-		cfg.Credentials = r.assumedRoleCredentials(stsCfg, spec.RoleARN)
+		cfg.Credentials = r.assumedRoleCredentials(stsCfg, spec.RoleARN, spec.ExternalID, r.sessionTags(KeyOf(p), ns), ns)
 	}
 	return cfg, nil
 }
@@ -241,24 +307,74 @@ func (r *Resolver) httpTimeout() time.Duration {
 	return 30 * time.Second
 }
 
-// webIdentityCredentials exchanges the pod's web identity token for role.
-func (r *Resolver) webIdentityCredentials(cfg aws.Config, role, tokenFile string) aws.CredentialsProvider {
+// webIdentityCredentials exchanges the pod's web identity token for role, in a session named
+// for namespace ns. AssumeRoleWithWebIdentity takes neither session tags (they come from the
+// token's claims) nor an external ID.
+func (r *Resolver) webIdentityCredentials(cfg aws.Config, role, tokenFile, ns string) aws.CredentialsProvider {
 	return aws.NewCredentialsCache(stscreds.NewWebIdentityRoleProvider(sts.NewFromConfig(cfg), role,
 		stscreds.IdentityTokenFile(tokenFile),
-		func(o *stscreds.WebIdentityRoleOptions) { o.RoleSessionName = r.sessionName() }))
+		func(o *stscreds.WebIdentityRoleOptions) { o.RoleSessionName = RoleSessionName(r.SessionName, ns) }))
 }
 
-// assumedRoleCredentials assumes role with the base credentials in cfg.
-func (r *Resolver) assumedRoleCredentials(cfg aws.Config, role string) aws.CredentialsProvider {
+// assumedRoleCredentials assumes role with the base credentials in cfg, in a session named
+// for namespace ns that carries tags and, when not empty, externalID.
+func (r *Resolver) assumedRoleCredentials(cfg aws.Config, role, externalID string, tags []ststypes.Tag, ns string) aws.CredentialsProvider {
 	return aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(sts.NewFromConfig(cfg), role,
-		func(o *stscreds.AssumeRoleOptions) { o.RoleSessionName = r.sessionName() }))
+		func(o *stscreds.AssumeRoleOptions) {
+			o.RoleSessionName = RoleSessionName(r.SessionName, ns)
+			o.Tags = tags
+			if externalID != "" {
+				o.ExternalID = aws.String(externalID)
+			}
+		}))
 }
 
-func (r *Resolver) sessionName() string {
-	if r.SessionName == "" {
-		return "infra-operator"
+// sessionTags returns the session tags of a role session of provider key acting for namespace
+// ns, none when the administrator turned them off.
+func (r *Resolver) sessionTags(key Key, ns string) []ststypes.Tag {
+	if r.NoSessionTags {
+		return nil
 	}
-	return r.SessionName
+	tags := []ststypes.Tag{{Key: aws.String(TagProvider), Value: aws.String(key.String())}}
+	if ns != "" {
+		tags = append(tags, ststypes.Tag{Key: aws.String(TagNamespace), Value: aws.String(ns)})
+	}
+	return tags
+}
+
+// maxSessionName is the longest role session name STS accepts.
+const maxSessionName = 64
+
+// RoleSessionName returns the role session name of a session acting for namespace ns:
+// "<base>@<ns>", or base alone when ns is empty. STS accepts 2 to 64 characters of
+// [\w+=,.@-]: other characters of base become "-", and base is shortened so that the namespace
+// (at most 63 characters) is always whole. An empty base is "infra-operator".
+func RoleSessionName(base, ns string) string {
+	if base == "" {
+		base = "infra-operator"
+	}
+	base = strings.Map(func(c rune) rune {
+		if c < 0x80 && (c == '_' || c == '+' || c == '=' || c == ',' || c == '.' || c == '@' || c == '-' ||
+			'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return c
+		}
+		return '-'
+	}, base)
+	suffix := ""
+	if ns != "" {
+		suffix = "@" + ns
+	}
+	if len(base)+len(suffix) > maxSessionName {
+		base = base[:max(0, maxSessionName-len(suffix))]
+	}
+	name := base + suffix
+	if len(name) > maxSessionName {
+		name = name[:maxSessionName]
+	}
+	for len(name) < 2 {
+		name += "-"
+	}
+	return name
 }
 
 // secretValue reads one key of a Secret. Errors name the Secret and key, never the value.

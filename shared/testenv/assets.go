@@ -65,6 +65,18 @@ func BuildAssets(ctx context.Context, progress io.Writer) (string, error) {
 	if built(dest) {
 		return dest, nil
 	}
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return "", fmt.Errorf("make %s: %w", filepath.Dir(dest), err)
+	}
+	unlock, err := lockFile(dest + ".lock")
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if built(dest) {
+		// Another process built it while this one waited for the lock.
+		return dest, nil
+	}
 	work, err := os.MkdirTemp("", "envtest-assets-")
 	if err != nil {
 		return "", fmt.Errorf("make a build directory: %w", err)

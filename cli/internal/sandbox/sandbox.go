@@ -159,6 +159,7 @@ func (s *Sandbox) startOperators(ctx context.Context, opts Options) error {
 	o.MetricsAddress, o.ProbeAddress, o.LeaderElect = "0", "0", false
 	// The sandbox's AWSProviders reach the emulator through spec.endpoint.
 	o.AllowEndpointOverride = true
+	o.AllowLoopbackEndpoints = true
 	mctx, cancel := context.WithCancel(ctx)
 	mgr, err := operator.NewManager(mctx, s.Config, opts.Families, "sandbox", o)
 	if err != nil {

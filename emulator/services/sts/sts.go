@@ -1,5 +1,7 @@
 // Package sts emulates AWS Security Token Service: GetCallerIdentity, AssumeRole and
-// AssumeRoleWithWebIdentity. Temporary credentials it issues belong to the role's account.
+// AssumeRoleWithWebIdentity. Temporary credentials it issues belong to the role's account;
+// AssumeRole's session tags and external ID are checked as STS checks them and kept with the
+// session (the state dump shows them).
 package sts
 
 import (
@@ -31,6 +33,8 @@ type session struct {
 	AssumedArn string
 	RoleID     string
 	Expires    time.Time
+	Tags       map[string]string `json:",omitempty"`
+	ExternalID string            `json:",omitempty"`
 }
 
 // New returns an empty STS backend.
@@ -94,12 +98,58 @@ var (
 	sessionName = regexp.MustCompile(`^[\w+=,.@-]{2,64}$`)
 )
 
+// Limits of AssumeRole's session tags and external ID.
+var (
+	tagKey     = regexp.MustCompile(`^[\p{L}\p{Z}\p{N}_.:/=+\-@]{1,128}$`)
+	tagValue   = regexp.MustCompile(`^[\p{L}\p{Z}\p{N}_.:/=+\-@]{0,256}$`)
+	externalID = regexp.MustCompile(`^[\w+=,.@:/-]+$`)
+)
+
+// maxSessionTags is how many session tags one AssumeRole call may pass.
+const maxSessionTags = 50
+
 func (b *Backend) assumeRole(call *core.Call, in *sts.AssumeRoleInput) (*sts.AssumeRoleOutput, error) {
-	creds, user, err := b.issue(call, aws.ToString(in.RoleArn), aws.ToString(in.RoleSessionName), in.DurationSeconds)
+	tags, err := sessionTags(in.Tags)
+	if err != nil {
+		return nil, err
+	}
+	if id := aws.ToString(in.ExternalId); in.ExternalId != nil && (len(id) < 2 || len(id) > 1224 || !externalID.MatchString(id)) {
+		return nil, core.Errorf("ValidationError",
+			"1 validation error detected: Value '%s' at 'externalId' failed to satisfy constraint: Member must satisfy regular expression pattern: [\\w+=,.@:\\/-]*", *in.ExternalId)
+	}
+	creds, user, err := b.issue(call, aws.ToString(in.RoleArn), aws.ToString(in.RoleSessionName), in.DurationSeconds,
+		func(s *session) { s.Tags, s.ExternalID = tags, aws.ToString(in.ExternalId) })
 	if err != nil {
 		return nil, err
 	}
 	return &sts.AssumeRoleOutput{Credentials: creds, AssumedRoleUser: user}, nil
+}
+
+// sessionTags checks AssumeRole's session tags as STS does: at most 50, keys of 1 to 128 and
+// values of up to 256 allowed characters, no key twice (without regard to case).
+func sessionTags(in []types.Tag) (map[string]string, error) {
+	if len(in) == 0 {
+		return nil, nil
+	}
+	if len(in) > maxSessionTags {
+		return nil, core.Errorf("ValidationError",
+			"1 validation error detected: Value at 'tags' failed to satisfy constraint: Member must have length less than or equal to %d", maxSessionTags)
+	}
+	out := map[string]string{}
+	seen := map[string]bool{}
+	for _, t := range in {
+		k, v := aws.ToString(t.Key), aws.ToString(t.Value)
+		if !tagKey.MatchString(k) || !tagValue.MatchString(v) {
+			return nil, core.Errorf("ValidationError", "1 validation error detected: Value at 'tags' failed to satisfy constraint: "+
+				"Member must satisfy constraint: tag keys are 1 to 128 and values up to 256 characters of [\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]")
+		}
+		if seen[strings.ToLower(k)] {
+			return nil, core.Errorf("InvalidParameterValue", "Duplicate tag keys found. Please note that Tag keys are case insensitive.")
+		}
+		seen[strings.ToLower(k)] = true
+		out[k] = v
+	}
+	return out, nil
 }
 
 func (b *Backend) assumeRoleWithWebIdentity(call *core.Call, in *sts.AssumeRoleWithWebIdentityInput) (*sts.AssumeRoleWithWebIdentityOutput, error) {
@@ -115,7 +165,8 @@ func (b *Backend) assumeRoleWithWebIdentity(call *core.Call, in *sts.AssumeRoleW
 }
 
 // issue validates a role request as STS does and returns new temporary credentials.
-func (b *Backend) issue(call *core.Call, arn, name string, duration *int32) (*types.Credentials, *types.AssumedRoleUser, error) {
+// Options, such as the session tags, are applied to the session before it is kept.
+func (b *Backend) issue(call *core.Call, arn, name string, duration *int32, opts ...func(*session)) (*types.Credentials, *types.AssumedRoleUser, error) {
 	m := roleARN.FindStringSubmatch(arn)
 	if m == nil {
 		return nil, nil, core.Errorf("ValidationError", "%s is invalid", arn)
@@ -140,6 +191,9 @@ func (b *Backend) issue(call *core.Call, arn, name string, duration *int32) (*ty
 		AssumedArn: fmt.Sprintf("arn:aws:sts::%s:assumed-role/%s/%s", account, role, name),
 		RoleID:     roleID + ":" + name,
 		Expires:    call.Now.Add(time.Duration(seconds) * time.Second),
+	}
+	for _, o := range opts {
+		o(&s)
 	}
 	b.mu.Lock()
 	b.issued[key] = s

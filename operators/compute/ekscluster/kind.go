@@ -31,6 +31,7 @@ func Kind() managed.Kind[*v1alpha1.EKSCluster, State] {
 		// few (2s each in the emulator).
 		FirstLook: 2 * time.Second,
 		Validate:  validate,
+		Guard:     guard,
 		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.EKSCluster, State] {
 			return &driver{api: provider.Client(s, "eks", func(c aws.Config) *eks.Client { return eks.NewFromConfig(c) })}
 		},

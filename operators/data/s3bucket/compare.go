@@ -12,6 +12,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/policy"
+	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
 // compare plans a change for every field of the spec that the bucket in st does not match,
@@ -80,7 +81,7 @@ func (d *driver) compare(b *v1alpha1.S3Bucket, st *State, desiredTags map[string
 			return managed.Wrap(err, "put CORS configuration of bucket %s", name)
 		})
 	}
-	if want, differs := desiredPolicy(s.Policy, st.Policy); differs {
+	if want, differs := desiredPolicy(s.Policy, st.Policy, "arn:"+provider.Partition(st.Region)+":s3:::"+name); differs {
 		p.Add("policy", func(ctx context.Context) error {
 			if want == "" {
 				_, err := d.api.DeleteBucketPolicy(ctx, &s3.DeleteBucketPolicyInput{Bucket: bucket})
@@ -94,16 +95,18 @@ func (d *driver) compare(b *v1alpha1.S3Bucket, st *State, desiredTags map[string
 }
 
 // desiredPolicy returns the bucket policy to write ("" for none) and whether it differs from
-// the observed one: the spec's statements with the statements other objects granted in the
-// bucket's policy (their Sid starts with policy.ReservedSidPrefix) kept. Policies are compared
-// by what they say: AWS keeps neither the spec's spacing nor always its form. An observed
-// policy that is not JSON holds no granted statement and is replaced.
-func desiredPolicy(spec, observed string) (string, bool) {
+// the observed one: the spec's statements with the statements CloudFrontDistributions granted
+// in the policy of the bucket with bucketARN kept, each exactly as the operator writes it
+// (policy.Document.Granted). Any other statement under policy.ReservedSidPrefix, added or
+// widened outside the operator, is a difference like any other: the spec never holds one.
+// Policies are compared by what they say: AWS keeps neither the spec's spacing nor always its
+// form. An observed policy that is not JSON holds no granted statement and is replaced.
+func desiredPolicy(spec, observed, bucketARN string) (string, bool) {
 	have, err := policy.Parse(observed)
 	if err != nil {
 		return spec, !policy.Equivalent(spec, observed)
 	}
-	granted := have.Reserved(policy.ReservedSidPrefix)
+	granted := have.Granted(policy.CloudFrontRead, bucketARN)
 	if len(granted) == 0 {
 		return spec, !policy.Equivalent(spec, observed)
 	}

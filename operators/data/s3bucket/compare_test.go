@@ -84,12 +84,17 @@ func TestDomainName(t *testing.T) {
 
 // TestDesiredPolicy checks that the statements other objects grant in the bucket's policy (a
 // reserved Sid) are neither a difference nor lost when the spec's policy is written, and keep
-// the bucket policy while the spec has none.
+// the bucket policy while the spec has none; a statement under the reserved prefix that is not
+// exactly what the operator grants (added by hand, or widened) is a difference, and removed.
 func TestDesiredPolicy(t *testing.T) {
 	const (
-		granted = `{"Sid":"InfraOperatorCloudFrontE1","Effect":"Allow","Principal":{"Service":"cloudfront.amazonaws.com"},"Action":"s3:GetObject","Resource":"arn:aws:s3:::b/*"}`
-		own     = `{"Sid":"Own","Effect":"Deny","Principal":"*","Action":"s3:DeleteObject","Resource":"arn:aws:s3:::b/*"}`
-		other   = `{"Sid":"Other","Effect":"Deny","Principal":"*","Action":"s3:PutObject","Resource":"arn:aws:s3:::b/*"}`
+		granted = `{"Sid":"InfraOperatorCloudFrontE1","Effect":"Allow","Principal":{"Service":"cloudfront.amazonaws.com"},"Action":"s3:GetObject",` +
+			`"Resource":"arn:aws:s3:::b/*","Condition":{"StringEquals":{"AWS:SourceArn":"arn:aws:cloudfront::123456789012:distribution/E1"}}}`
+		widened = `{"Sid":"InfraOperatorCloudFrontE1","Effect":"Allow","Principal":"*","Action":"s3:GetObject",` +
+			`"Resource":"arn:aws:s3:::b/*","Condition":{"StringEquals":{"AWS:SourceArn":"arn:aws:cloudfront::123456789012:distribution/E1"}}}`
+		forged = `{"Sid":"InfraOperatorX","Effect":"Allow","Principal":"*","Action":"s3:*","Resource":"arn:aws:s3:::b/*"}`
+		own    = `{"Sid":"Own","Effect":"Deny","Principal":"*","Action":"s3:DeleteObject","Resource":"arn:aws:s3:::b/*"}`
+		other  = `{"Sid":"Other","Effect":"Deny","Principal":"*","Action":"s3:PutObject","Resource":"arn:aws:s3:::b/*"}`
 	)
 	doc := func(statements ...string) string {
 		return `{"Version":"2012-10-17","Statement":[` + strings.Join(statements, ",") + `]}`
@@ -109,10 +114,16 @@ func TestDesiredPolicy(t *testing.T) {
 			observed: doc(granted)},
 		"NoGrant": {reason: "Without granted statements an empty spec policy deletes the bucket policy.",
 			observed: doc(own), want: "", differs: true},
+		"ForgedGrantRemoved": {reason: "A statement added by hand under the reserved prefix is a difference, and the spec's policy is written without it.",
+			spec: doc(own), observed: doc(forged, own), want: doc(own), differs: true},
+		"WidenedGrantRemoved": {reason: "A granted statement widened by hand is no longer kept.",
+			spec: doc(own), observed: doc(widened, own), want: doc(own), differs: true},
+		"ForgedBesideGrant": {reason: "A forged statement beside a real grant goes; the grant stays.",
+			spec: doc(own), observed: doc(granted, forged, own), want: doc(own, granted), differs: true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got, differs := desiredPolicy(tc.spec, tc.observed)
+			got, differs := desiredPolicy(tc.spec, tc.observed, "arn:aws:s3:::b")
 			if differs != tc.differs {
 				t.Fatalf("%s\ndesiredPolicy differs = %v, want %v (policy %s)", tc.reason, differs, tc.differs, got)
 			}

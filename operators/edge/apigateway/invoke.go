@@ -20,6 +20,7 @@ type lambdaAPI interface {
 	AddPermission(ctx context.Context, in *lambda.AddPermissionInput, opts ...func(*lambda.Options)) (*lambda.AddPermissionOutput, error)
 	RemovePermission(ctx context.Context, in *lambda.RemovePermissionInput, opts ...func(*lambda.Options)) (*lambda.RemovePermissionOutput, error)
 	GetPolicy(ctx context.Context, in *lambda.GetPolicyInput, opts ...func(*lambda.Options)) (*lambda.GetPolicyOutput, error)
+	ListTags(ctx context.Context, in *lambda.ListTagsInput, opts ...func(*lambda.Options)) (*lambda.ListTagsOutput, error)
 }
 
 var _ lambdaAPI = (*lambda.Client)(nil)
@@ -45,7 +46,9 @@ func invokedFunctions(o *v1alpha1.APIGateway) []string {
 // its routes name: a statement (Principal apigateway.amazonaws.com, lambda:InvokeFunction,
 // SourceArn the API's routes) added to each function whose policy lacks it, found with one
 // GetPolicy per function, and the statement removed from the functions status.invokeGrants
-// names that no route names any more. status.invokeGrants follows what was done.
+// names that no route names any more. status.invokeGrants follows what was done. A function
+// that lacks the statement is written to only when an object of the API's namespace made it
+// (see mayGrant); otherwise the plan fails, before any write, with a terminal error.
 func (d *driver) planInvokeGrants(ctx context.Context, o *v1alpha1.APIGateway, apiID, executionARN string, plan *managed.Plan) error {
 	want := invokedFunctions(o)
 	sid := statementID(apiID)
@@ -58,6 +61,9 @@ func (d *driver) planInvokeGrants(ctx context.Context, o *v1alpha1.APIGateway, a
 		if has {
 			granted = append(granted, fn)
 			continue
+		}
+		if err := d.mayGrant(ctx, o, fn); err != nil {
+			return err
 		}
 		plan.Add("invokeGrants", func(ctx context.Context) error {
 			_, err := d.lambda.AddPermission(ctx, &lambda.AddPermissionInput{FunctionName: aws.String(fn), StatementId: aws.String(sid),
@@ -107,6 +113,21 @@ func (d *driver) revoke(ctx context.Context, fn, sid string) error {
 		return managed.Wrap(err, "withdraw the API's permission to invoke function %s", fn)
 	}
 	return nil
+}
+
+// mayGrant returns nil when the API o may add its statement to the resource policy of function
+// fn: the function's ownership tags (ListTags) name o's namespace, or the administrator lets
+// o's namespace write into functions it does not own (managed.CheckForeignWrite). A function
+// that does not exist holds no policy to write to: AddPermission says so.
+func (d *driver) mayGrant(ctx context.Context, o *v1alpha1.APIGateway, fn string) error {
+	out, err := d.lambda.ListTags(ctx, &lambda.ListTagsInput{Resource: aws.String(fn)})
+	if awserr.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("list the tags of function %s: %w", fn, err)
+	}
+	return managed.CheckForeignWrite(ctx, o, "Lambda function", fn, out.Tags)
 }
 
 // hasStatement reports whether function fn's resource policy holds statement sid; a function

@@ -96,11 +96,12 @@ func references() []managed.Ref[*v1alpha1.APIGateway] {
 		return refs, nil, ids
 	}
 	return []managed.Ref[*v1alpha1.APIGateway]{
+		// The API adds a statement to each function's resource policy.
 		managed.Each(targets.LambdaFunction, "spec.routes[%d].integration.lambdaFunctionRef", func(a *v1alpha1.APIGateway) []managed.Slot {
 			return integrations(a, func(in *v1alpha1.Integration) managed.Slot {
 				return managed.Slot{Ref: in.LambdaFunctionRef, ID: &in.LambdaFunctionARN}
 			})
-		}),
+		}).Writing(),
 		managed.Each(targets.ALBByARN, "spec.routes[%d].integration.listener.albRef", func(a *v1alpha1.APIGateway) []managed.Slot {
 			return integrations(a, listener(func(l *v1alpha1.ListenerTarget) *shared.Reference { return l.ALBRef }))
 		}),

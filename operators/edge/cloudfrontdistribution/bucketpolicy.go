@@ -17,7 +17,7 @@ import (
 // sidPrefix starts the Sid of the statement a distribution keeps in the policy of each bucket
 // it serves; the distribution's id follows. It begins with the prefix every operator-granted
 // statement has, which the S3Bucket kind keeps beside its own policy.
-const sidPrefix = policy.ReservedSidPrefix + "CloudFront"
+const sidPrefix = policy.CloudFrontSidPrefix
 
 // bucketDomainName returns the regional domain name of bucket in region, which CloudFront
 // recognises as an S3 origin.
@@ -38,18 +38,10 @@ func bucketOf(domainName string) string {
 }
 
 // bucketStatement returns the statement that lets the distribution with id and arn, through
-// its origin access control, read the objects of bucket in partition, and nothing else: the
-// statement AWS documents for origin access control.
+// its origin access control, read the objects of bucket in partition, and nothing else
+// (policy.CloudFrontReadStatement), which the S3Bucket kind keeps in its policy.
 func bucketStatement(id, arn, partition, bucket string) map[string]any {
-	// Built as JSON values so that it compares equal to the same statement read back.
-	return map[string]any{
-		"Sid":       sidPrefix + id,
-		"Effect":    "Allow",
-		"Principal": map[string]any{"Service": "cloudfront.amazonaws.com"},
-		"Action":    "s3:GetObject",
-		"Resource":  "arn:" + partition + ":s3:::" + bucket + "/*",
-		"Condition": map[string]any{"StringEquals": map[string]any{"AWS:SourceArn": arn}},
-	}
+	return policy.CloudFrontReadStatement(id, arn, "arn:"+partition+":s3:::"+bucket)
 }
 
 // bucketPolicy reads the policy of bucket; a bucket without one has an empty document, and a

@@ -59,9 +59,10 @@ func Kind() managed.Kind[*v1alpha1.CloudFrontDistribution, State] {
 			managed.Each(targets.ALB, "spec.origins[%d].albRef", originSlots(func(o *v1alpha1.DistributionOrigin) managed.Slot {
 				return managed.Slot{Ref: o.ALBRef, ID: &o.DomainName}
 			})),
+			// The distribution adds a statement to each bucket's policy.
 			managed.Each(targets.S3Bucket, "spec.origins[%d].s3BucketRef", originSlots(func(o *v1alpha1.DistributionOrigin) managed.Slot {
 				return managed.Slot{Ref: o.S3BucketRef, ID: &o.S3BucketName}
-			})),
+			})).Writing(),
 			managed.One(targets.ACMCertificate, "spec.viewerCertificate.acmCertificateRef", func(d *v1alpha1.CloudFrontDistribution) (*shared.Reference, *string) {
 				if d.Spec.ViewerCertificate == nil {
 					return nil, nil

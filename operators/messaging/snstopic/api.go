@@ -4,7 +4,9 @@ import (
 	"context"
 
 	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/runner-codes/infra-operator/operators/messaging/internal/queuepolicy"
 	"github.com/runner-codes/infra-operator/operators/messaging/internal/subscriptions"
 )
 
@@ -22,3 +24,12 @@ type topicAPI interface {
 }
 
 var _ topicAPI = (*sns.Client)(nil)
+
+// queueAPI is the part of the SQS API the driver uses: the subscribed queues' policies, and
+// their tags, which say whether the topic may write into a queue's policy.
+type queueAPI interface {
+	queuepolicy.API
+	ListQueueTags(ctx context.Context, in *sqs.ListQueueTagsInput, opts ...func(*sqs.Options)) (*sqs.ListQueueTagsOutput, error)
+}
+
+var _ queueAPI = (*sqs.Client)(nil)

@@ -11,7 +11,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/messaging/internal/queuepolicy"
 	"github.com/runner-codes/infra-operator/operators/messaging/internal/subscriptions"
 	"github.com/runner-codes/infra-operator/shared/api/targets"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
@@ -25,6 +24,7 @@ func Kind() managed.Kind[*v1alpha1.SNSTopic, State] {
 		Validate: validate,
 		References: []managed.Ref[*v1alpha1.SNSTopic]{
 			queueRefs,
+			deadLetterRefs,
 			managed.One(targets.KMSKey, "spec.encryption.kmsKeyRef", func(t *v1alpha1.SNSTopic) (*shared.Reference, *string) {
 				if e := t.Spec.Encryption; e != nil {
 					return e.KMSKeyRef, &e.KMSKeyID
@@ -81,29 +81,39 @@ func jsonObject(doc string) error {
 	return nil
 }
 
-// queueRefs declares the SQSQueues the subscriptions name, as endpoints (queueRef, resolved
-// to Endpoint) and as dead-letter queues (redrivePolicy.deadLetterQueueRef, resolved to
-// DeadLetterQueueARN), resolved subscription by subscription in that order.
-var queueRefs = managed.Ref[*v1alpha1.SNSTopic]{Target: targets.SQSQueue, Sites: func(t *v1alpha1.SNSTopic) []managed.Site {
-	var sites []managed.Site
-	add := func(field string, ref *shared.Reference, id *string) {
-		sites = append(sites, managed.Site{Field: field, Name: ref.Name, Set: func(ids []string) { *id = ids[0] }})
-	}
+// queueRefs declares the SQSQueues the subscriptions name as endpoints (queueRef, resolved to
+// Endpoint). The topic writes into their policies (the statement that lets it send), so an
+// observe-only SQSQueue is never resolved as one.
+var queueRefs = managed.Each(targets.SQSQueue, "spec.subscriptions[%d].queueRef", func(t *v1alpha1.SNSTopic) []managed.Slot {
+	return subscriptionSlots(t, func(sub *v1alpha1.SNSSubscription) managed.Slot {
+		return managed.Slot{Ref: sub.QueueRef, ID: &sub.Endpoint}
+	})
+}).Writing()
+
+// deadLetterRefs declares the SQSQueues the subscriptions name as dead-letter queues
+// (redrivePolicy.deadLetterQueueRef, resolved to DeadLetterQueueARN); the topic only names
+// them.
+var deadLetterRefs = managed.Each(targets.SQSQueue, "spec.subscriptions[%d].redrivePolicy.deadLetterQueueRef", func(t *v1alpha1.SNSTopic) []managed.Slot {
+	return subscriptionSlots(t, func(sub *v1alpha1.SNSSubscription) managed.Slot {
+		if sub.RedrivePolicy == nil {
+			return managed.Slot{}
+		}
+		return managed.Slot{Ref: sub.RedrivePolicy.DeadLetterQueueRef, ID: &sub.RedrivePolicy.DeadLetterQueueARN}
+	})
+})
+
+// subscriptionSlots returns the slot slot picks in every subscription of t.
+func subscriptionSlots(t *v1alpha1.SNSTopic, slot func(*v1alpha1.SNSSubscription) managed.Slot) []managed.Slot {
+	slots := make([]managed.Slot, len(t.Spec.Subscriptions))
 	for i := range t.Spec.Subscriptions {
-		sub := &t.Spec.Subscriptions[i]
-		if sub.QueueRef != nil {
-			add(fmt.Sprintf("spec.subscriptions[%d].queueRef", i), sub.QueueRef, &sub.Endpoint)
-		}
-		if rp := sub.RedrivePolicy; rp != nil && rp.DeadLetterQueueRef != nil {
-			add(fmt.Sprintf("spec.subscriptions[%d].redrivePolicy.deadLetterQueueRef", i), rp.DeadLetterQueueRef, &rp.DeadLetterQueueARN)
-		}
+		slots[i] = slot(&t.Spec.Subscriptions[i])
 	}
-	return sites
-}}
+	return slots
+}
 
 // driver manages one provider's SNS topics, and the statements in SQS queue policies that let
 // them send.
 type driver struct {
 	sns topicAPI
-	sqs queuepolicy.API
+	sqs queueAPI
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/messaging/internal/queuepolicy"
@@ -33,8 +34,11 @@ type State struct {
 
 // Observe reads the topic (GetTopicAttributes, ListTagsForResource, ListSubscriptionsByTopic,
 // GetSubscriptionAttributes for each confirmed subscription, and GetQueueUrl and
-// GetQueueAttributes for each subscribed queue of the topic's account and region), fills the
-// status and, unless the topic is being deleted, plans what differs from the spec.
+// GetQueueAttributes for each subscribed queue of the topic's account and region, and
+// ListQueueTags for each whose policy lacks the topic's statement), fills the status and,
+// unless the topic is being deleted, plans what differs from the spec. A queue whose policy
+// the topic would write to but that the topic's namespace does not own stops the plan, before
+// any write, with a terminal error (see mayGrant).
 func (d *driver) Observe(ctx context.Context, t *v1alpha1.SNSTopic, req managed.Request) (managed.Observation[State], error) {
 	arn := managed.ExternalName(t)
 	if arn == "" {
@@ -69,12 +73,32 @@ func (d *driver) Observe(ctx context.Context, t *v1alpha1.SNSTopic, req managed.
 		if st.Grants[sub.Endpoint], err = queuepolicy.ReadGrant(ctx, d.sqs, arn, sub.Endpoint); err != nil {
 			return managed.Observation[State]{}, err
 		}
+		if g := st.Grants[sub.Endpoint]; !req.Deleting && !g.Granted(arn) && g.URL != "" {
+			if err := d.mayGrant(ctx, t, g); err != nil {
+				return managed.Observation[State]{}, err
+			}
+		}
 	}
 	obs := managed.Observation[State]{Exists: true, Ready: true, State: st, Tags: st.Tags}
 	if !req.Deleting {
 		d.plan(&obs.Changes, &t.Spec, st, req.Tags)
 	}
 	return obs, nil
+}
+
+// mayGrant returns nil when topic t may add its statement to the policy of the queue g: the
+// queue's ownership tags (ListQueueTags) name t's namespace, or the administrator lets t's
+// namespace write into queues it does not own (managed.CheckForeignWrite). A queue that no
+// longer exists holds no policy to write to.
+func (d *driver) mayGrant(ctx context.Context, t *v1alpha1.SNSTopic, g queuepolicy.Grant) error {
+	out, err := d.sqs.ListQueueTags(ctx, &sqs.ListQueueTagsInput{QueueUrl: aws.String(g.URL)})
+	if awserr.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("list the tags of subscribed queue %s: %w", g.QueueARN, err)
+	}
+	return managed.CheckForeignWrite(ctx, t, "SQS queue", g.QueueARN, out.Tags)
 }
 
 // find returns the ARN of the topic named name, or "" when there is none. It pages through

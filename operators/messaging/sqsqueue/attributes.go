@@ -90,7 +90,9 @@ func createAttributes(s *v1alpha1.SQSQueueSpec) map[string]string {
 
 // attributeChanges returns the attributes to set so the queue matches the spec: the desired
 // attributes that differ, and the policy when the user's statements differ (the statements
-// SNSTopics keep in it stay).
+// SNSTopics keep in it stay, each exactly as the operator writes it for this queue, whose ARN
+// observed holds: any other statement under their Sid prefix, added or widened outside the
+// operator, is a difference like any other).
 func attributeChanges(s *v1alpha1.SQSQueueSpec, observed map[string]string) (map[string]string, error) {
 	out := attributes.Changes(desiredAttributes(s), observed, sameValue)
 	user, err := policy.Parse(s.Policy)
@@ -102,7 +104,7 @@ func attributeChanges(s *v1alpha1.SQSQueueSpec, observed map[string]string) (map
 		// A policy that is not JSON cannot hold topic statements: replace it.
 		have = policy.Document{}
 	}
-	if want := policy.Merge(user, queuepolicy.SidPrefix, have.Reserved(queuepolicy.SidPrefix)); !policy.Equal(want, have) {
+	if want := policy.Merge(user, queuepolicy.SidPrefix, have.Granted(policy.SNSSend, observed[attrQueueARN])); !policy.Equal(want, have) {
 		out[attrPolicy] = want.String()
 	}
 	return out, nil

@@ -1,8 +1,10 @@
 // Package iamrole manages IAM roles for the IAMRole kind: the role with its trust policy,
 // description, session duration, permissions boundary and tags, its managed and inline
 // policies as sets, and on request an instance profile of the role's name. Policies are
-// compared as policies (package policy), never as text. IAM is eventually consistent: a new
-// role is Ready only once Propagation has passed since its creation.
+// compared as policies (package policy), never as text. Every spec is checked against the
+// cluster administrator's IAM guardrails (package guardrails) before any AWS call, and carries
+// the permissions boundary they impose. IAM is eventually consistent: a new role is Ready only
+// once Propagation has passed since its creation.
 package iamrole
 
 import (
@@ -33,6 +35,7 @@ func Kind() managed.Kind[*v1alpha1.IAMRole, State] {
 			return &driver{api: provider.Client(s, "iam", func(c aws.Config) *iam.Client { return iam.NewFromConfig(c) })}
 		},
 		Validate: validate,
+		Guard:    guard,
 	}
 }
 

@@ -32,7 +32,9 @@ const (
 	ReasonInSync = "InSync"
 	// ReasonObserved says an ObserveOnly object found its AWS resource and reports it.
 	ReasonObserved = "Observed"
-	// ReasonNotFoundInAWS says an ObserveOnly object found no AWS resource to observe.
+	// ReasonNotFoundInAWS says an ObserveOnly object found no AWS resource to observe, or that
+	// the resource of an object with driftPolicy Report was deleted outside the operator and
+	// is reported, not created again.
 	ReasonNotFoundInAWS = "NotFoundInAWS"
 	// ReasonOutputsNotWritten says the outputs Secret or ConfigMap could not be written (it
 	// exists and another owner holds it, or a Secret it copies is missing).
@@ -61,6 +63,18 @@ const (
 	ReasonOwnedByAnother = "OwnedByAnother"
 	// ReasonDuplicateResources says several AWS resources carry one object's ownership tags.
 	ReasonDuplicateResources = "DuplicateResources"
+	// ReasonTakeoverNotAllowed says the resource belongs to another namespace's object or to
+	// another install, and the administrator has not let the object's namespace take over or
+	// observe such resources (operator flag --takeover-namespaces).
+	ReasonTakeoverNotAllowed = "TakeoverNotAllowed"
+	// ReasonAdoptionNotAllowed says the resource carries no ownership tags (the operator did not
+	// create it), and the administrator has not let the object's namespace adopt such resources
+	// (operator flag --adoption-namespaces).
+	ReasonAdoptionNotAllowed = "AdoptionNotAllowed"
+	// ReasonForeignWriteNotAllowed says a field names, by ARN, a resource that does not carry the
+	// object's namespace in its ownership tags, and writing into it (a permission, a policy
+	// statement) needs the administrator's leave (operator flag --foreign-write-namespaces).
+	ReasonForeignWriteNotAllowed = "ForeignWriteNotAllowed"
 	// ReasonDeletionProtected says deletion protection keeps the resource from being deleted.
 	ReasonDeletionProtected = "DeletionProtected"
 )
@@ -74,6 +88,10 @@ const (
 	// ReasonReferenceFailed says a referenced object failed (its Stalled condition is True):
 	// the object waits for it to be fixed, and goes on by itself once it is Ready.
 	ReasonReferenceFailed = "ReferenceFailed"
+	// ReasonReferenceObserveOnly says a reference that writes into its target's AWS resource
+	// (a policy statement, a permission) names an object with managementPolicy ObserveOnly,
+	// whose resource the operator never writes to.
+	ReasonReferenceObserveOnly = "ReferenceObserveOnly"
 	// ReasonReferenceKindNotInstalled says the referenced kind's family is not installed.
 	ReasonReferenceKindNotInstalled = "ReferenceKindNotInstalled"
 	// ReasonSecretNotFound says a Secret the spec names does not exist (yet).
@@ -117,6 +135,11 @@ const (
 	// ReasonEndpointNeedsStaticKeys says a namespaced provider with an endpoint must bring
 	// static keys.
 	ReasonEndpointNeedsStaticKeys = "EndpointNeedsStaticKeys"
+	// ReasonEndpointAddressNotAllowed says a namespaced provider's endpoint names, or resolves
+	// to, an address no namespace may reach through the operator: link-local (instance
+	// metadata), loopback (unless the administrator allows it), an in-cluster service or the
+	// API server; or it is not an http(s) URL.
+	ReasonEndpointAddressNotAllowed = "EndpointAddressNotAllowed"
 )
 
 // Reasons particular to one kind.
@@ -145,6 +168,9 @@ const (
 	ReasonConfigMapNotFound = "ConfigMapNotFound"
 	// ReasonFunctionFailed says AWS reports the Lambda function, or its last update, as failed.
 	ReasonFunctionFailed = "FunctionFailed"
+	// ReasonEnvironmentTooLarge says a Lambda function's environment variables, Secret values
+	// included, are over the 4 KB Lambda allows; it names the size, never a value.
+	ReasonEnvironmentTooLarge = "EnvironmentTooLarge"
 	// ReasonEndpointQueueNotFound says an SNS subscription's queue does not exist.
 	ReasonEndpointQueueNotFound = "EndpointQueueNotFound"
 	// ReasonNATGatewayFailed says AWS reports the NAT gateway as failed.
@@ -176,4 +202,27 @@ const (
 	// ReasonClusterNotEmpty says an ECS cluster still has active services or running tasks, so
 	// it cannot be deleted yet.
 	ReasonClusterNotEmpty = "ClusterNotEmpty"
+)
+
+// Reasons the administrator's IAM guardrails (package guardrails) give for refusing a spec
+// before any AWS call; each message names the rule and the operator flag that sets it.
+const (
+	// ReasonRoleNameNotAllowed says a role's name or path is outside the prefix the
+	// administrator gives the namespace's roles.
+	ReasonRoleNameNotAllowed = "RoleNameNotAllowed"
+	// ReasonPermissionsBoundaryRequired says a role names a permissions boundary other than the
+	// one every role of the namespace carries.
+	ReasonPermissionsBoundaryRequired = "PermissionsBoundaryRequired"
+	// ReasonTrustPrincipalNotAllowed says a role's trust policy lets a principal the
+	// administrator does not allow the namespace (another account, anyone) assume it.
+	ReasonTrustPrincipalNotAllowed = "TrustPrincipalNotAllowed"
+	// ReasonManagedPolicyDenied says a role attaches a managed policy the administrator denies
+	// (AdministratorAccess and its equivalents by default).
+	ReasonManagedPolicyDenied = "ManagedPolicyDenied"
+	// ReasonInlinePolicyDenied says a role's inline policy allows "*", "iam:*", lifting a
+	// permissions boundary, or an escalation action on every resource.
+	ReasonInlinePolicyDenied = "InlinePolicyDenied"
+	// ReasonRoleNotPassable says a field that passes a role to a service names a role the
+	// namespace may not pass.
+	ReasonRoleNotPassable = "RoleNotPassable"
 )

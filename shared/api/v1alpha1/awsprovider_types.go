@@ -31,6 +31,16 @@ type AWSProviderSpec struct {
 	// +kubebuilder:validation:Pattern=`^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$`
 	RoleARN string `json:"roleARN,omitempty"`
 
+	// ExternalID is passed to STS AssumeRole when roleARN is assumed on top of static keys or
+	// the default chain, for a role whose trust policy requires sts:ExternalId. It is not sent
+	// when a web identity token (IRSA) is exchanged for the role: AssumeRoleWithWebIdentity
+	// takes no external ID.
+	// +optional
+	// +kubebuilder:validation:MinLength=2
+	// +kubebuilder:validation:MaxLength=1224
+	// +kubebuilder:validation:Pattern=`^[\w+=,.@:/-]+$`
+	ExternalID string `json:"externalID,omitempty"`
+
 	// AccessKeyIDRef names the Secret key that holds a static access key ID.
 	// +optional
 	AccessKeyIDRef *SecretKeySelector `json:"accessKeyIDRef,omitempty"`

@@ -1,6 +1,8 @@
 // Package ststest is a narrow STS stand-in for the shared library's own tests, which may not
 // import the emulator. It speaks STS's awsQuery protocol for GetCallerIdentity and AssumeRole,
-// accepts only the access keys it was given, and counts calls.
+// accepts only the access keys it was given, counts calls, and records the role sessions it
+// opened (name, tags, external ID). Credentials of an assumed role are, to GetCallerIdentity,
+// arn:aws:sts::ACCOUNT:assumed-role/ROLE/SESSION_NAME, as to AWS.
 package ststest
 
 import (
@@ -18,10 +20,31 @@ type Server struct {
 	// Accounts maps each accepted access key ID to its account ID.
 	Accounts map[string]string
 
-	mu      sync.Mutex
-	issued  map[string]string
-	counter atomic.Int64
-	calls   map[string]int
+	mu       sync.Mutex
+	issued   map[string]issued
+	counter  atomic.Int64
+	calls    map[string]int
+	sessions []Session
+}
+
+// Session is one role session the server opened.
+type Session struct {
+	// Action is AssumeRole or AssumeRoleWithWebIdentity.
+	Action string
+	// RoleARN is the assumed role.
+	RoleARN string
+	// Name is the role session name.
+	Name string
+	// Tags are the session tags, by key.
+	Tags map[string]string
+	// ExternalID is the external ID given, or "".
+	ExternalID string
+}
+
+// issued is what one access key the server issued stands for.
+type issued struct {
+	account string
+	arn     string
 }
 
 var credentialRE = regexp.MustCompile(`Credential=([^/,\s]+)/`)
@@ -52,7 +75,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch action {
 	case "GetCallerIdentity":
 		s.respond(w, "GetCallerIdentity", fmt.Sprintf(
-			"<Arn>arn:aws:iam::%s:user/tester</Arn><UserId>AIDATESTER</UserId><Account>%s</Account>", account, account))
+			"<Arn>%s</Arn><UserId>AIDATESTER</UserId><Account>%s</Account>", xmlEscape(s.arn(m[1], account)), account))
 	case "AssumeRole":
 		s.issueRoleCredentials(w, r, "AssumeRole")
 	default:
@@ -80,18 +103,35 @@ func (s *Server) issueRoleCredentials(w http.ResponseWriter, r *http.Request, ac
 		s.fail(w, http.StatusBadRequest, "ValidationError", "RoleArn is not a valid ARN")
 		return
 	}
+	name := r.PostForm.Get("RoleSessionName")
+	session := Session{Action: action, RoleARN: role, Name: name, ExternalID: r.PostForm.Get("ExternalId")}
+	for i := 1; r.PostForm.Has(fmt.Sprintf("Tags.member.%d.Key", i)); i++ {
+		if session.Tags == nil {
+			session.Tags = map[string]string{}
+		}
+		session.Tags[r.PostForm.Get(fmt.Sprintf("Tags.member.%d.Key", i))] = r.PostForm.Get(fmt.Sprintf("Tags.member.%d.Value", i))
+	}
+	roleName := role[strings.LastIndex(role, "/")+1:]
 	key := fmt.Sprintf("ASIATEST%08d", s.counter.Add(1))
 	s.mu.Lock()
 	if s.issued == nil {
-		s.issued = map[string]string{}
+		s.issued = map[string]issued{}
 	}
-	s.issued[key] = parts[4]
+	s.issued[key] = issued{account: parts[4], arn: fmt.Sprintf("arn:aws:sts::%s:assumed-role/%s/%s", parts[4], roleName, name)}
+	s.sessions = append(s.sessions, session)
 	s.mu.Unlock()
 	s.respond(w, action, fmt.Sprintf(
 		"<Credentials><AccessKeyId>%s</AccessKeyId><SecretAccessKey>temporary</SecretAccessKey>"+
 			"<SessionToken>token</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration></Credentials>"+
 			"<AssumedRoleUser><Arn>%s</Arn><AssumedRoleId>AROATEST:%s</AssumedRoleId></AssumedRoleUser>",
 		key, xmlEscape(role), xmlEscape(r.PostForm.Get("RoleSessionName"))))
+}
+
+// Sessions returns the role sessions opened so far, in order.
+func (s *Server) Sessions() []Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Session(nil), s.sessions...)
 }
 
 // Calls returns how many requests named action were received.
@@ -117,7 +157,18 @@ func (s *Server) account(key string) (string, bool) {
 		return a, true
 	}
 	a, ok := s.issued[key]
-	return a, ok
+	return a.account, ok
+}
+
+// arn returns the identity of access key key of account: the assumed role's session, or a
+// user.
+func (s *Server) arn(key, account string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if a, ok := s.issued[key]; ok {
+		return a.arn
+	}
+	return fmt.Sprintf("arn:aws:iam::%s:user/tester", account)
 }
 
 func (s *Server) respond(w http.ResponseWriter, action, result string) {

@@ -35,6 +35,7 @@ func RunWith(t testing.TB, e *testenv.Env, tune func(*operator.Options), familie
 	opts := operator.DefaultOptions()
 	// Test providers reach the in-process AWS endpoint.
 	opts.AllowEndpointOverride = true
+	opts.AllowLoopbackEndpoints = true
 	tune(&opts)
 	opts.MetricsAddress, opts.ProbeAddress = "0", "0"
 	opts.SharedProcess = true

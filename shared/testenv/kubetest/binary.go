@@ -48,9 +48,11 @@ func RunBinaryCheck(t *testing.T, check BinaryCheck) {
 	bin := testenv.RunBinary(t, ".",
 		"--kubeconfig", env.Kubeconfig(t),
 		"--metrics-bind-address", metrics,
+		"--metrics-secure=false",
 		"--health-probe-bind-address", probes,
 		"--wait-interval", "500ms",
 		"--allow-endpoint-override",
+		"--allow-loopback-endpoints",
 		"--log-format", "json",
 		"--log-level", "debug")
 	bin.WaitOK("http://" + probes + "/readyz")

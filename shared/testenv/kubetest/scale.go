@@ -104,9 +104,11 @@ func runScale(b *testing.B, check ScaleCheck, n int) scaleFigures {
 	bin := testenv.RunBinary(b, ".",
 		"--kubeconfig", env.Kubeconfig(b),
 		"--metrics-bind-address", metrics,
+		"--metrics-secure=false",
 		"--health-probe-bind-address", probes,
 		"--sync-period", check.SyncPeriod.String(),
 		"--allow-endpoint-override",
+		"--allow-loopback-endpoints",
 		"--log-level", "error")
 	bin.WaitOK("http://" + probes + "/readyz")
 	scrapeOps := func() map[string]float64 {

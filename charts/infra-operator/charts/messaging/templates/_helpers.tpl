@@ -81,3 +81,24 @@ another release. Without a cluster (helm template, lint) lookup finds nothing an
 {{- if and (eq (get $annotations "meta.helm.sh/release-name") $ctx.Release.Name) (eq (get $annotations "meta.helm.sh/release-namespace") $ctx.Release.Namespace) }}true{{ end }}
 {{- end }}
 {{- end }}
+
+{{- /* The tenancy settings in force, as YAML: the chart's tenancy, each key of which
+global.tenancy overrides when it holds that key (an empty list too), so that the umbrella
+chart sets them once for every family. */}}
+{{- define "messaging.tenancy" -}}
+{{- include "messaging.overridden" (list .Values.tenancy (.Values.global | default dict).tenancy) }}
+{{- end }}
+
+{{- /* The guardrails in force, as YAML: the chart's guardrails, each key of which
+global.guardrails overrides when it holds that key. */}}
+{{- define "messaging.guardrails" -}}
+{{- include "messaging.overridden" (list .Values.guardrails (.Values.global | default dict).guardrails) }}
+{{- end }}
+
+{{- /* The first dict of the list, as YAML, with each key of the second (when there is one) put
+in its place, empty values included. */}}
+{{- define "messaging.overridden" -}}
+{{- $merged := deepCopy (index . 0) }}
+{{- range $k, $v := (index . 1 | default dict) }}{{ $_ := set $merged $k $v }}{{ end }}
+{{- toYaml $merged }}
+{{- end }}

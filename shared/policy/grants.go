@@ -1,0 +1,118 @@
+package policy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+)
+
+// Sid prefixes of the statements objects keep in policies other objects own.
+const (
+	// SNSSidPrefix starts the Sid of the statement an SNSTopic keeps in a queue's policy.
+	SNSSidPrefix = ReservedSidPrefix + "SNS"
+	// CloudFrontSidPrefix starts the Sid of the statement a CloudFrontDistribution keeps in a
+	// bucket's policy.
+	CloudFrontSidPrefix = ReservedSidPrefix + "CloudFront"
+)
+
+// A Grant is one kind of statement that objects keep in a policy another object owns, under
+// ReservedSidPrefix: the owner of the policy keeps such a statement only when it is exactly
+// what the operator writes (see Document.Granted), so that a statement added by hand under the
+// reserved prefix is drift like any other, not a way around the owner's spec.
+type Grant struct {
+	// SidPrefix starts the Sid of every statement of the kind.
+	SidPrefix string
+	// rebuild returns the statement the writer that st names would write into the policy of
+	// the resource with ARN resource, or nil when st names no writer.
+	rebuild func(st map[string]any, resource string) map[string]any
+}
+
+// SNSSend is the statement an SNSTopic keeps in the policy of each SQS queue it subscribes.
+var SNSSend = Grant{SidPrefix: SNSSidPrefix, rebuild: func(st map[string]any, queueARN string) map[string]any {
+	if topic := conditionValue(st, "ArnEquals", "aws:SourceArn"); topic != "" {
+		return SNSSendStatement(topic, queueARN)
+	}
+	return nil
+}}
+
+// CloudFrontRead is the statement a CloudFrontDistribution keeps in the policy of each S3
+// bucket it serves.
+var CloudFrontRead = Grant{SidPrefix: CloudFrontSidPrefix, rebuild: func(st map[string]any, bucketARN string) map[string]any {
+	if arn := conditionValue(st, "StringEquals", "AWS:SourceArn"); arn != "" {
+		return CloudFrontReadStatement(arn[strings.LastIndex(arn, "/")+1:], arn, bucketARN)
+	}
+	return nil
+}}
+
+// SNSSendSid returns the Sid of the statement that lets the topic with topicARN send to a
+// queue: the SNSSend prefix and a digest of the topic's ARN.
+func SNSSendSid(topicARN string) string {
+	sum := sha256.Sum256([]byte(topicARN))
+	return SNSSidPrefix + hex.EncodeToString(sum[:8])
+}
+
+// SNSSendStatement returns the statement that lets the SNS topic with topicARN send to the SQS
+// queue with queueARN, and nothing else.
+func SNSSendStatement(topicARN, queueARN string) map[string]any {
+	// Built as JSON values so that it compares equal to the same statement read back.
+	return map[string]any{
+		"Sid":       SNSSendSid(topicARN),
+		"Effect":    "Allow",
+		"Principal": map[string]any{"Service": "sns.amazonaws.com"},
+		"Action":    "sqs:SendMessage",
+		"Resource":  queueARN,
+		"Condition": map[string]any{"ArnEquals": map[string]any{"aws:SourceArn": topicARN}},
+	}
+}
+
+// CloudFrontReadStatement returns the statement that lets the CloudFront distribution with id
+// and distributionARN, through its origin access control, read the objects of the S3 bucket
+// with bucketARN, and nothing else: the statement AWS documents for origin access control.
+func CloudFrontReadStatement(id, distributionARN, bucketARN string) map[string]any {
+	// Built as JSON values so that it compares equal to the same statement read back.
+	return map[string]any{
+		"Sid":       CloudFrontSidPrefix + id,
+		"Effect":    "Allow",
+		"Principal": map[string]any{"Service": "cloudfront.amazonaws.com"},
+		"Action":    "s3:GetObject",
+		"Resource":  bucketARN + "/*",
+		"Condition": map[string]any{"StringEquals": map[string]any{"AWS:SourceArn": distributionARN}},
+	}
+}
+
+// Granted returns the statements of d, the policy of the resource with ARN resource, that are
+// g's statements exactly as the operator writes them into that resource's policy: each names
+// its writer (the condition on the source ARN), and is the statement that writer would write,
+// Sid, principal, action, resource and condition alike. Any other statement under
+// ReservedSidPrefix (another kind's, one widened by hand, one with a Sid the operator never
+// gives) is left out: the owner of the policy treats it as drift, removed under driftPolicy
+// Enforce and reported under Report.
+func (d Document) Granted(g Grant, resource string) []map[string]any {
+	var out []map[string]any
+	for _, st := range d.Statements {
+		if !HasSidPrefix(st, g.SidPrefix) {
+			continue
+		}
+		if want := g.rebuild(st, resource); want != nil && CanonicalStatement(want) == CanonicalStatement(st) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// conditionValue returns the single string value of key under the condition operator op of
+// st, or "" when st has no such value.
+func conditionValue(st map[string]any, op, key string) string {
+	cond, _ := st["Condition"].(map[string]any)
+	values, _ := cond[op].(map[string]any)
+	switch v := values[key].(type) {
+	case string:
+		return v
+	case []any:
+		if len(v) == 1 {
+			s, _ := v[0].(string)
+			return s
+		}
+	}
+	return ""
+}
