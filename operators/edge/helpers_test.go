@@ -79,6 +79,12 @@ func start(t testing.TB) *harness {
 // tune (empty options and a tune that changes nothing give the defaults a user has).
 func startWith(t testing.TB, opts emulator.Options, tune func(*operator.Options)) *harness {
 	t.Helper()
+	if opts.Accounts == nil {
+		// The test key belongs to the account the seed examples' role ARNs name, so that the
+		// Lambda functions they define pass roles of the provider's account, as the open
+		// default of --passable-roles wants.
+		opts.Accounts = map[string]string{testAccessKey: "123456789012"}
+	}
 	h := &harness{emu: emulator.New(opts)}
 	h.env = families.Start(t, http.HandlerFunc(h.serve), tune, edge.Family(), networking.Family(), security.Family(), data.Family(), compute.Family())
 	h.cf = cloudfront.NewFromConfig(h.env.AWSConfig(testAccessKey, testSecretKey))
