@@ -16,14 +16,12 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/internal/ststest"
 	"github.com/runner-codes/infra-operator/shared/internal/testkind"
 	"github.com/runner-codes/infra-operator/shared/managed"
-	"github.com/runner-codes/infra-operator/shared/provider"
 	"github.com/runner-codes/infra-operator/shared/testenv"
 )
 
@@ -259,15 +257,7 @@ func TestProviderInUse(t *testing.T) {
 	w := newWidget(t, env, ns, "user", 1)
 	w = waitNamed(t, env, ns, w.Name, "Ready", func(w *testkind.Widget) bool { return w.Status.Ready })
 	id := managed.ExternalName(w)
-	testenv.Eventually(t, 10*time.Second, func() string {
-		if err := env.Client.Get(ctx, client.ObjectKeyFromObject(p), p); err != nil {
-			return err.Error()
-		}
-		if !controllerutil.ContainsFinalizer(p, provider.InUseFinalizer("test")) {
-			return "the provider has no in-use finalizer: " + strings.Join(p.Finalizers, ",")
-		}
-		return ""
-	})
+	waitInUse(t, env, p)
 	deleteObject(t, env, p)
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "aws-credentials"}}
 	deleteObject(t, env, secret)

@@ -43,15 +43,7 @@ func TestProviderInUseIgnoresForeignObjects(t *testing.T) {
 		c := meta.FindStatusCondition(w.Status.Conditions, condition.TypeReady)
 		return c != nil && c.Reason == condition.ReasonProviderNotAllowed
 	})
-	testenv.Eventually(t, 10*time.Second, func() string {
-		if err := env.Client.Get(ctx, client.ObjectKeyFromObject(p), p); err != nil {
-			return err.Error()
-		}
-		if !controllerutil.ContainsFinalizer(p, provider.InUseFinalizer("test")) {
-			return "the provider has no in-use finalizer: " + strings.Join(p.Finalizers, ",")
-		}
-		return ""
-	})
+	waitInUse(t, env, p)
 
 	deleteObject(t, env, p)
 	waitEvent(t, env, p, condition.ReasonInUse, "Widget "+owner+"/own, 1 in namespace "+guest)
@@ -73,6 +65,20 @@ func TestProviderInUseIgnoresForeignObjects(t *testing.T) {
 		err := env.Client.Get(ctx, client.ObjectKeyFromObject(p), &v1alpha1.AWSProvider{})
 		if !apierrors.IsNotFound(err) {
 			return "the provider is kept (by the refused object of another namespace?)"
+		}
+		return ""
+	})
+}
+
+// waitInUse waits until provider p carries the test family's in-use finalizer.
+func waitInUse(t *testing.T, env *testenv.Env, p *v1alpha1.AWSProvider) {
+	t.Helper()
+	testenv.Eventually(t, 10*time.Second, func() string {
+		if err := env.Client.Get(context.Background(), client.ObjectKeyFromObject(p), p); err != nil {
+			return err.Error()
+		}
+		if !controllerutil.ContainsFinalizer(p, provider.InUseFinalizer("test")) {
+			return "the provider has no in-use finalizer: " + strings.Join(p.Finalizers, ",")
 		}
 		return ""
 	})

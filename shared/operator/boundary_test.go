@@ -36,15 +36,22 @@ func TestBoundaryFlags(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			o := DefaultOptions()
-			fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-			o.AddFlags(fs)
-			if err := fs.Parse(tc.args); err != nil {
-				t.Fatal(err)
-			}
+			o := parseFlags(t, tc.args)
 			if diff := cmp.Diff(tc.want, o.Boundary()); diff != "" {
 				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
 			}
 		})
 	}
+}
+
+// parseFlags returns the default options with args parsed into them.
+func parseFlags(t *testing.T, args []string) Options {
+	t.Helper()
+	o := DefaultOptions()
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	o.AddFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return o
 }

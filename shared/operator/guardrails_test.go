@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/spf13/pflag"
 
 	"github.com/runner-codes/infra-operator/shared/guardrails"
 )
@@ -60,12 +59,7 @@ func TestGuardrailsFlags(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			o := DefaultOptions()
-			fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-			o.AddFlags(fs)
-			if err := fs.Parse(tc.args); err != nil {
-				t.Fatal(err)
-			}
+			o := parseFlags(t, tc.args)
 			g, err := o.Guardrails()
 			if diff := cmp.Diff(tc.want, want{IAM: g, Err: err != nil}); diff != "" {
 				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
