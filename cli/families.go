@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/runner-codes/infra-operator/cli/internal/sandbox"
 	"github.com/runner-codes/infra-operator/operators/caching"
 	"github.com/runner-codes/infra-operator/operators/compute"
 	"github.com/runner-codes/infra-operator/operators/containers"
@@ -19,17 +18,4 @@ func families() []operator.Family {
 		networking.Family(), compute.Family(), data.Family(), messaging.Family(),
 		edge.Family(), security.Family(), containers.Family(), caching.Family(),
 	}
-}
-
-// familyCRDKinds returns the kinds of the shared CRDs and of every family's CRDs.
-func familyCRDKinds(fams []operator.Family) ([]string, error) {
-	defs, err := sandbox.CRDs(fams)
-	if err != nil {
-		return nil, err
-	}
-	kinds := make([]string, 0, len(defs))
-	for _, d := range defs {
-		kinds = append(kinds, d.Spec.Names.Kind)
-	}
-	return kinds, nil
 }

@@ -3,10 +3,13 @@
 package operator
 
 import (
+	"fmt"
 	"io/fs"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/runner-codes/infra-operator/shared/crds"
 	"github.com/runner-codes/infra-operator/shared/engine"
 )
 
@@ -23,4 +26,24 @@ type Family struct {
 	// Kinds are the family's kinds, each declared with engine.For; a family with no kinds
 	// yet still runs the AWSProvider controller and serves its endpoints.
 	Kinds []engine.Controller
+}
+
+// CRDs returns the shared CRDs (AWSProvider, ClusterAWSProvider) followed by the CRDs of each
+// of families, in order.
+func CRDs(families ...Family) ([]*apiextensionsv1.CustomResourceDefinition, error) {
+	defs, err := crds.Load(crds.FS())
+	if err != nil {
+		return nil, fmt.Errorf("load the shared CRDs: %w", err)
+	}
+	for _, f := range families {
+		if f.CRDs == nil {
+			continue
+		}
+		more, err := crds.Load(f.CRDs)
+		if err != nil {
+			return nil, fmt.Errorf("load the %s family's CRDs: %w", f.Name, err)
+		}
+		defs = append(defs, more...)
+	}
+	return defs, nil
 }

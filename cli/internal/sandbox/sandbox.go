@@ -19,7 +19,6 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/runner-codes/infra-operator/emulator"
-	"github.com/runner-codes/infra-operator/shared/crds"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
 )
@@ -80,7 +79,7 @@ func Start(ctx context.Context, opts Options) (_ *Sandbox, err error) {
 		return nil, err
 	}
 	step("AWS emulator listening on %s", s.EmulatorURL)
-	defs, err := CRDs(opts.Families)
+	defs, err := operator.CRDs(opts.Families...)
 	if err != nil {
 		return nil, err
 	}
@@ -117,25 +116,6 @@ func (s *Sandbox) startEmulator(address string) error {
 	s.aws = &http.Server{Handler: emu, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = s.aws.Serve(l) }()
 	return nil
-}
-
-// CRDs returns the shared CRDs and every family's.
-func CRDs(families []operator.Family) ([]*apiextensionsv1.CustomResourceDefinition, error) {
-	defs, err := crds.Load(crds.FS())
-	if err != nil {
-		return nil, fmt.Errorf("load the shared CRDs: %w", err)
-	}
-	for _, f := range families {
-		if f.CRDs == nil {
-			continue
-		}
-		more, err := crds.Load(f.CRDs)
-		if err != nil {
-			return nil, fmt.Errorf("load the %s family's CRDs: %w", f.Name, err)
-		}
-		defs = append(defs, more...)
-	}
-	return defs, nil
 }
 
 // writeKubeconfig writes a cluster administrator's kubeconfig to path.

@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"flag"
@@ -41,7 +41,7 @@ func TestArgoCDHealthConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(got) != want {
-		t.Errorf("%s is stale: run `(cd cli && go test -run TestArgoCDHealthConfig . -update)`", healthConfig)
+		t.Errorf("%s is stale: run `(cd e2e && go test -run TestArgoCDHealthConfig . -update)`", healthConfig)
 	}
 	var cm struct{ Data map[string]string }
 	if err := yaml.Unmarshal(got, &cm); err != nil || len(cm.Data) != len(defs) {
@@ -51,7 +51,7 @@ func TestArgoCDHealthConfig(t *testing.T) {
 
 // allCRDKinds returns every kind of the shared API and the families, sorted.
 func allCRDKinds() ([]string, error) {
-	defs, err := familyCRDKinds(families())
+	defs, err := CRDKinds()
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func allCRDKinds() ([]string, error) {
 func healthConfigMap(kinds []string, script string) string {
 	var b strings.Builder
 	b.WriteString(`# Argo CD health checks for every infra-operator kind, generated from health.lua by
-# (cd cli && go test -run TestArgoCDHealthConfig . -update). Merge these keys into your argocd-cm
+# (cd e2e && go test -run TestArgoCDHealthConfig . -update). Merge these keys into your argocd-cm
 # ConfigMap (or the Argo CD Helm chart's configs.cm values).
 apiVersion: v1
 kind: ConfigMap

@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"bytes"
@@ -33,7 +33,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/runner-codes/infra-operator/charts"
-	"github.com/runner-codes/infra-operator/cli/internal/sandbox"
 	"github.com/runner-codes/infra-operator/shared/crds"
 )
 
@@ -452,7 +451,7 @@ func asSlice(v any) []any {
 // every family kind.
 func crdSchemas(t *testing.T) (map[string]*apiextensions.JSONSchemaProps, map[string]string) {
 	t.Helper()
-	defs, err := sandbox.CRDs(families())
+	defs, err := CRDs()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +469,7 @@ func crdSchemas(t *testing.T) (map[string]*apiextensions.JSONSchemaProps, map[st
 		}
 	}
 	kindFamilies := map[string]string{}
-	for _, f := range families() {
+	for _, f := range Families() {
 		if f.CRDs == nil {
 			continue
 		}

@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"os"
@@ -23,14 +23,14 @@ func TestOutputsDocumented(t *testing.T) {
 	if err := shared.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range families() {
+	for _, f := range Families() {
 		for _, add := range f.AddToScheme {
 			if err := add(scheme); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	kinds, err := familyCRDKinds(families())
+	kinds, err := CRDKinds()
 	if err != nil {
 		t.Fatal(err)
 	}

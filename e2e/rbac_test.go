@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"os"
@@ -9,7 +9,6 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/runner-codes/infra-operator/cli/internal/sandbox"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 )
 
@@ -19,8 +18,8 @@ import (
 // targets of references, and without the permission a family installed on its own could not
 // resolve a reference across families.
 func TestFamiliesMayReadWhatTheyReference(t *testing.T) {
-	fams := families()
-	defs, err := sandbox.CRDs(fams)
+	fams := Families()
+	defs, err := CRDs()
 	if err != nil {
 		t.Fatal(err)
 	}
