@@ -9,13 +9,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/runner-codes/infra-operator/shared/testenv"
 )
 
 // asInfractl is the environment variable that makes the test binary run as infractl, so that a
 // test can run `make sandbox` with it in place of bin/infractl (no second build of the CLI).
 const asInfractl = "INFRACTL_TEST_AS_CLI"
 
-// TestMain runs the tests, or, with asInfractl set, infractl itself as cmd/infractl does. The
+// TestMain runs the tests (with control planes booted ahead, see testenv.Main), or, with
+// asInfractl set, infractl itself as cmd/infractl does. The
 // tests run infractl's commands in their own process for minutes: their controller-runtime
 // clients get a logger that drops everything, as the sandbox's do.
 func TestMain(m *testing.M) {
@@ -27,7 +30,7 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	setLogger(false)
-	os.Exit(m.Run())
+	testenv.Main(m)
 }
 
 // makeSandbox is `make sandbox` run as a user runs it, in a process group of its own as a

@@ -90,15 +90,11 @@ func Start(t testing.TB, opts Options) *Env {
 		}
 		defs = append(defs, more...)
 	}
-	cp, err := StartControlPlane(assets, defs)
+	cp, err := startPlane(assets, defs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		if err := cp.Stop(); err != nil {
-			t.Error(err)
-		}
-	})
+	stopPlane(t, cp)
 	cfg := cp.Config
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
 	if err != nil {
