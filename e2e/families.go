@@ -1,6 +1,6 @@
 // Package e2e holds the tests that cross module boundaries: the repository-wide checks (every
-// family's kinds against the README, the RBAC, the Argo CD health check, the GitOps examples
-// and the conformance of each kind to the project's definition of one). A family's own
+// family's kinds against its reference page, the RBAC, the Argo CD health check, the GitOps
+// examples and the conformance of each kind to the project's definition of one). A family's own
 // module builds and tests that family alone; a release of one family never compiles this.
 package e2e
 

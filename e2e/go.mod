@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/runner-codes/infra-operator/charts v0.0.0
+	github.com/runner-codes/infra-operator/emulator v0.0.0
 	github.com/runner-codes/infra-operator/operators/caching v0.0.0
 	github.com/runner-codes/infra-operator/operators/compute v0.0.0
 	github.com/runner-codes/infra-operator/operators/containers v0.0.0

@@ -65,8 +65,8 @@ func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*op
 	// The test key belongs to the account the seed examples' role ARNs name, so that the roles
 	// they pass are of the provider's account, as the open default of --passable-roles wants.
 	emu := emulator.New(emulator.Options{Transitions: transitions, Accounts: map[string]string{testAccessKey: seedAccount}})
-	iamrole.Propagation = time.Second
-	env := families.Start(t, emu, tune, compute.Family(), networking.Family(), security.Family())
+	env := families.Start(t, emu, tune, compute.Family(), networking.Family(),
+		security.FamilyWith(security.Tunables{IAMRole: iamrole.Tunables{Propagation: time.Second}}))
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), lambda: lambda.NewFromConfig(cfg),
 		s3: s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle = true }), c: env.Client}

@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/runner-codes/infra-operator/emulator"
+	"github.com/runner-codes/infra-operator/operators/edge"
 	"github.com/runner-codes/infra-operator/operators/edge/api/v1alpha1"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
@@ -16,14 +17,14 @@ import (
 
 // BenchmarkSeedExamples applies the edge family's seed examples, one after the other, with the
 // operator's and the emulator's default options (a distribution is deployed 5s after a change,
-// and looked at again every DeployRecheck while it is not), and reports for each the AWS calls
+// and looked at again at most every 15s, the default DeployRecheck, while it is not), and reports for each the AWS calls
 // it took to create, the time from apply to Ready, and the AWS calls of one sync at steady
 // state: CloudFront's, and for the S3 example S3's too (its create figure counts the
 // S3Bucket's calls with the distribution's), for the APIs API Gateway's and Lambda's (the
 // policy of the function the routes invoke). Run it with -benchtime=1x: every example is
 // created once.
 func BenchmarkSeedExamples(b *testing.B) {
-	h := startWith(b, emulator.Options{}, func(*operator.Options) {})
+	h := startWith(b, emulator.Options{}, edge.Tunables{}, func(*operator.Options) {})
 	h.provider(b, "default", "production-aws")
 	h.apiHandler(b) // the APIs' routes invoke the compute family's seed function
 	for _, tc := range []struct {

@@ -16,15 +16,25 @@ import (
 // Name is the family's name.
 const Name = "edge"
 
-// Family returns the edge family with its kinds.
-func Family() operator.Family {
+// Tunables are the timings of the edge family's kinds; a zero field takes its default. Tests
+// shorten them, since they cannot wait as long as AWS makes an operator wait.
+type Tunables struct {
+	// CloudFrontDistribution paces the looks at distributions CloudFront is deploying.
+	CloudFrontDistribution cloudfrontdistribution.Tunables
+}
+
+// Family returns the edge family with its kinds, with the default timings.
+func Family() operator.Family { return FamilyWith(Tunables{}) }
+
+// FamilyWith returns the edge family with its kinds, with the timings t.
+func FamilyWith(t Tunables) operator.Family {
 	return operator.Family{
 		Name:        Name,
 		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
 		CRDs:        crds.FS(),
 		Kinds: []engine.Controller{
 			engine.For(apigateway.Kind()),
-			engine.For(cloudfrontdistribution.Kind()),
+			engine.For(cloudfrontdistribution.Kind(t.CloudFrontDistribution)),
 		},
 	}
 }

@@ -68,16 +68,15 @@ type harness struct {
 // certificate is issued 300ms after its request.
 func start(t testing.TB) *harness {
 	t.Helper()
-	recheck := cloudfrontdistribution.DeployRecheck
-	cloudfrontdistribution.DeployRecheck = 200 * time.Millisecond
-	t.Cleanup(func() { cloudfrontdistribution.DeployRecheck = recheck })
 	return startWith(t, emulator.Options{Transitions: map[string]time.Duration{"CloudFront": 2 * time.Second, "ACM": 300 * time.Millisecond}},
+		edge.Tunables{CloudFrontDistribution: cloudfrontdistribution.Tunables{DeployRecheck: 200 * time.Millisecond}},
 		func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond })
 }
 
-// startWith starts the harness with the emulator's options and the family's options changed by
-// tune (empty options and a tune that changes nothing give the defaults a user has).
-func startWith(t testing.TB, opts emulator.Options, tune func(*operator.Options)) *harness {
+// startWith starts the harness with the emulator's options, the edge kinds' timings and the
+// family's options changed by tune (empty options, zero timings and a tune that changes nothing
+// give the defaults a user has).
+func startWith(t testing.TB, opts emulator.Options, timings edge.Tunables, tune func(*operator.Options)) *harness {
 	t.Helper()
 	if opts.Accounts == nil {
 		// The test key belongs to the account the seed examples' role ARNs name, so that the
@@ -86,7 +85,7 @@ func startWith(t testing.TB, opts emulator.Options, tune func(*operator.Options)
 		opts.Accounts = map[string]string{testAccessKey: "123456789012"}
 	}
 	h := &harness{emu: emulator.New(opts)}
-	h.env = families.Start(t, http.HandlerFunc(h.serve), tune, edge.Family(), networking.Family(), security.Family(), data.Family(), compute.Family())
+	h.env = families.Start(t, http.HandlerFunc(h.serve), tune, edge.FamilyWith(timings), networking.Family(), security.Family(), data.Family(), compute.Family())
 	h.cf = cloudfront.NewFromConfig(h.env.AWSConfig(testAccessKey, testSecretKey))
 	h.s3 = s3.NewFromConfig(h.env.AWSConfig(testAccessKey, testSecretKey), func(o *s3.Options) { o.UsePathStyle = true })
 	cfg := h.env.AWSConfig(testAccessKey, testSecretKey)

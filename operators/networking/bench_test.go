@@ -102,6 +102,40 @@ func BenchmarkMultiTierTimeToReady(b *testing.B) {
 	}
 }
 
+// BenchmarkSeedExamples applies the networking family's examples of the kinds the other
+// benchmarks leave out, one after the other, with the emulator's default lifecycle durations and
+// the operator's default options, and reports for each the AWS calls it took to create, the time
+// from apply to Ready, and the AWS calls of one sync at steady state. Run it with
+// -benchtime=1x: every example is created once.
+func BenchmarkSeedExamples(b *testing.B) {
+	h := startWith(b, nil, func(*operator.Options) {})
+	h.provider(b, "default", "production-aws")
+	for _, tc := range []struct {
+		file    string
+		obj     shared.Managed
+		service string
+	}{
+		{"elasticip.yaml", &v1alpha1.ElasticIP{ObjectMeta: seedMeta("production-eip")}, "EC2"},
+		{"load-balancers.yaml", &v1alpha1.NLB{ObjectMeta: seedMeta("db-proxy")}, "ELBv2"},
+	} {
+		b.Run(tc.file, func(b *testing.B) {
+			if b.N > 1 {
+				b.Skip("each example is created once; run with -benchtime=1x")
+			}
+			h.emu.Calls.Reset()
+			began := time.Now()
+			h.apply(b, tc.file, "default")
+			o := kubetest.WaitReady(b, h.c, tc.obj)
+			kubetest.SeedFigures(b, h.c, o, began, func() map[string]int { return kubetest.Calls(h.emu.Calls.Snapshot(), tc.service) }, h.emu.Calls.Reset)
+		})
+	}
+}
+
+// seedMeta returns the metadata naming the example object name in the namespace default.
+func seedMeta(name string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{Namespace: "default", Name: name}
+}
+
 // managedOf returns an empty typed object of u's kind with u's namespace and name.
 func (h *harness) managedOf(t testing.TB, u *unstructured.Unstructured) shared.Managed {
 	t.Helper()

@@ -56,8 +56,8 @@ func start(t testing.TB) *harness {
 func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options)) *harness {
 	t.Helper()
 	emu := emulator.New(emulator.Options{Transitions: transitions})
-	acmcertificate.RecheckMin, acmcertificate.RecheckMax = 200*time.Millisecond, time.Second
-	env := families.Start(t, emu, tune, networking.Family(), security.Family())
+	env := families.Start(t, emu, tune, networking.Family(),
+		security.FamilyWith(security.Tunables{ACMCertificate: acmcertificate.Tunables{RecheckMin: 200 * time.Millisecond, RecheckMax: time.Second}}))
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), elb: elb.NewFromConfig(cfg), c: env.Client}
 }

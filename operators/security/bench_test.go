@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/runner-codes/infra-operator/operators/security"
 	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
@@ -18,7 +19,7 @@ import (
 // AWS calls it took to create, the time from apply to Ready, and the AWS calls of one sync at
 // steady state. Run it with -benchtime=1x: every example is created once.
 func BenchmarkSeedExamples(b *testing.B) {
-	h := startWith(b, 10*time.Second, func(*operator.Options) {})
+	h := startWith(b, security.Tunables{}, func(*operator.Options) {})
 	h.provider(b, "default", "production-aws")
 	kubetest.SetSecret(b, h.c, "default", "db-password", "password", "bench-db-password")
 	for _, tc := range []struct {

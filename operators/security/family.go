@@ -18,15 +18,27 @@ import (
 // Name is the family's name.
 const Name = "security"
 
-// Family returns the security family with the kinds it implements so far.
-func Family() operator.Family {
+// Tunables are the timings of the security family's kinds; a zero field takes its default.
+// Tests shorten them, since they cannot wait as long as AWS makes an operator wait.
+type Tunables struct {
+	// IAMRole paces IAM roles: how long a new role propagates.
+	IAMRole iamrole.Tunables
+	// ACMCertificate paces certificates waiting for validation.
+	ACMCertificate acmcertificate.Tunables
+}
+
+// Family returns the security family with its kinds, with the default timings.
+func Family() operator.Family { return FamilyWith(Tunables{}) }
+
+// FamilyWith returns the security family with its kinds, with the timings t.
+func FamilyWith(t Tunables) operator.Family {
 	return operator.Family{
 		Name:        Name,
 		AddToScheme: []func(*runtime.Scheme) error{v1alpha1.AddToScheme},
 		CRDs:        crds.FS(),
 		Kinds: []engine.Controller{
-			engine.For(iamrole.Kind()),
-			engine.For(acmcertificate.Kind()),
+			engine.For(iamrole.Kind(t.IAMRole)),
+			engine.For(acmcertificate.Kind(t.ACMCertificate)),
 			engine.For(kmskey.Kind()),
 			engine.For(secretsmanagersecret.Kind()),
 		},

@@ -42,19 +42,18 @@ type harness struct {
 // certificate pending validation is looked at again within a second instead of minutes.
 func start(t testing.TB) *harness {
 	t.Helper()
-	recheckMin, recheckMax := acmcertificate.RecheckMin, acmcertificate.RecheckMax
-	acmcertificate.RecheckMin, acmcertificate.RecheckMax = 200*time.Millisecond, time.Second
-	t.Cleanup(func() { acmcertificate.RecheckMin, acmcertificate.RecheckMax = recheckMin, recheckMax })
-	return startWith(t, time.Second, func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond })
+	return startWith(t, security.Tunables{
+		IAMRole:        iamrole.Tunables{Propagation: time.Second},
+		ACMCertificate: acmcertificate.Tunables{RecheckMin: 200 * time.Millisecond, RecheckMax: time.Second},
+	}, func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond })
 }
 
-// startWith is start with IAM's propagation time and the family's options changed by tune
-// (10s and a tune that changes nothing give the defaults a user has).
-func startWith(t testing.TB, propagation time.Duration, tune func(*operator.Options)) *harness {
+// startWith is start with the kinds' timings and the family's options changed by tune (zero
+// timings and a tune that changes nothing give the defaults a user has).
+func startWith(t testing.TB, timings security.Tunables, tune func(*operator.Options)) *harness {
 	t.Helper()
-	iamrole.Propagation = propagation
 	emu := emulator.New(emulator.Options{})
-	env := families.Start(t, emu, tune, security.Family())
+	env := families.Start(t, emu, tune, security.FamilyWith(timings))
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{env: env, emu: emu, iam: iam.NewFromConfig(cfg), acm: acm.NewFromConfig(cfg), c: env.Client}
 }

@@ -11,7 +11,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/runner-codes/infra-operator/emulator"
+	"github.com/runner-codes/infra-operator/operators/security"
 	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/security/iamrole"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
@@ -105,7 +107,7 @@ func TestIAMRoleGuardrailsDefaults(t *testing.T) {
 // that names another boundary is refused without an IAM write, and a name outside the prefix is
 // refused before any IAM call.
 func TestIAMRoleGuardrailsLockedDown(t *testing.T) {
-	h := startWith(t, time.Second, func(o *operator.Options) {
+	h := startWith(t, security.Tunables{IAMRole: iamrole.Tunables{Propagation: time.Second}}, func(o *operator.Options) {
 		o.WaitInterval = 200 * time.Millisecond
 		o.IAMPermissionsBoundary = []string{"*=arn:aws:iam::{account}:policy/tenant-boundary"}
 		o.IAMRolePrefix = []string{"*={namespace}-"}

@@ -42,7 +42,7 @@ func (r *Reconciler[O, S]) delete(ctx context.Context, p *pass[O]) (ctrl.Result,
 		}
 		return r.fail(p, err)
 	}
-	drv, done, ok := r.connect(ctx, sess, o.GetNamespace())
+	drv, done, ok := r.connect(ctx, sess, o)
 	if !ok {
 		return r.busy(p)
 	}
@@ -83,7 +83,7 @@ func (r *Reconciler[O, S]) delete(ctx context.Context, p *pass[O]) (ctrl.Result,
 	if err := drv.Delete(ctx, o, obs); err != nil {
 		return r.fail(p, fmt.Errorf("delete: %w", err))
 	}
-	if r.kind.FirstLook == 0 {
+	if r.kind.ReadyIn == 0 {
 		// A resource AWS makes available at once is usually gone at once too (a bucket, a
 		// topic): look again in this pass, so that the object goes without another.
 		if again, err := drv.Observe(ctx, o, managed.Request{Tags: desiredTags(o, sess.DefaultTags()), Deleting: true}); err == nil && !again.Exists {

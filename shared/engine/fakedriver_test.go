@@ -67,7 +67,7 @@ func widgetKind(c *cloud, validate func(*testkind.Widget) error) managed.Kind[*t
 		Name:    "Widget",
 		New:     func() *testkind.Widget { return &testkind.Widget{} },
 		NewList: func() client.ObjectList { return &testkind.WidgetList{} },
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*testkind.Widget, widgetState] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *testkind.Widget) managed.Driver[*testkind.Widget, widgetState] {
 			return &fakeDriver{c: c}
 		},
 		Validate:   validate,

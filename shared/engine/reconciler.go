@@ -168,15 +168,15 @@ func (r *Reconciler[O, S]) Reconcile(ctx context.Context, req ctrl.Request) (res
 }
 
 // connect returns the driver for o through the provider session sess and a release function,
-// or ok false when o's provider, or o's namespace ns, kept its share of this kind's workers busy
+// or ok false when o's provider, or o's namespace, kept its share of this kind's workers busy
 // for slotWait: an endpoint that answers slowly, or a namespace with several slow providers,
 // never holds every worker.
-func (r *Reconciler[O, S]) connect(ctx context.Context, sess *provider.Session, ns string) (drv managed.Driver[O, S], release func(), ok bool) {
-	key := provider.KeyOf(sess.Provider)
+func (r *Reconciler[O, S]) connect(ctx context.Context, sess *provider.Session, o O) (drv managed.Driver[O, S], release func(), ok bool) {
+	key, ns := provider.KeyOf(sess.Provider), o.GetNamespace()
 	if !r.slots.acquire(ctx, key, ns) {
 		return nil, nil, false
 	}
-	return r.kind.Connect(sess, r.reader), func() { r.slots.release(key, ns) }, true
+	return r.kind.Connect(sess, r.reader, o), func() { r.slots.release(key, ns) }, true
 }
 
 // busy puts o back in the queue, its status untouched, while its provider's workers are busy:
@@ -213,7 +213,7 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	if err := r.guard(ctx, o, sess); err != nil {
 		return r.fail(p, err)
 	}
-	drv, release, ok := r.connect(ctx, sess, o.GetNamespace())
+	drv, release, ok := r.connect(ctx, sess, o)
 	if !ok {
 		return r.busy(p)
 	}
@@ -225,7 +225,7 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	}
 	for round := 1; ; round++ {
 		res, wrote, err := r.round(ctx, p, drv, req, sess.InstallID())
-		if !wrote || round == maxRounds || (p.result == "created" && r.kind.FirstLook > 0) {
+		if !wrote || round == maxRounds || (p.result == "created" && r.kind.ReadyIn > 0) {
 			return res, err
 		}
 	}
@@ -434,7 +434,7 @@ func (r *Reconciler[O, S]) create(ctx context.Context, p *pass[O], drv managed.D
 	setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonCreating, "the AWS resource is being created")
 	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
 	p.result = "created"
-	return ctrl.Result{RequeueAfter: r.polls.wrote(o, r.kind.FirstLook, r.opts.WaitInterval)}, true, nil
+	return ctrl.Result{RequeueAfter: r.polls.wrote(o, r.kind.ReadyIn, r.opts.WaitInterval)}, true, nil
 }
 
 // update carries out the plan of changes Observe made for an AWS resource that differs from

@@ -49,8 +49,8 @@ type fixture struct {
 	cloud      func(c *cloud, w *testkind.Widget)
 	validate   func(*testkind.Widget) error
 	reconciles int
-	// firstLook is the kind's FirstLook.
-	firstLook time.Duration
+	// readyIn is the kind's ReadyIn.
+	readyIn time.Duration
 	// writes, when set, counts the reconciler's writes of the widget to the API server.
 	writes *apiWrites
 	// boundary, when set, replaces the default managed.Boundary.
@@ -462,7 +462,7 @@ func TestReconcile(t *testing.T) {
 		},
 		"CreateWithLifecycle": {
 			reason: "A kind with a creation lifecycle is not looked at again in the pass that created it.",
-			args:   fixture{widget: widget(), firstLook: 2 * time.Second, cloud: func(c *cloud, _ *testkind.Widget) { c.immediate = true }},
+			args:   fixture{widget: widget(), readyIn: 2 * time.Second, cloud: func(c *cloud, _ *testkind.Widget) { c.immediate = true }},
 			want: outcome{Calls: map[string]int{"Observe": 1, "Create": 1}, Ready: "False/Creating", Synced: "True/ReconcileSuccess",
 				ExternalName: "w-1", Pending: true, Finalizer: true, Requeue: "wait", Events: []string{"Created"}, CloudItems: 1, OwnerTagged: true},
 		},
@@ -594,7 +594,7 @@ func run(t *testing.T, f fixture) outcome {
 	}
 	rec := events.NewFakeRecorder(100)
 	kind := widgetKind(cl, f.validate)
-	kind.FirstLook = f.firstLook
+	kind.ReadyIn = f.readyIn
 	opts := testOptions
 	opts.Boundary = f.boundary
 	r := NewReconciler(kind, c, c, &provider.Resolver{Client: c, APIReader: c}, rec, "", 1, opts)

@@ -308,7 +308,7 @@ func reconcileEcho(t *testing.T, fail func(string) error, warning bool) scrubOut
 		WithStatusSubresource(&testkind.Widget{}, &v1alpha1.AWSProvider{}).Build()
 	cl := newCloud()
 	kind := widgetKind(cl, nil)
-	kind.Connect = func(_ *provider.Session, kube client.Reader) managed.Driver[*testkind.Widget, widgetState] {
+	kind.Connect = func(_ *provider.Session, kube client.Reader, _ *testkind.Widget) managed.Driver[*testkind.Widget, widgetState] {
 		return &echoDriver{fakeDriver: &fakeDriver{c: cl}, kube: kube, fail: fail, warning: warning}
 	}
 	rec := events.NewFakeRecorder(100)

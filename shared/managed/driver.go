@@ -76,7 +76,9 @@ type Observation[S any] struct {
 	// "state is pending".
 	Message string
 	// ReadyIn, for a resource that is not Ready, is how soon it will be with nothing to wait
-	// for but time (an IAM role propagating): the engine looks again then instead of polling.
+	// for but time (an IAM role propagating, a certificate waiting for validation): the engine
+	// looks again then instead of polling. It is the same wait as Kind.ReadyIn, known from what
+	// AWS said about this resource rather than assumed for every new one.
 	ReadyIn time.Duration
 	// Tags are the resource's tags as AWS reports them. When set, the engine checks its
 	// ownership tags before it changes or deletes anything: a resource that names another
@@ -104,10 +106,12 @@ type Kind[O v1alpha1.Managed, S any] struct {
 	// NewList returns an empty list of the kind; nil means the list kind the scheme registers
 	// next to O's.
 	NewList func() client.ObjectList
-	// Connect returns a Driver that uses the session's AWS configuration and reads objects
-	// its spec refers to (Secrets, for example) through kube, which reads the API server
-	// directly (Secrets are not cached).
-	Connect func(s *provider.Session, kube client.Reader) Driver[O, S]
+	// Connect returns a Driver for o that uses the session's AWS configuration and reads
+	// objects its spec refers to (Secrets, for example) through kube, which reads the API server
+	// directly (Secrets are not cached). Most kinds have one driver and ignore o; a kind that
+	// manages different AWS APIs for different specs picks the driver by o's spec (a field
+	// that cannot change). The driver serves one pass over o and is not kept.
+	Connect func(s *provider.Session, kube client.Reader, o O) Driver[O, S]
 	// Secrets returns the names of the Secrets in o's namespace that o's spec refers to, for
 	// example a database password. The engine looks at o again whenever one of them is
 	// created or changes, so a resource waiting for a missing Secret recovers by itself.
@@ -121,15 +125,17 @@ type Kind[O v1alpha1.Managed, S any] struct {
 	// resolves them before each pass (filling the identifiers in memory) and watches their
 	// targets, so that o is looked at again as soon as a target becomes Ready or changes.
 	References []Ref[O]
-	// FirstLook is how soon after a create AWS can first show the new resource available: zero
-	// (the default) for resources AWS makes available at once (a bucket, a queue, a topic),
-	// which the engine observes again in the same pass, so that they are Ready in the pass
-	// that created them; for kinds with a creation lifecycle (a table, a database, a NAT
-	// gateway, a load balancer) the time its quickest step takes, after which the engine looks
-	// again with waits that double toward the wait interval. After an update the engine
-	// always observes again in the same pass: most changes (tags, attributes) show at once,
-	// and one that starts a lifecycle is then waited for the same way.
-	FirstLook time.Duration
+	// ReadyIn is how soon a resource just created can be Ready at the earliest: what
+	// Observation.ReadyIn would say of every new resource of the kind, assumed before the engine
+	// has observed it. Zero (the default) is for resources AWS makes available at once (a
+	// bucket, a queue, a topic), which the engine observes again in the same pass, so that they
+	// are Ready in the pass that created them, and gone in the pass that deleted them. For kinds
+	// with a creation lifecycle (a table, a database, a NAT gateway, a load balancer) it is the
+	// time the quickest step takes: the engine looks again then (within the wait interval), and
+	// after that with waits that double toward the wait interval. After an update the engine
+	// always observes again in the same pass: most changes (tags, attributes) show at once, and
+	// one that starts a lifecycle is then waited for the same way.
+	ReadyIn time.Duration
 	// Guard checks o against the cluster administrator's guardrails (the roles an IAMRole
 	// makes, the roles a spec passes to a service) once its references are resolved and
 	// before any AWS call; the engine calls it only when the operator has guardrails, and

@@ -32,7 +32,7 @@ func Kind() managed.Kind[*v1alpha1.ElastiCacheCluster, State] {
 				return c.Spec.SubnetRefs, nil, &c.Spec.SubnetIDs
 			}),
 		},
-		Connect: func(s *provider.Session, kube client.Reader) managed.Driver[*v1alpha1.ElastiCacheCluster, State] {
+		Connect: func(s *provider.Session, kube client.Reader, _ *v1alpha1.ElastiCacheCluster) managed.Driver[*v1alpha1.ElastiCacheCluster, State] {
 			return &driver{api: provider.Client(s, "elasticache", func(c aws.Config) *elasticache.Client { return elasticache.NewFromConfig(c) }), kube: kube}
 		},
 		Secrets: func(c *v1alpha1.ElastiCacheCluster) []string {
@@ -42,7 +42,7 @@ func Kind() managed.Kind[*v1alpha1.ElastiCacheCluster, State] {
 			return nil
 		},
 		// A cluster is creating for minutes in AWS (2s in the emulator).
-		FirstLook: 2 * time.Second,
+		ReadyIn: 2 * time.Second,
 	}
 }
 

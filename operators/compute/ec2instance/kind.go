@@ -24,9 +24,9 @@ import (
 func Kind() managed.Kind[*v1alpha1.EC2Instance, State] {
 	return managed.Kind[*v1alpha1.EC2Instance, State]{
 		// An instance is pending for tens of seconds in AWS (1s in the emulator).
-		FirstLook: time.Second,
-		Guard:     guard,
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.EC2Instance, State] {
+		ReadyIn: time.Second,
+		Guard:   guard,
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.EC2Instance) managed.Driver[*v1alpha1.EC2Instance, State] {
 			api := ec2util.Client(s)
 			return &driver{api: api, instances: instances(api).For(s), partition: provider.Partition(s.Config.Region), region: s.Config.Region}
 		},

@@ -29,10 +29,10 @@ func Kind() managed.Kind[*v1alpha1.EKSCluster, State] {
 	return managed.Kind[*v1alpha1.EKSCluster, State]{
 		// A cluster is CREATING for about ten minutes in AWS, a node group or an add-on for a
 		// few (2s each in the emulator).
-		FirstLook: 2 * time.Second,
-		Validate:  validate,
-		Guard:     guard,
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.EKSCluster, State] {
+		ReadyIn:  2 * time.Second,
+		Validate: validate,
+		Guard:    guard,
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.EKSCluster) managed.Driver[*v1alpha1.EKSCluster, State] {
 			return &driver{api: provider.Client(s, "eks", func(c aws.Config) *eks.Client { return eks.NewFromConfig(c) })}
 		},
 		References: []managed.Ref[*v1alpha1.EKSCluster]{

@@ -23,9 +23,9 @@ import (
 func Kind() managed.Kind[*v1alpha1.LambdaFunction, State] {
 	return managed.Kind[*v1alpha1.LambdaFunction, State]{
 		// A new function is Pending for seconds in AWS (1s in the emulator).
-		FirstLook: time.Second,
-		Guard:     guard,
-		Connect: func(s *provider.Session, kube client.Reader) managed.Driver[*v1alpha1.LambdaFunction, State] {
+		ReadyIn: time.Second,
+		Guard:   guard,
+		Connect: func(s *provider.Session, kube client.Reader, _ *v1alpha1.LambdaFunction) managed.Driver[*v1alpha1.LambdaFunction, State] {
 			return &driver{api: provider.Client(s, "lambda", func(c aws.Config) *lambda.Client { return lambda.NewFromConfig(c) }), kube: kube}
 		},
 		Secrets: func(f *v1alpha1.LambdaFunction) []string {

@@ -29,7 +29,7 @@ func Kind() managed.Kind[*v1alpha1.ECRRepository, State] {
 				return nil, nil
 			}),
 		},
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.ECRRepository, State] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.ECRRepository) managed.Driver[*v1alpha1.ECRRepository, State] {
 			return &driver{api: provider.Client(s, "ecr", func(c aws.Config) *ecr.Client { return ecr.NewFromConfig(c) })}
 		},
 	}

@@ -14,7 +14,7 @@ import (
 // Kind declares the ECSCluster kind to the engine.
 func Kind() managed.Kind[*v1alpha1.ECSCluster, State] {
 	return managed.Kind[*v1alpha1.ECSCluster, State]{
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.ECSCluster, State] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.ECSCluster) managed.Driver[*v1alpha1.ECSCluster, State] {
 			return &driver{api: provider.Client(s, "ecs", func(c aws.Config) *ecs.Client { return ecs.NewFromConfig(c) })}
 		},
 	}

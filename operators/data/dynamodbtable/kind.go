@@ -31,8 +31,8 @@ func Kind() managed.Kind[*v1alpha1.DynamoDBTable, State] {
 			}),
 		},
 		// A table is CREATING for seconds in AWS (2s in the emulator).
-		FirstLook: time.Second,
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.DynamoDBTable, State] {
+		ReadyIn: time.Second,
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.DynamoDBTable) managed.Driver[*v1alpha1.DynamoDBTable, State] {
 			return &driver{
 				api:  provider.Client(s, "dynamodb", func(c aws.Config) *dynamodb.Client { return dynamodb.NewFromConfig(c) }),
 				keys: provider.Client(s, "kms", func(c aws.Config) *kms.Client { return kms.NewFromConfig(c) }),

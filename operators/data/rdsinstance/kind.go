@@ -40,13 +40,13 @@ func Kind() managed.Kind[*v1alpha1.RDSInstance, State] {
 				return i.Spec.SubnetRefs, nil, &i.Spec.SubnetIDs
 			}),
 		},
-		Connect: func(s *provider.Session, kube client.Reader) managed.Driver[*v1alpha1.RDSInstance, State] {
+		Connect: func(s *provider.Session, kube client.Reader, _ *v1alpha1.RDSInstance) managed.Driver[*v1alpha1.RDSInstance, State] {
 			api := provider.Client(s, "rds", func(c aws.Config) *rds.Client { return rds.NewFromConfig(c) })
 			return &driver{api: api, kube: kube, instances: listing(s, api)}
 		},
 		Secrets: func(i *v1alpha1.RDSInstance) []string { return []string{i.Spec.MasterUserPasswordSecretRef.Name} },
 		// An instance is creating, then backing up, for minutes in AWS (2s each in the emulator).
-		FirstLook: 2 * time.Second,
+		ReadyIn: 2 * time.Second,
 	}
 }
 

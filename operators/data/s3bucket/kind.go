@@ -28,7 +28,7 @@ func Kind() managed.Kind[*v1alpha1.S3Bucket, State] {
 				return nil, nil
 			}),
 		},
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.S3Bucket, State] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.S3Bucket) managed.Driver[*v1alpha1.S3Bucket, State] {
 			// A custom endpoint (the emulator, LocalStack) has no per-bucket host names.
 			pathStyle := s.Provider.ProviderSpec().Endpoint != ""
 			api := provider.Client(s, "s3", func(c aws.Config) *s3.Client {

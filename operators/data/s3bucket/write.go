@@ -19,8 +19,8 @@ import (
 const maxBatchesPerPass = 10
 
 // Create creates the bucket in the provider's region with its object ownership, records its
-// name, and tags it with req.Tags. The rest of the configuration is planned by Observe and
-// applied on the next pass.
+// name, and tags it with req.Tags. The rest of the configuration is planned by the observation
+// the engine makes right after, in the same pass (the kind's ReadyIn is zero), and applied then.
 func (d *driver) Create(ctx context.Context, b *v1alpha1.S3Bucket, req managed.Request) error {
 	name := b.Spec.BucketName
 	in := &s3.CreateBucketInput{Bucket: aws.String(name), ObjectOwnership: types.ObjectOwnership(b.Spec.ObjectOwnership)}

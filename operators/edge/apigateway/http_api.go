@@ -58,6 +58,14 @@ type httpAPI interface {
 
 var _ httpAPI = (*apigatewayv2.Client)(nil)
 
+// httpDriver manages one provider's HTTP and WebSocket APIs through API Gateway v2, and finds
+// the listeners of the load balancers their private integrations target.
+type httpDriver struct {
+	base
+	http httpAPI
+	elb  listenerAPI
+}
+
 // HTTPState is what API Gateway v2 said about an HTTP or WebSocket API and what it owns, for
 // Delete and ReleaseOwnership.
 type HTTPState struct {
@@ -74,14 +82,6 @@ type HTTPState struct {
 // none: the action field of the message's JSON body.
 const webSocketSelection = "$request.body.action"
 
-// apiName returns the API's name in API Gateway: spec.name, else the object's name.
-func apiName(o *v1alpha1.APIGateway) string {
-	if o.Spec.Name != "" {
-		return o.Spec.Name
-	}
-	return o.Name
-}
-
 // selection returns the route selection expression a WebSocket API's spec asks for.
 func selection(o *v1alpha1.APIGateway) string {
 	if o.Spec.RouteSelectionExpression != "" {
@@ -90,9 +90,9 @@ func selection(o *v1alpha1.APIGateway) string {
 	return webSocketSelection
 }
 
-// createHTTP creates the HTTP or WebSocket API with its settings and req.Tags, and records its
+// Create creates the HTTP or WebSocket API with its settings and req.Tags, and records its
 // id at once; the next observation plans its routes, stages, VPC link and domain.
-func (d *driver) createHTTP(ctx context.Context, o *v1alpha1.APIGateway, req managed.Request) error {
+func (d *httpDriver) Create(ctx context.Context, o *v1alpha1.APIGateway, req managed.Request) error {
 	in := &apigatewayv2.CreateApiInput{
 		Name: aws.String(apiName(o)), ProtocolType: types.ProtocolType(o.Spec.ProtocolType), Tags: req.Tags,
 		DisableExecuteApiEndpoint: aws.Bool(o.Spec.DisableExecuteAPIEndpoint), CorsConfiguration: corsConfig(o.Spec.CORS),
@@ -113,7 +113,7 @@ func (d *driver) createHTTP(ctx context.Context, o *v1alpha1.APIGateway, req man
 
 // findHTTP finds the API of o whose create answer was lost, by its ownership tags (GetApis
 // lists every API of the region with its tags); nil when there is none.
-func (d *driver) findHTTP(ctx context.Context, o *v1alpha1.APIGateway) (*types.Api, error) {
+func (d *httpDriver) findHTTP(ctx context.Context, o *v1alpha1.APIGateway) (*types.Api, error) {
 	var token *string
 	for {
 		out, err := d.http.GetApis(ctx, &apigatewayv2.GetApisInput{NextToken: token})
@@ -134,7 +134,7 @@ func (d *driver) findHTTP(ctx context.Context, o *v1alpha1.APIGateway) (*types.A
 // planAPI plans UpdateApi for the API's settings that differ from the spec (name,
 // description, CORS, the default endpoint, the route selection expression), and
 // DeleteCorsConfiguration when the spec has no CORS and the API does.
-func (d *driver) planAPI(o *v1alpha1.APIGateway, api *types.Api, plan *managed.Plan) {
+func (d *httpDriver) planAPI(o *v1alpha1.APIGateway, api *types.Api, plan *managed.Plan) {
 	id := aws.ToString(api.ApiId)
 	in := &apigatewayv2.UpdateApiInput{ApiId: aws.String(id)}
 	var fields []string
@@ -166,7 +166,7 @@ func (d *driver) planAPI(o *v1alpha1.APIGateway, api *types.Api, plan *managed.P
 }
 
 // planHTTPTags plans the tag changes of the API with ARN arn.
-func (d *driver) planHTTPTags(plan *managed.Plan, arn string, desired, observed map[string]string) {
+func (d *httpDriver) planHTTPTags(plan *managed.Plan, arn string, desired, observed map[string]string) {
 	plan.AddTags(desired, observed, managed.TagCalls(
 		func(ctx context.Context, set map[string]string) error {
 			_, err := d.http.TagResource(ctx, &apigatewayv2.TagResourceInput{ResourceArn: aws.String(arn), Tags: set})
@@ -177,14 +177,14 @@ func (d *driver) planHTTPTags(plan *managed.Plan, arn string, desired, observed 
 }
 
 // untagHTTP removes the tag keys from the API Gateway v2 resource with ARN arn.
-func (d *driver) untagHTTP(ctx context.Context, arn string, keys []string) error {
+func (d *httpDriver) untagHTTP(ctx context.Context, arn string, keys []string) error {
 	_, err := d.http.UntagResource(ctx, &apigatewayv2.UntagResourceInput{ResourceArn: aws.String(arn), TagKeys: keys})
 	return managed.Wrap(err, "untag %s", arn)
 }
 
-// releaseHTTP removes the ownership tags from the API, its VPC link and its domain name, for
+// ReleaseOwnership removes the ownership tags from the API, its VPC link and its domain name, for
 // deletionPolicy Orphan.
-func (d *driver) releaseHTTP(ctx context.Context, o *v1alpha1.APIGateway, obs managed.Observation[State]) error {
+func (d *httpDriver) ReleaseOwnership(ctx context.Context, o *v1alpha1.APIGateway, obs managed.Observation[State]) error {
 	if obs.State == nil || obs.State.HTTP == nil {
 		return nil
 	}

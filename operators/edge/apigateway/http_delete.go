@@ -7,15 +7,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 
 	"github.com/runner-codes/infra-operator/operators/edge/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
-// deleteHTTP withdraws the API's invoke grants, deletes its mapping and custom domain name
+// Delete withdraws the API's invoke grants, deletes its mapping and custom domain name
 // (API Gateway refuses to delete a mapped API), the API with its routes, integrations and
 // stages, then the VPC links the object owns (which the API's integrations used). What is
 // already gone is success.
-func (d *driver) deleteHTTP(ctx context.Context, o *v1alpha1.APIGateway, obs managed.Observation[State]) error {
+func (d *httpDriver) Delete(ctx context.Context, o *v1alpha1.APIGateway, obs managed.Observation[State]) error {
 	if obs.State == nil || obs.State.HTTP == nil {
 		return nil
 	}
@@ -42,13 +41,4 @@ func (d *driver) deleteHTTP(ctx context.Context, o *v1alpha1.APIGateway, obs man
 		}
 	}
 	return nil
-}
-
-// notFoundIsGone wraps err with context, and makes a NotFound answer success: the resource a
-// delete call names is already gone.
-func notFoundIsGone(err error, format string, args ...any) error {
-	if awserr.IsNotFound(err) {
-		return nil
-	}
-	return managed.Wrap(err, format, args...)
 }

@@ -45,7 +45,7 @@ func httpDomainName(o *v1alpha1.APIGateway) string {
 // readHTTPDomain reads the object's custom domain name (GetDomainName) and the API's mapping
 // on it (GetApiMappings); nil when there is none. A domain name without o's ownership tags is
 // returned with taken true, and without its mappings.
-func (d *driver) readHTTPDomain(ctx context.Context, o *v1alpha1.APIGateway, apiID string) (st *httpDomainState, taken bool, err error) {
+func (d *httpDriver) readHTTPDomain(ctx context.Context, o *v1alpha1.APIGateway, apiID string) (st *httpDomainState, taken bool, err error) {
 	name := httpDomainName(o)
 	if name == "" {
 		return nil, false, nil
@@ -90,7 +90,7 @@ func httpMappedStage(o *v1alpha1.APIGateway) string {
 // the domain name deleted. It fills status.customDomain and returns why the domain is not
 // usable yet, "" when it is (or the spec has none). A domain name that exists and is not the
 // object's is a conflict: the operator never takes it over.
-func (d *driver) planHTTPDomain(o *v1alpha1.APIGateway, apiID string, st *httpDomainState, taken bool, tags map[string]string, obs *managed.Observation[State]) string {
+func (d *httpDriver) planHTTPDomain(o *v1alpha1.APIGateway, apiID string, st *httpDomainState, taken bool, tags map[string]string, obs *managed.Observation[State]) string {
 	spec := o.Spec.CustomDomain
 	if taken {
 		if spec != nil {
@@ -152,7 +152,7 @@ func (d *driver) planHTTPDomain(o *v1alpha1.APIGateway, apiID string, st *httpDo
 }
 
 // createHTTPMapping maps the API's stage on the domain name at base path key.
-func (d *driver) createHTTPMapping(ctx context.Context, apiID, domain, stage, key string) error {
+func (d *httpDriver) createHTTPMapping(ctx context.Context, apiID, domain, stage, key string) error {
 	in := &apigatewayv2.CreateApiMappingInput{DomainName: aws.String(domain), ApiId: aws.String(apiID), Stage: aws.String(stage)}
 	if key != "" {
 		in.ApiMappingKey = aws.String(key)
@@ -163,7 +163,7 @@ func (d *driver) createHTTPMapping(ctx context.Context, apiID, domain, stage, ke
 
 // deleteHTTPDomain deletes the API's mapping on the custom domain name, then the domain name;
 // what is already gone is success.
-func (d *driver) deleteHTTPDomain(ctx context.Context, st *httpDomainState) error {
+func (d *httpDriver) deleteHTTPDomain(ctx context.Context, st *httpDomainState) error {
 	name := st.name.DomainName
 	if st.mapping != nil {
 		_, err := d.http.DeleteApiMapping(ctx, &apigatewayv2.DeleteApiMappingInput{DomainName: name, ApiMappingId: st.mapping.ApiMappingId})

@@ -19,7 +19,7 @@ import (
 // vpcLinkRecheck is how soon an API whose VPC link is PENDING is looked at again.
 const vpcLinkRecheck = time.Second
 
-// observeHTTP reads an HTTP or WebSocket API: the API with its tags (GetApi, or, before its id
+// Observe reads an HTTP or WebSocket API: the API with its tags (GetApi, or, before its id
 // is recorded, GetApis to find it by its ownership tags), its routes, integrations and stages
 // (GetRoutes, GetIntegrations, GetStages), the VPC links the object owns when the spec or the
 // status has one (GetVpcLinks, and DescribeListeners once per load balancer of the routes),
@@ -29,7 +29,7 @@ const vpcLinkRecheck = time.Second
 // the routes and integrations, the stages, the custom domain, the VPC links no integration
 // uses any more, the invoke grants and the tags. The API is Ready when nothing differs, its
 // VPC link is AVAILABLE and its domain name usable.
-func (d *driver) observeHTTP(ctx context.Context, o *v1alpha1.APIGateway, req managed.Request) (managed.Observation[State], error) {
+func (d *httpDriver) Observe(ctx context.Context, o *v1alpha1.APIGateway, req managed.Request) (managed.Observation[State], error) {
 	api, err := d.readHTTP(ctx, o)
 	if err != nil {
 		return managed.Observation[State]{}, err
@@ -38,14 +38,12 @@ func (d *driver) observeHTTP(ctx context.Context, o *v1alpha1.APIGateway, req ma
 		return d.leftoverHTTP(ctx, o, req)
 	}
 	id := aws.ToString(api.ApiId)
-	account, err := d.account(ctx)
+	executionARN, err := d.executionARN(ctx, id)
 	if err != nil {
 		return managed.Observation[State]{}, err
 	}
-	partition := provider.Partition(d.region)
-	o.Status.APIID, o.Status.APIEndpoint = id, aws.ToString(api.ApiEndpoint)
-	o.Status.ARN = fmt.Sprintf("arn:%s:apigateway:%s::/apis/%s", partition, d.region, id)
-	o.Status.ExecutionARN = fmt.Sprintf("arn:%s:execute-api:%s:%s:%s", partition, d.region, account, id)
+	o.Status.APIID, o.Status.APIEndpoint, o.Status.ExecutionARN = id, aws.ToString(api.ApiEndpoint), executionARN
+	o.Status.ARN = fmt.Sprintf("arn:%s:apigateway:%s::/apis/%s", provider.Partition(d.region), d.region, id)
 	st := &HTTPState{API: api}
 	obs := managed.Observation[State]{Exists: true, State: &State{HTTP: st}, Tags: api.Tags}
 	taken, err := d.readOwned(ctx, o, id, st)
@@ -105,7 +103,7 @@ func vpcLinkWait(o *v1alpha1.APIGateway, link *types.VpcLink) string {
 // readHTTP returns the API of o: the one its recorded id names, or, before an id is recorded,
 // the one its ownership tags name (a create whose answer was lost), whose id it records; nil
 // when there is none.
-func (d *driver) readHTTP(ctx context.Context, o *v1alpha1.APIGateway) (*types.Api, error) {
+func (d *httpDriver) readHTTP(ctx context.Context, o *v1alpha1.APIGateway) (*types.Api, error) {
 	id := managed.ExternalName(o)
 	if id == "" {
 		api, err := d.findHTTP(ctx, o)
@@ -129,7 +127,7 @@ func (d *driver) readHTTP(ctx context.Context, o *v1alpha1.APIGateway) (*types.A
 // readOwned reads into st what the object owns beside the API: its VPC links, when the spec or
 // the status names one, and its custom domain name, when the spec or the status names one. It
 // reports whether that domain name exists and is another's (st.Domain is nil then).
-func (d *driver) readOwned(ctx context.Context, o *v1alpha1.APIGateway, apiID string, st *HTTPState) (taken bool, err error) {
+func (d *httpDriver) readOwned(ctx context.Context, o *v1alpha1.APIGateway, apiID string, st *HTTPState) (taken bool, err error) {
 	if o.Spec.VPCLink != nil || o.Status.VPCLinkID != "" {
 		if st.VPCLinks, err = d.ownedVPCLinks(ctx, o); err != nil {
 			return false, err
@@ -145,7 +143,7 @@ func (d *driver) readOwned(ctx context.Context, o *v1alpha1.APIGateway, apiID st
 
 // leftoverHTTP is the observation of an object whose API is gone: one being deleted still
 // exists while a VPC link or a custom domain name it owns is left, so that Delete removes it.
-func (d *driver) leftoverHTTP(ctx context.Context, o *v1alpha1.APIGateway, req managed.Request) (managed.Observation[State], error) {
+func (d *httpDriver) leftoverHTTP(ctx context.Context, o *v1alpha1.APIGateway, req managed.Request) (managed.Observation[State], error) {
 	if !req.Deleting {
 		return managed.Observation[State]{}, nil
 	}

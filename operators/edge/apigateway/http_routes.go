@@ -12,7 +12,6 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/edge/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
-	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
 // targetPrefix starts a route's target, "integrations/<id>".
@@ -20,7 +19,7 @@ const targetPrefix = "integrations/"
 
 // readHTTPRoutes lists the API's routes and its integrations (one GetRoutes and one
 // GetIntegrations for up to 500 of each), by route key and by integration id.
-func (d *driver) readHTTPRoutes(ctx context.Context, id string) (map[string]types.Route, map[string]types.Integration, error) {
+func (d *httpDriver) readHTTPRoutes(ctx context.Context, id string) (map[string]types.Route, map[string]types.Integration, error) {
 	routes := map[string]types.Route{}
 	for token := (*string)(nil); ; {
 		out, err := d.http.GetRoutes(ctx, &apigatewayv2.GetRoutesInput{ApiId: aws.String(id), MaxResults: aws.String("500"), NextToken: token})
@@ -56,7 +55,7 @@ func (d *driver) readHTTPRoutes(ctx context.Context, id string) (map[string]type
 // integrations no route of the spec uses. A route whose listener cannot be reached yet (the
 // VPC link is not AVAILABLE, the load balancer has no listener on the port) is left as it is,
 // and the reason returned.
-func (d *driver) planHTTPRoutes(ctx context.Context, o *v1alpha1.APIGateway, apiID string, link *types.VpcLink,
+func (d *httpDriver) planHTTPRoutes(ctx context.Context, o *v1alpha1.APIGateway, apiID string, link *types.VpcLink,
 	routes map[string]types.Route, integrations map[string]types.Integration, plan *managed.Plan) (string, error) {
 	listeners := listenerCache{}
 	used := map[string]bool{} // integrations kept
@@ -124,7 +123,7 @@ func (d *driver) planHTTPRoutes(ctx context.Context, o *v1alpha1.APIGateway, api
 
 // createHTTPRoute creates the route's integration, then the route pointing at it, or, when the
 // route exists (routeID is set) and lost its integration, points the route at the new one.
-func (d *driver) createHTTPRoute(ctx context.Context, apiID string, r v1alpha1.Route, want types.Integration, routeID *string) error {
+func (d *httpDriver) createHTTPRoute(ctx context.Context, apiID string, r v1alpha1.Route, want types.Integration, routeID *string) error {
 	it, err := d.http.CreateIntegration(ctx, &apigatewayv2.CreateIntegrationInput{ApiId: aws.String(apiID),
 		IntegrationType: want.IntegrationType, IntegrationUri: want.IntegrationUri, IntegrationMethod: want.IntegrationMethod,
 		ConnectionType: want.ConnectionType, ConnectionId: want.ConnectionId, PayloadFormatVersion: want.PayloadFormatVersion,
@@ -154,7 +153,7 @@ func authorization(r v1alpha1.Route) string {
 // function (its ARN for HTTP APIs, its invocation URI for WebSocket APIs), HTTP_PROXY to a URL,
 // or HTTP_PROXY through the VPC link to a load balancer listener. For a listener that cannot be
 // reached yet it returns why instead.
-func (d *driver) wantHTTPIntegration(ctx context.Context, o *v1alpha1.APIGateway, r v1alpha1.Route, link *types.VpcLink, listeners listenerCache) (types.Integration, string, error) {
+func (d *httpDriver) wantHTTPIntegration(ctx context.Context, o *v1alpha1.APIGateway, r v1alpha1.Route, link *types.VpcLink, listeners listenerCache) (types.Integration, string, error) {
 	in := r.Integration
 	ws := o.Spec.ProtocolType == v1alpha1.ProtocolWebSocket
 	timeout := in.TimeoutMilliseconds
@@ -171,8 +170,7 @@ func (d *driver) wantHTTPIntegration(ctx context.Context, o *v1alpha1.APIGateway
 		it.IntegrationType, it.IntegrationMethod = types.IntegrationTypeAwsProxy, aws.String("POST")
 		it.IntegrationUri = aws.String(in.LambdaFunctionARN)
 		if ws {
-			it.IntegrationUri = aws.String(fmt.Sprintf("arn:%s:apigateway:%s:lambda:path/2015-03-31/functions/%s/invocations",
-				provider.Partition(d.region), d.region, in.LambdaFunctionARN))
+			it.IntegrationUri = aws.String(d.lambdaURI(in.LambdaFunctionARN))
 		} else {
 			it.PayloadFormatVersion = aws.String(cmp.Or(in.PayloadFormatVersion, "2.0"))
 		}

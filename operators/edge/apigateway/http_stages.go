@@ -17,7 +17,7 @@ import (
 const defaultStage = "$default"
 
 // readHTTPStages lists the API's stages (one GetStages for up to 500), by name.
-func (d *driver) readHTTPStages(ctx context.Context, id string) (map[string]types.Stage, error) {
+func (d *httpDriver) readHTTPStages(ctx context.Context, id string) (map[string]types.Stage, error) {
 	stages := map[string]types.Stage{}
 	for token := (*string)(nil); ; {
 		out, err := d.http.GetStages(ctx, &apigatewayv2.GetStagesInput{ApiId: aws.String(id), MaxResults: aws.String("500"), NextToken: token})
@@ -36,7 +36,7 @@ func (d *driver) readHTTPStages(ctx context.Context, id string) (map[string]type
 // planHTTPStages plans the API's stages: each stage of the spec created (deploying every change
 // at once) or updated where it differs, and the stages the spec does not name deleted. It
 // fills status.stages with each stage's URL and deployment.
-func (d *driver) planHTTPStages(o *v1alpha1.APIGateway, apiID string, stages map[string]types.Stage, plan *managed.Plan) {
+func (d *httpDriver) planHTTPStages(o *v1alpha1.APIGateway, apiID string, stages map[string]types.Stage, plan *managed.Plan) {
 	o.Status.Stages = nil
 	inSpec := map[string]bool{}
 	for _, s := range o.Spec.Stages {

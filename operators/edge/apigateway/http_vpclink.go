@@ -20,7 +20,7 @@ func vpcLinkARN(region, id string) string {
 
 // ownedVPCLinks lists the VPC links o owns (GetVpcLinks lists every VPC link of the region
 // with its tags): the current one and any it is replacing or that a lost answer left.
-func (d *driver) ownedVPCLinks(ctx context.Context, o *v1alpha1.APIGateway) ([]types.VpcLink, error) {
+func (d *httpDriver) ownedVPCLinks(ctx context.Context, o *v1alpha1.APIGateway) ([]types.VpcLink, error) {
 	var owned []types.VpcLink
 	for token := (*string)(nil); ; {
 		out, err := d.http.GetVpcLinks(ctx, &apigatewayv2.GetVpcLinksInput{NextToken: token})
@@ -70,7 +70,7 @@ func sameNetwork(spec *v1alpha1.VPCLink, l types.VpcLink) bool {
 // planVPCLink plans the VPC link of an API whose spec has one: created when it has none, and,
 // since a VPC link's subnets and security groups cannot change, a new one created when they
 // differ (the routes move to it once it is AVAILABLE, and the old one is deleted then).
-func (d *driver) planVPCLink(o *v1alpha1.APIGateway, current *types.VpcLink, tags map[string]string, plan *managed.Plan) {
+func (d *httpDriver) planVPCLink(o *v1alpha1.APIGateway, current *types.VpcLink, tags map[string]string, plan *managed.Plan) {
 	spec := o.Spec.VPCLink
 	if spec == nil || current != nil && sameNetwork(spec, *current) {
 		return
@@ -89,7 +89,7 @@ func (d *driver) planVPCLink(o *v1alpha1.APIGateway, current *types.VpcLink, tag
 // planStaleVPCLinks plans the deletion of the owned VPC links other than the current one that
 // no integration of the API uses any more (a replaced link, once its routes moved; the link of
 // a spec that dropped vpcLink).
-func (d *driver) planStaleVPCLinks(o *v1alpha1.APIGateway, owned []types.VpcLink, current *types.VpcLink, integrations map[string]types.Integration, plan *managed.Plan) {
+func (d *httpDriver) planStaleVPCLinks(o *v1alpha1.APIGateway, owned []types.VpcLink, current *types.VpcLink, integrations map[string]types.Integration, plan *managed.Plan) {
 	used := map[string]bool{}
 	for _, it := range integrations {
 		used[aws.ToString(it.ConnectionId)] = true
@@ -112,7 +112,7 @@ func (d *driver) planStaleVPCLinks(o *v1alpha1.APIGateway, owned []types.VpcLink
 }
 
 // deleteVPCLink deletes VPC link id; one already gone is success.
-func (d *driver) deleteVPCLink(ctx context.Context, id string) error {
+func (d *httpDriver) deleteVPCLink(ctx context.Context, id string) error {
 	_, err := d.http.DeleteVpcLink(ctx, &apigatewayv2.DeleteVpcLinkInput{VpcLinkId: aws.String(id)})
 	return notFoundIsGone(err, "delete VPC link %s", id)
 }

@@ -49,7 +49,7 @@ func invokedFunctions(o *v1alpha1.APIGateway) []string {
 // names that no route names any more. status.invokeGrants follows what was done. A function
 // that lacks the statement is written to only when an object of the API's namespace made it
 // (see mayGrant); otherwise the plan fails, before any write, with a terminal error.
-func (d *driver) planInvokeGrants(ctx context.Context, o *v1alpha1.APIGateway, apiID, executionARN string, plan *managed.Plan) error {
+func (d *base) planInvokeGrants(ctx context.Context, o *v1alpha1.APIGateway, apiID, executionARN string, plan *managed.Plan) error {
 	want := invokedFunctions(o)
 	sid := statementID(apiID)
 	granted := make([]string, 0, len(want))
@@ -95,7 +95,7 @@ func (d *driver) planInvokeGrants(ctx context.Context, o *v1alpha1.APIGateway, a
 
 // revokeInvokeGrants removes the API's statement from every function status.invokeGrants
 // names, when the API is deleted.
-func (d *driver) revokeInvokeGrants(ctx context.Context, o *v1alpha1.APIGateway, apiID string) error {
+func (d *base) revokeInvokeGrants(ctx context.Context, o *v1alpha1.APIGateway, apiID string) error {
 	for _, fn := range o.Status.InvokeGrants {
 		if err := d.revoke(ctx, fn, statementID(apiID)); err != nil {
 			return err
@@ -107,7 +107,7 @@ func (d *driver) revokeInvokeGrants(ctx context.Context, o *v1alpha1.APIGateway,
 
 // revoke removes statement sid from function fn's policy; a function or statement already gone
 // is success.
-func (d *driver) revoke(ctx context.Context, fn, sid string) error {
+func (d *base) revoke(ctx context.Context, fn, sid string) error {
 	_, err := d.lambda.RemovePermission(ctx, &lambda.RemovePermissionInput{FunctionName: aws.String(fn), StatementId: aws.String(sid)})
 	if err != nil && !awserr.IsNotFound(err) {
 		return managed.Wrap(err, "withdraw the API's permission to invoke function %s", fn)
@@ -119,7 +119,7 @@ func (d *driver) revoke(ctx context.Context, fn, sid string) error {
 // fn: the function's ownership tags (ListTags) name o's namespace, or the administrator lets
 // o's namespace write into functions it does not own (managed.CheckForeignWrite). A function
 // that does not exist holds no policy to write to: AddPermission says so.
-func (d *driver) mayGrant(ctx context.Context, o *v1alpha1.APIGateway, fn string) error {
+func (d *base) mayGrant(ctx context.Context, o *v1alpha1.APIGateway, fn string) error {
 	out, err := d.lambda.ListTags(ctx, &lambda.ListTagsInput{Resource: aws.String(fn)})
 	if awserr.IsNotFound(err) {
 		return nil
@@ -132,7 +132,7 @@ func (d *driver) mayGrant(ctx context.Context, o *v1alpha1.APIGateway, fn string
 
 // hasStatement reports whether function fn's resource policy holds statement sid; a function
 // without a policy holds none.
-func (d *driver) hasStatement(ctx context.Context, fn, sid string) (bool, error) {
+func (d *base) hasStatement(ctx context.Context, fn, sid string) (bool, error) {
 	out, err := d.lambda.GetPolicy(ctx, &lambda.GetPolicyInput{FunctionName: aws.String(fn)})
 	if awserr.IsNotFound(err) {
 		// No policy, or no function: AddPermission says which.

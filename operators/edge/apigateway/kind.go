@@ -3,32 +3,32 @@
 // base path mappings) and HTTP and WebSocket APIs through API Gateway v2 (routes, integrations,
 // auto-deployed stages, VPC links, API mappings). One kind covers the three protocols because
 // what a platform team declares is the same: routes to Lambda functions, URLs or load balancer
-// listeners, stages with throttling and access logs, and a custom domain name. The driver picks
-// the API by the spec's protocolType, which cannot change.
+// listeners, stages with throttling and access logs, and a custom domain name. Connect picks the
+// driver by the spec's protocolType, which cannot change: restDriver (rest_*.go) or httpDriver
+// (http_*.go, listener.go), both built on base (base.go, invoke.go), which holds what the
+// protocols share.
 //
 // Routes and stages are sets: what the spec does not name is deleted, what differs is put
 // back. Lambda functions the routes name are granted permission to be invoked by the API
 // (invoke.go), and the grants are withdrawn when no route names them any more.
 //
-// The HTTP and WebSocket half (http_*.go, listener.go) reads an API in four v2 calls per sync
-// (GetApi, GetRoutes, GetIntegrations, GetStages) plus GetPolicy per invoked function. An HTTP
-// API's VPC link cannot change its subnets or security groups: new ones replace it (the routes
-// move to the new link once it is AVAILABLE, then the old one is deleted). A custom domain name
-// that exists without the object's ownership tags is never taken over (DomainNameTaken).
+// The HTTP and WebSocket driver reads an API in four v2 calls per sync (GetApi, GetRoutes,
+// GetIntegrations, GetStages) plus GetPolicy per invoked function. An HTTP API's VPC link
+// cannot change its subnets or security groups: new ones replace it (the routes move to the new
+// link once it is AVAILABLE, then the old one is deleted). A custom domain name that exists
+// without the object's ownership tags is never taken over (DomainNameTaken).
 //
-// The REST half (rest_*.go) reads an API in four v1 calls per sync (GetRestApi, GetResources
-// with the methods and integrations embedded, GetStages, GetDeployments) plus GetPolicy per
-// invoked function, and GetDomainName and GetBasePathMappings with a custom domain. Its
-// resources are the paths of its routes and their prefixes, each route a method of its
-// resource. A deployment is a snapshot of the methods: one is made when the routes change, its
-// description carrying a fingerprint of the routes ("infra-operator routes <hash>") so that the
-// deployment of the current routes is found again without the status; every stage is pointed
-// at it, and the deployments no stage serves are deleted.
+// The REST driver reads an API in four v1 calls per sync (GetRestApi, GetResources with the
+// methods and integrations embedded, GetStages, GetDeployments) plus GetPolicy per invoked
+// function, and GetDomainName and GetBasePathMappings with a custom domain. Its resources are
+// the paths of its routes and their prefixes, each route a method of its resource. A deployment
+// is a snapshot of the methods: one is made when the routes change, its description carrying a
+// fingerprint of the routes ("infra-operator routes <hash>") so that the deployment of the
+// current routes is found again without the status; every stage is pointed at it, and the
+// deployments no stage serves are deleted.
 package apigateway
 
 import (
-	"context"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
@@ -43,7 +43,7 @@ import (
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// State is what API Gateway said about an API: one of its two fields is set, by protocol.
+// State is what API Gateway said about an API: the field of the API's protocol is set.
 type State struct {
 	// HTTP is what API Gateway v2 said about an HTTP or WebSocket API.
 	HTTP *HTTPState
@@ -54,15 +54,19 @@ type State struct {
 // Kind declares the APIGateway kind to the engine.
 func Kind() managed.Kind[*v1alpha1.APIGateway, State] {
 	return managed.Kind[*v1alpha1.APIGateway, State]{
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.APIGateway, State] {
-			return &driver{
-				rest:    provider.Client(s, "apigateway", func(c aws.Config) *apigateway.Client { return apigateway.NewFromConfig(c) }),
-				http:    provider.Client(s, "apigatewayv2", func(c aws.Config) *apigatewayv2.Client { return apigatewayv2.NewFromConfig(c) }),
+		Connect: func(s *provider.Session, _ client.Reader, o *v1alpha1.APIGateway) managed.Driver[*v1alpha1.APIGateway, State] {
+			b := base{
 				lambda:  provider.Client(s, "lambda", func(c aws.Config) *lambda.Client { return lambda.NewFromConfig(c) }),
-				elb:     provider.Client(s, "elasticloadbalancingv2", func(c aws.Config) *elasticloadbalancingv2.Client { return elasticloadbalancingv2.NewFromConfig(c) }),
 				region:  s.Config.Region,
 				account: s.AccountID,
 			}
+			if o.Spec.ProtocolType == v1alpha1.ProtocolREST {
+				return &restDriver{base: b,
+					rest: provider.Client(s, "apigateway", func(c aws.Config) *apigateway.Client { return apigateway.NewFromConfig(c) })}
+			}
+			return &httpDriver{base: b,
+				http: provider.Client(s, "apigatewayv2", func(c aws.Config) *apigatewayv2.Client { return apigatewayv2.NewFromConfig(c) }),
+				elb:  provider.Client(s, "elasticloadbalancingv2", func(c aws.Config) *elasticloadbalancingv2.Client { return elasticloadbalancingv2.NewFromConfig(c) })}
 		},
 		Validate:   validate,
 		References: references(),
@@ -123,48 +127,4 @@ func references() []managed.Ref[*v1alpha1.APIGateway] {
 			return a.Spec.CustomDomain.CertificateRef, &a.Spec.CustomDomain.CertificateARN
 		}),
 	}
-}
-
-// driver manages one provider's APIs, through API Gateway v1 for REST APIs and v2 for HTTP and
-// WebSocket APIs; it grants Lambda functions' invoke permission and finds load balancer
-// listeners by port.
-type driver struct {
-	rest    restAPI
-	http    httpAPI
-	lambda  lambdaAPI
-	elb     listenerAPI
-	region  string
-	account func(ctx context.Context) (string, error)
-}
-
-// Observe reads the API through the API Gateway of its protocol.
-func (d *driver) Observe(ctx context.Context, o *v1alpha1.APIGateway, req managed.Request) (managed.Observation[State], error) {
-	if o.Spec.ProtocolType == v1alpha1.ProtocolREST {
-		return d.observeREST(ctx, o, req)
-	}
-	return d.observeHTTP(ctx, o, req)
-}
-
-// Create creates the API through the API Gateway of its protocol.
-func (d *driver) Create(ctx context.Context, o *v1alpha1.APIGateway, req managed.Request) error {
-	if o.Spec.ProtocolType == v1alpha1.ProtocolREST {
-		return d.createREST(ctx, o, req)
-	}
-	return d.createHTTP(ctx, o, req)
-}
-
-// Delete deletes the API and what it owns, and withdraws its invoke grants.
-func (d *driver) Delete(ctx context.Context, o *v1alpha1.APIGateway, obs managed.Observation[State]) error {
-	if o.Spec.ProtocolType == v1alpha1.ProtocolREST {
-		return d.deleteREST(ctx, o, obs)
-	}
-	return d.deleteHTTP(ctx, o, obs)
-}
-
-// ReleaseOwnership removes the ownership tags from the API, for deletionPolicy Orphan.
-func (d *driver) ReleaseOwnership(ctx context.Context, o *v1alpha1.APIGateway, obs managed.Observation[State]) error {
-	if o.Spec.ProtocolType == v1alpha1.ProtocolREST {
-		return d.releaseREST(ctx, o, obs)
-	}
-	return d.releaseHTTP(ctx, o, obs)
 }

@@ -22,7 +22,7 @@ var _ listenerAPI = (*elasticloadbalancingv2.Client)(nil)
 type listenerCache map[string][]elbtypes.Listener
 
 // listenerARN returns the ARN of the listener of load balancer lb on port, "" when it has none.
-func (d *driver) listenerARN(ctx context.Context, cache listenerCache, lb string, port int32) (string, error) {
+func (d *httpDriver) listenerARN(ctx context.Context, cache listenerCache, lb string, port int32) (string, error) {
 	listeners, ok := cache[lb]
 	if !ok {
 		pages := elasticloadbalancingv2.NewDescribeListenersPaginator(d.elb, &elasticloadbalancingv2.DescribeListenersInput{LoadBalancerArn: aws.String(lb)})

@@ -11,7 +11,6 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/edge/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
-	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
@@ -56,20 +55,18 @@ type restAPI interface {
 
 var _ restAPI = (*apigateway.Client)(nil)
 
+// restDriver manages one provider's REST APIs through API Gateway v1.
+type restDriver struct {
+	base
+	rest restAPI
+}
+
 // RESTState is what API Gateway v1 said about a REST API.
 type RESTState struct {
 	// API is GetRestApi's answer, with the API's tags.
 	API *types.RestApi
 	// Domain is the custom domain name the object owns, nil when it has none.
 	Domain *types.DomainName
-}
-
-// restAPIName returns the API's name in API Gateway: the spec's, or the object's name.
-func restAPIName(o *v1alpha1.APIGateway) string {
-	if o.Spec.Name != "" {
-		return o.Spec.Name
-	}
-	return o.Name
 }
 
 // restEndpointType returns the API's endpoint type: the spec's, REGIONAL by default.
@@ -81,12 +78,12 @@ func restEndpointType(o *v1alpha1.APIGateway) types.EndpointType {
 }
 
 // restARN returns the ARN of the REST API id, which names the region but not the account.
-func (d *driver) restARN(id string) string {
+func (d *restDriver) restARN(id string) string {
 	return fmt.Sprintf("arn:%s:apigateway:%s::/restapis/%s", provider.Partition(d.region), d.region, id)
 }
 
 // restEndpoint returns the default endpoint of the REST API id.
-func (d *driver) restEndpoint(id string) string {
+func (d *restDriver) restEndpoint(id string) string {
 	suffix := "amazonaws.com"
 	if strings.HasPrefix(d.region, "cn-") {
 		suffix += ".cn"
@@ -94,19 +91,19 @@ func (d *driver) restEndpoint(id string) string {
 	return "https://" + id + ".execute-api." + d.region + "." + suffix
 }
 
-// createREST creates the REST API with its name, description, endpoint type and the tags (the
+// Create creates the REST API with its name, description, endpoint type and the tags (the
 // ownership tags included), and records its id at once. Its resources, methods, deployment,
 // stages and domain are planned by the observation the engine makes right after.
-func (d *driver) createREST(ctx context.Context, o *v1alpha1.APIGateway, req managed.Request) error {
+func (d *restDriver) Create(ctx context.Context, o *v1alpha1.APIGateway, req managed.Request) error {
 	out, err := d.rest.CreateRestApi(ctx, &apigateway.CreateRestApiInput{
-		Name:                      aws.String(restAPIName(o)),
+		Name:                      aws.String(apiName(o)),
 		Description:               nonEmpty(o.Spec.Description),
 		EndpointConfiguration:     &types.EndpointConfiguration{Types: []types.EndpointType{restEndpointType(o)}},
 		DisableExecuteApiEndpoint: o.Spec.DisableExecuteAPIEndpoint,
 		Tags:                      req.Tags,
 	})
 	if err != nil {
-		return managed.Wrap(err, "create REST API %s", restAPIName(o))
+		return managed.Wrap(err, "create REST API %s", apiName(o))
 	}
 	managed.SetExternalName(o, aws.ToString(out.Id))
 	o.Status.APIID = aws.ToString(out.Id)
@@ -116,7 +113,7 @@ func (d *driver) createREST(ctx context.Context, o *v1alpha1.APIGateway, req man
 // findREST returns the REST API whose ownership tags name o, nil when there is none: a create
 // whose answer was lost is adopted rather than made again. GetRestApis returns the tags of
 // every API, 500 a page.
-func (d *driver) findREST(ctx context.Context, o *v1alpha1.APIGateway) (*types.RestApi, error) {
+func (d *restDriver) findREST(ctx context.Context, o *v1alpha1.APIGateway) (*types.RestApi, error) {
 	p := apigateway.NewGetRestApisPaginator(d.rest, &apigateway.GetRestApisInput{Limit: aws.Int32(500)})
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
@@ -135,12 +132,12 @@ func (d *driver) findREST(ctx context.Context, o *v1alpha1.APIGateway) (*types.R
 // planRESTAPI plans one UpdateRestApi for the API's name, description and default endpoint
 // switch when they differ from the spec, and reports an endpoint type that differs as a
 // conflict: it is chosen at creation.
-func (d *driver) planRESTAPI(o *v1alpha1.APIGateway, obs *managed.Observation[State]) {
+func (d *restDriver) planRESTAPI(o *v1alpha1.APIGateway, obs *managed.Observation[State]) {
 	api := obs.State.REST.API
 	id := aws.ToString(api.Id)
 	var fields []string
 	var ops []types.PatchOperation
-	if name := restAPIName(o); aws.ToString(api.Name) != name {
+	if name := apiName(o); aws.ToString(api.Name) != name {
 		fields, ops = append(fields, "name"), append(ops, patchReplace("/name", name))
 	}
 	if aws.ToString(api.Description) != o.Spec.Description {
@@ -161,7 +158,7 @@ func (d *driver) planRESTAPI(o *v1alpha1.APIGateway, obs *managed.Observation[St
 }
 
 // planRESTTags plans adding and removing the API's tags so that it carries desired.
-func (d *driver) planRESTTags(plan *managed.Plan, arn string, desired, observed map[string]string) {
+func (d *restDriver) planRESTTags(plan *managed.Plan, arn string, desired, observed map[string]string) {
 	plan.AddTags(desired, observed, managed.TagCalls(func(ctx context.Context, set map[string]string) error {
 		_, err := d.rest.TagResource(ctx, &apigateway.TagResourceInput{ResourceArn: aws.String(arn), Tags: set})
 		return managed.Wrap(err, "tag %s", arn)
@@ -169,17 +166,17 @@ func (d *driver) planRESTTags(plan *managed.Plan, arn string, desired, observed 
 }
 
 // restUntag returns the call that removes tag keys from the API Gateway resource arn.
-func (d *driver) restUntag(arn string) func(context.Context, []string) error {
+func (d *restDriver) restUntag(arn string) func(context.Context, []string) error {
 	return func(ctx context.Context, keys []string) error {
 		_, err := d.rest.UntagResource(ctx, &apigateway.UntagResourceInput{ResourceArn: aws.String(arn), TagKeys: keys})
 		return managed.Wrap(err, "untag %s", arn)
 	}
 }
 
-// deleteREST deletes the REST API's custom domain name (its base path mappings go with it),
+// Delete deletes the REST API's custom domain name (its base path mappings go with it),
 // withdraws the API's invoke grants, and deletes the API (its resources, deployments and
 // stages go with it); what is already gone is success.
-func (d *driver) deleteREST(ctx context.Context, o *v1alpha1.APIGateway, obs managed.Observation[State]) error {
+func (d *restDriver) Delete(ctx context.Context, o *v1alpha1.APIGateway, obs managed.Observation[State]) error {
 	st := obs.State.REST
 	if st.Domain != nil {
 		if err := d.deleteRESTDomain(ctx, aws.ToString(st.Domain.DomainName)); err != nil {
@@ -195,15 +192,12 @@ func (d *driver) deleteREST(ctx context.Context, o *v1alpha1.APIGateway, obs man
 		return err
 	}
 	_, err := d.rest.DeleteRestApi(ctx, &apigateway.DeleteRestApiInput{RestApiId: aws.String(id)})
-	if err != nil && !awserr.IsNotFound(err) {
-		return managed.Wrap(err, "delete REST API %s", id)
-	}
-	return nil
+	return notFoundIsGone(err, "delete REST API %s", id)
 }
 
-// releaseREST removes the ownership tags from the REST API and its custom domain name, for
+// ReleaseOwnership removes the ownership tags from the REST API and its custom domain name, for
 // deletionPolicy Orphan.
-func (d *driver) releaseREST(ctx context.Context, _ *v1alpha1.APIGateway, obs managed.Observation[State]) error {
+func (d *restDriver) ReleaseOwnership(ctx context.Context, _ *v1alpha1.APIGateway, obs managed.Observation[State]) error {
 	st := obs.State.REST
 	if st.Domain != nil {
 		if err := d.restUntag(aws.ToString(st.Domain.DomainNameArn))(ctx, managed.OwnershipTagKeys()); err != nil {

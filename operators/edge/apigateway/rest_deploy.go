@@ -25,7 +25,7 @@ type restDeployTarget struct {
 }
 
 // restDeployments reads every deployment of the REST API id, 500 a page.
-func (d *driver) restDeployments(ctx context.Context, id string) ([]types.Deployment, error) {
+func (d *restDriver) restDeployments(ctx context.Context, id string) ([]types.Deployment, error) {
 	var out []types.Deployment
 	p := apigateway.NewGetDeploymentsPaginator(d.rest, &apigateway.GetDeploymentsInput{RestApiId: aws.String(id), Limit: aws.Int32(500)})
 	for p.HasMorePages() {
@@ -44,7 +44,7 @@ func (d *driver) restDeployments(ctx context.Context, id string) ([]types.Deploy
 // they are when it is made. It returns the target the stages' changes point at. A deployment
 // made for the same routes earlier is reused, so that drift of the methods, once put back,
 // needs no deployment, while any change of the routes in the spec makes one.
-func (d *driver) planRESTDeployment(o *v1alpha1.APIGateway, api, fingerprint string, have []types.Deployment, plan *managed.Plan) *restDeployTarget {
+func (d *restDriver) planRESTDeployment(o *v1alpha1.APIGateway, api, fingerprint string, have []types.Deployment, plan *managed.Plan) *restDeployTarget {
 	target := &restDeployTarget{}
 	var newest *types.Deployment
 	for i, dep := range have {
@@ -71,7 +71,7 @@ func (d *driver) planRESTDeployment(o *v1alpha1.APIGateway, api, fingerprint str
 
 // planRESTPrune plans, last, deleting the deployments no stage serves once the stages serve the
 // target: the API keeps only the deployment of its current routes.
-func (d *driver) planRESTPrune(api string, target *restDeployTarget, have []types.Deployment, plan *managed.Plan) {
+func (d *restDriver) planRESTPrune(api string, target *restDeployTarget, have []types.Deployment, plan *managed.Plan) {
 	old := slices.DeleteFunc(slices.Clone(have), func(dep types.Deployment) bool { return aws.ToString(dep.Id) == target.id })
 	if len(old) == 0 {
 		return

@@ -29,7 +29,7 @@ func restDomainName(o *v1alpha1.APIGateway) string {
 // ownedRESTDomain reads the custom domain name name and returns it when its ownership tags name o;
 // nil when it does not exist. A domain name of another owner is returned with taken true and is
 // never changed or deleted.
-func (d *driver) ownedRESTDomain(ctx context.Context, o *v1alpha1.APIGateway, name string) (dom *types.DomainName, taken bool, err error) {
+func (d *restDriver) ownedRESTDomain(ctx context.Context, o *v1alpha1.APIGateway, name string) (dom *types.DomainName, taken bool, err error) {
 	out, err := d.rest.GetDomainName(ctx, &apigateway.GetDomainNameInput{DomainName: aws.String(name)})
 	if awserr.IsNotFound(err) {
 		return nil, false, nil
@@ -49,7 +49,7 @@ func (d *driver) ownedRESTDomain(ctx context.Context, o *v1alpha1.APIGateway, na
 // readRESTDomain finds the custom domain name the object owns: the spec's, or, when the spec no
 // longer names it, the one the status records, so that it is deleted. A domain name of the spec
 // that another owner holds is reported as a conflict (DomainNameTaken).
-func (d *driver) readRESTDomain(ctx context.Context, o *v1alpha1.APIGateway, obs *managed.Observation[State]) error {
+func (d *restDriver) readRESTDomain(ctx context.Context, o *v1alpha1.APIGateway, obs *managed.Observation[State]) error {
 	name := restDomainName(o)
 	if name == "" && o.Status.CustomDomain != nil {
 		name = o.Status.CustomDomain.DomainName
@@ -78,7 +78,7 @@ func (d *driver) readRESTDomain(ctx context.Context, o *v1alpha1.APIGateway, obs
 // certificate updated when it differs, its mapping put back when it differs, and the domain
 // deleted when the spec no longer names it. It fills status.customDomain and reports whether
 // the domain serves the spec's stage.
-func (d *driver) planRESTDomain(ctx context.Context, o *v1alpha1.APIGateway, api string, tags map[string]string, obs *managed.Observation[State]) (bool, error) {
+func (d *restDriver) planRESTDomain(ctx context.Context, o *v1alpha1.APIGateway, api string, tags map[string]string, obs *managed.Observation[State]) (bool, error) {
 	dom, spec := obs.State.REST.Domain, o.Spec.CustomDomain
 	if spec == nil {
 		if dom != nil {
@@ -135,7 +135,7 @@ func (d *driver) planRESTDomain(ctx context.Context, o *v1alpha1.APIGateway, api
 // planRESTMapping plans the base path mapping of the domain name: the mappings of the domain that
 // are this API's, or at the spec's base path, and are not the spec's mapping deleted, and the
 // spec's mapping created when missing. It reports whether the spec's mapping exists.
-func (d *driver) planRESTMapping(ctx context.Context, name, api, base, stage string, plan *managed.Plan) (bool, error) {
+func (d *restDriver) planRESTMapping(ctx context.Context, name, api, base, stage string, plan *managed.Plan) (bool, error) {
 	out, err := d.rest.GetBasePathMappings(ctx, &apigateway.GetBasePathMappingsInput{DomainName: aws.String(name), Limit: aws.Int32(500)})
 	if err != nil {
 		return false, managed.Wrap(err, "get the base path mappings of custom domain name %s", name)
@@ -157,8 +157,8 @@ func (d *driver) planRESTMapping(ctx context.Context, name, api, base, stage str
 	plan.Add("customDomain", func(ctx context.Context) error {
 		for _, path := range stale {
 			_, err := d.rest.DeleteBasePathMapping(ctx, &apigateway.DeleteBasePathMappingInput{DomainName: aws.String(name), BasePath: aws.String(path)})
-			if err != nil && !awserr.IsNotFound(err) {
-				return managed.Wrap(err, "delete base path mapping %s of custom domain name %s", path, name)
+			if err := notFoundIsGone(err, "delete base path mapping %s of custom domain name %s", path, name); err != nil {
+				return err
 			}
 		}
 		if found {
@@ -170,7 +170,7 @@ func (d *driver) planRESTMapping(ctx context.Context, name, api, base, stage str
 }
 
 // createRESTMapping maps the base path of the domain name to the stage of the REST API api.
-func (d *driver) createRESTMapping(ctx context.Context, name, api, base, stage string) error {
+func (d *restDriver) createRESTMapping(ctx context.Context, name, api, base, stage string) error {
 	in := &apigateway.CreateBasePathMappingInput{DomainName: aws.String(name), RestApiId: aws.String(api), Stage: aws.String(stage)}
 	if base != restNoBasePath {
 		in.BasePath = aws.String(base)
@@ -181,10 +181,7 @@ func (d *driver) createRESTMapping(ctx context.Context, name, api, base, stage s
 
 // deleteRESTDomain deletes the custom domain name, with its base path mappings; a name already
 // gone is success.
-func (d *driver) deleteRESTDomain(ctx context.Context, name string) error {
+func (d *restDriver) deleteRESTDomain(ctx context.Context, name string) error {
 	_, err := d.rest.DeleteDomainName(ctx, &apigateway.DeleteDomainNameInput{DomainName: aws.String(name)})
-	if err != nil && !awserr.IsNotFound(err) {
-		return managed.Wrap(err, "delete custom domain name %s", name)
-	}
-	return nil
+	return notFoundIsGone(err, "delete custom domain name %s", name)
 }

@@ -2,7 +2,6 @@ package apigateway
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -12,10 +11,9 @@ import (
 	"github.com/runner-codes/infra-operator/operators/edge/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
-	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// observeREST reads a REST API (GetRestApi, or, before its id is recorded, GetRestApis to find
+// Observe reads a REST API (GetRestApi, or, before its id is recorded, GetRestApis to find
 // it by its ownership tags), its resources with their methods and integrations (one
 // GetResources), its stages (GetStages), its deployments (GetDeployments), its custom domain
 // name and mapping when it has one, and the resource policies of the Lambda functions its
@@ -25,7 +23,7 @@ import (
 // domain, the stages the spec does not name deleted, and the deployments no stage serves
 // deleted. The API is Ready when its methods match the routes, every stage serves the
 // deployment of the current routes, and the custom domain maps the spec's stage.
-func (d *driver) observeREST(ctx context.Context, o *v1alpha1.APIGateway, req managed.Request) (managed.Observation[State], error) {
+func (d *restDriver) Observe(ctx context.Context, o *v1alpha1.APIGateway, req managed.Request) (managed.Observation[State], error) {
 	st := &RESTState{}
 	obs := managed.Observation[State]{State: &State{REST: st}}
 	api, err := d.readREST(ctx, o)
@@ -98,7 +96,7 @@ func (d *driver) observeREST(ctx context.Context, o *v1alpha1.APIGateway, req ma
 
 // readREST returns the REST API the object recorded, or, before one is recorded, the one its
 // ownership tags name, recording its id; nil when there is none.
-func (d *driver) readREST(ctx context.Context, o *v1alpha1.APIGateway) (*types.RestApi, error) {
+func (d *restDriver) readREST(ctx context.Context, o *v1alpha1.APIGateway) (*types.RestApi, error) {
 	id := managed.ExternalName(o)
 	if id == "" {
 		api, err := d.findREST(ctx, o)
@@ -120,15 +118,14 @@ func (d *driver) readREST(ctx context.Context, o *v1alpha1.APIGateway) (*types.R
 
 // fillRESTStatus records the REST API's id, ARNs and default endpoint in the status, and
 // returns its execution ARN.
-func (d *driver) fillRESTStatus(ctx context.Context, o *v1alpha1.APIGateway, id string) (string, error) {
-	account, err := d.account(ctx)
+func (d *restDriver) fillRESTStatus(ctx context.Context, o *v1alpha1.APIGateway, id string) (string, error) {
+	executionARN, err := d.executionARN(ctx, id)
 	if err != nil {
 		return "", err
 	}
 	st := &o.Status
-	st.APIID, st.ARN, st.APIEndpoint = id, d.restARN(id), d.restEndpoint(id)
-	st.ExecutionARN = fmt.Sprintf("arn:%s:execute-api:%s:%s:%s", provider.Partition(d.region), d.region, account, id)
-	return st.ExecutionARN, nil
+	st.APIID, st.ARN, st.APIEndpoint, st.ExecutionARN = id, d.restARN(id), d.restEndpoint(id), executionARN
+	return executionARN, nil
 }
 
 // notReadyREST says what a REST API that is not Ready waits for.

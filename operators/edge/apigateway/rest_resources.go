@@ -15,7 +15,6 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/edge/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
-	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
 // restRootPath is the path of a REST API's root resource, which API Gateway makes with the API.
@@ -47,7 +46,7 @@ type restRoutes map[string]map[string]restMethod
 // of the resource /pets/{id}; a Lambda function is a proxy integration (AWS_PROXY, POST to the
 // function's invocation URI), a URL an HTTP proxy integration with the integration's method,
 // the route's by default.
-func (d *driver) desiredRESTRoutes(o *v1alpha1.APIGateway) restRoutes {
+func (d *restDriver) desiredRESTRoutes(o *v1alpha1.APIGateway) restRoutes {
 	out := restRoutes{}
 	for _, r := range o.Spec.Routes {
 		verb, path, _ := strings.Cut(r.RouteKey, " ")
@@ -60,7 +59,7 @@ func (d *driver) desiredRESTRoutes(o *v1alpha1.APIGateway) restRoutes {
 		}
 		if in := r.Integration; in.LambdaFunctionARN != "" {
 			m.kind, m.httpMethod = types.IntegrationTypeAwsProxy, "POST"
-			m.uri = fmt.Sprintf("arn:%s:apigateway:%s:lambda:path/2015-03-31/functions/%s/invocations", provider.Partition(d.region), d.region, in.LambdaFunctionARN)
+			m.uri = d.lambdaURI(in.LambdaFunctionARN)
 		} else {
 			m.kind, m.httpMethod, m.uri = types.IntegrationTypeHttpProxy, in.Method, in.URL
 			if m.httpMethod == "" {
@@ -128,7 +127,7 @@ func observedRESTMethod(m types.Method) restMethod {
 
 // restResources reads every resource of the REST API id with its methods and their integrations:
 // one GetResources call (embed=methods) per 500 resources.
-func (d *driver) restResources(ctx context.Context, id string) ([]types.Resource, error) {
+func (d *restDriver) restResources(ctx context.Context, id string) ([]types.Resource, error) {
 	var out []types.Resource
 	p := apigateway.NewGetResourcesPaginator(d.rest, &apigateway.GetResourcesInput{RestApiId: aws.String(id), Embed: []string{"methods"}, Limit: aws.Int32(500)})
 	for p.HasMorePages() {
@@ -166,7 +165,7 @@ func (c *restRouteCalls) empty() bool {
 // they do not name deleted, the missing resources created shallowest first, the missing
 // methods put, a method's authorization updated, and each missing or different integration put
 // (PutIntegration replaces it). It reports whether the routes matched.
-func (d *driver) planRESTRoutes(api string, want restRoutes, have []types.Resource, plan *managed.Plan) bool {
+func (d *restDriver) planRESTRoutes(api string, want restRoutes, have []types.Resource, plan *managed.Plan) bool {
 	c := &restRouteCalls{api: api, ids: map[string]string{}, want: want}
 	wantPaths := map[string]bool{restRootPath: true}
 	for _, p := range want.paths() {
@@ -222,7 +221,7 @@ func (d *driver) planRESTRoutes(api string, want restRoutes, have []types.Resour
 }
 
 // applyRESTRoutes makes the calls c plans, in order.
-func (d *driver) applyRESTRoutes(ctx context.Context, c *restRouteCalls) error {
+func (d *restDriver) applyRESTRoutes(ctx context.Context, c *restRouteCalls) error {
 	api := aws.String(c.api)
 	for _, path := range c.drop {
 		if _, err := d.rest.DeleteResource(ctx, &apigateway.DeleteResourceInput{RestApiId: api, ResourceId: aws.String(c.ids[path])}); err != nil {

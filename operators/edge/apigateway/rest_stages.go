@@ -25,7 +25,7 @@ const (
 )
 
 // restStages reads every stage of the REST API id.
-func (d *driver) restStages(ctx context.Context, id string) ([]types.Stage, error) {
+func (d *restDriver) restStages(ctx context.Context, id string) ([]types.Stage, error) {
 	out, err := d.rest.GetStages(ctx, &apigateway.GetStagesInput{RestApiId: aws.String(id)})
 	if err != nil {
 		return nil, managed.Wrap(err, "get the stages of REST API %s", id)
@@ -38,7 +38,7 @@ func (d *driver) restStages(ctx context.Context, id string) ([]types.Stage, erro
 // UpdateStage (its deployment ("deployment"), description, variables, throttling of every
 // method, access log ("stages")). It fills status.stages with the URL of each stage of the
 // spec that exists and reports whether every stage of the spec exists and serves the target.
-func (d *driver) planRESTStages(o *v1alpha1.APIGateway, api string, target *restDeployTarget, have []types.Stage, plan *managed.Plan) bool {
+func (d *restDriver) planRESTStages(o *v1alpha1.APIGateway, api string, target *restDeployTarget, have []types.Stage, plan *managed.Plan) bool {
 	o.Status.Stages = nil
 	byName := map[string]types.Stage{}
 	for _, s := range have {
@@ -70,7 +70,7 @@ func (d *driver) planRESTStages(o *v1alpha1.APIGateway, api string, target *rest
 }
 
 // planRESTStageDeletes plans deleting the stages the spec does not name.
-func (d *driver) planRESTStageDeletes(o *v1alpha1.APIGateway, api string, have []types.Stage, plan *managed.Plan) {
+func (d *restDriver) planRESTStageDeletes(o *v1alpha1.APIGateway, api string, have []types.Stage, plan *managed.Plan) {
 	for _, s := range have {
 		name := aws.ToString(s.StageName)
 		if !slices.ContainsFunc(o.Spec.Stages, func(s v1alpha1.Stage) bool { return s.Name == name }) {
@@ -84,7 +84,7 @@ func (d *driver) planRESTStageDeletes(o *v1alpha1.APIGateway, api string, have [
 
 // createRESTStage creates the stage want on the target deployment with its description and
 // variables, then gives it the settings CreateStage does not take (throttling, access log).
-func (d *driver) createRESTStage(ctx context.Context, api string, target *restDeployTarget, want v1alpha1.Stage) error {
+func (d *restDriver) createRESTStage(ctx context.Context, api string, target *restDeployTarget, want v1alpha1.Stage) error {
 	_, err := d.rest.CreateStage(ctx, &apigateway.CreateStageInput{RestApiId: aws.String(api), StageName: aws.String(want.Name),
 		DeploymentId: aws.String(target.id), Description: nonEmpty(want.Description), Variables: want.Variables})
 	if err != nil {
@@ -97,7 +97,7 @@ func (d *driver) createRESTStage(ctx context.Context, api string, target *restDe
 }
 
 // updateRESTStage applies the patch operations ops to stage name of the REST API api.
-func (d *driver) updateRESTStage(ctx context.Context, api, name string, ops []types.PatchOperation) error {
+func (d *restDriver) updateRESTStage(ctx context.Context, api, name string, ops []types.PatchOperation) error {
 	_, err := d.rest.UpdateStage(ctx, &apigateway.UpdateStageInput{RestApiId: aws.String(api), StageName: aws.String(name), PatchOperations: ops})
 	return managed.Wrap(err, "update stage %s of REST API %s", name, api)
 }

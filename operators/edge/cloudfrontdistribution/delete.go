@@ -32,11 +32,11 @@ func (d *driver) Delete(ctx context.Context, _ *v1alpha1.CloudFrontDistribution,
 		if err := d.update(ctx, id, obs.State.ETag, cfg); err != nil {
 			return err
 		}
-		return &managed.WaitingError{Reason: condition.ReasonDeleting, After: DeployRecheck,
+		return &managed.WaitingError{Reason: condition.ReasonDeleting, After: d.deployRecheck,
 			Message: "disabled distribution " + id + ": CloudFront deletes it once the change is deployed"}
 	}
 	if aws.ToString(dist.Status) != deployed {
-		return &managed.WaitingError{Reason: condition.ReasonDeleting, After: DeployRecheck,
+		return &managed.WaitingError{Reason: condition.ReasonDeleting, After: d.deployRecheck,
 			Message: "distribution " + id + " is disabled and CloudFront is deploying that (status " + aws.ToString(dist.Status) + "); it is deleted once Deployed"}
 	}
 	if err := d.revokeAll(ctx, dist, control); err != nil {

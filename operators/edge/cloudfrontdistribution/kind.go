@@ -35,15 +35,28 @@ import (
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// DeployRecheck is the longest wait before a distribution that CloudFront is deploying
-// (InProgress, minutes on AWS) is looked at again, while it is created or changed, and the wait
-// while it is disabled before its deletion.
-var DeployRecheck = 15 * time.Second
+// Tunables are the CloudFrontDistribution kind's timings; a zero field takes its default.
+// Tests shorten them.
+type Tunables struct {
+	// DeployRecheck is the longest wait before a distribution that CloudFront is deploying
+	// (InProgress, minutes on AWS) is looked at again, while it is created or changed, and the
+	// wait while it is disabled before its deletion (default 15s).
+	DeployRecheck time.Duration
+}
 
-// Kind declares the CloudFrontDistribution kind to the engine.
-func Kind() managed.Kind[*v1alpha1.CloudFrontDistribution, State] {
+// withDefaults returns t with its zero fields set to their defaults.
+func (t Tunables) withDefaults() Tunables {
+	if t.DeployRecheck <= 0 {
+		t.DeployRecheck = 15 * time.Second
+	}
+	return t
+}
+
+// Kind declares the CloudFrontDistribution kind to the engine, with the timings t.
+func Kind(t Tunables) managed.Kind[*v1alpha1.CloudFrontDistribution, State] {
+	t = t.withDefaults()
 	return managed.Kind[*v1alpha1.CloudFrontDistribution, State]{
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.CloudFrontDistribution, State] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.CloudFrontDistribution) managed.Driver[*v1alpha1.CloudFrontDistribution, State] {
 			// A custom endpoint (the emulator, LocalStack) has no per-bucket host names.
 			pathStyle := s.Provider.ProviderSpec().Endpoint != ""
 			return &driver{
@@ -52,7 +65,8 @@ func Kind() managed.Kind[*v1alpha1.CloudFrontDistribution, State] {
 				s3: provider.Client(s, "s3", func(c aws.Config) *s3.Client {
 					return s3.NewFromConfig(c, func(o *s3.Options) { o.UsePathStyle = pathStyle })
 				}),
-				region: s.Config.Region,
+				region:        s.Config.Region,
+				deployRecheck: t.DeployRecheck,
 			}
 		},
 		References: []managed.Ref[*v1alpha1.CloudFrontDistribution]{
@@ -71,7 +85,7 @@ func Kind() managed.Kind[*v1alpha1.CloudFrontDistribution, State] {
 			}),
 		},
 		// A new or changed distribution is InProgress for minutes on AWS.
-		FirstLook: time.Second,
+		ReadyIn: time.Second,
 	}
 }
 
@@ -88,10 +102,12 @@ func originSlots(slot func(*v1alpha1.DistributionOrigin) managed.Slot) func(*v1a
 
 // driver manages one provider's distributions; policies holds the ids of the AWS managed
 // policies, read once per provider, s3 reads and writes the policies of the buckets the
-// distributions serve, in the provider's region.
+// distributions serve, in the provider's region, and deployRecheck bounds the waits for
+// CloudFront's deployments (Tunables.DeployRecheck).
 type driver struct {
-	api      cloudfrontAPI
-	policies *policyCatalog
-	s3       bucketPolicyAPI
-	region   string
+	api           cloudfrontAPI
+	policies      *policyCatalog
+	s3            bucketPolicyAPI
+	region        string
+	deployRecheck time.Duration
 }

@@ -80,7 +80,7 @@ func (d *driver) Observe(ctx context.Context, o *v1alpha1.CloudFrontDistribution
 	}
 	if hasS3Origin(o) && control == nil {
 		// An S3 origin added to a distribution made without one: the control comes first, the
-		// configuration that names it on the next pass.
+		// configuration that names it with the next observation.
 		obs.Changes.Add("originAccessControl", func(ctx context.Context) error {
 			_, err := d.createControl(ctx, o)
 			return err
@@ -94,7 +94,7 @@ func (d *driver) Observe(ctx context.Context, o *v1alpha1.CloudFrontDistribution
 	obs.Ready = aws.ToString(dist.Status) == deployed
 	if !obs.Ready {
 		obs.Message = "status is " + aws.ToString(dist.Status) + ": CloudFront is deploying the distribution to its edge locations"
-		obs.ReadyIn = recheck(dist)
+		obs.ReadyIn = d.recheck(dist)
 	}
 	return obs, nil
 }
@@ -149,13 +149,13 @@ func (d *driver) planBuckets(ctx context.Context, o *v1alpha1.CloudFrontDistribu
 
 // recheck returns how soon a distribution CloudFront is deploying is looked at again: after half
 // as long as it has been deploying since its last change, so that a quick deployment is seen
-// within half its time again, at least a second and at most DeployRecheck.
-func recheck(dist *types.Distribution) time.Duration {
+// within half its time again, at least a second and at most d.deployRecheck.
+func (d *driver) recheck(dist *types.Distribution) time.Duration {
 	age := time.Duration(0)
 	if dist.LastModifiedTime != nil {
 		age = time.Since(*dist.LastModifiedTime)
 	}
-	return min(max(age/2, time.Second), DeployRecheck)
+	return min(max(age/2, time.Second), d.deployRecheck)
 }
 
 // update replaces the configuration of distribution id with cfg, naming the ETag it was read

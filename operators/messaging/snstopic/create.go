@@ -12,7 +12,8 @@ import (
 )
 
 // Create creates the topic with its attributes and tags in one call. The subscriptions follow
-// in the next reconcile, as updates of the existing topic.
+// as changes of the existing topic, planned by the observation the engine makes right after, in
+// the same pass.
 func (d *driver) Create(ctx context.Context, t *v1alpha1.SNSTopic, req managed.Request) error {
 	s := &t.Spec
 	out, err := d.sns.CreateTopic(ctx, &sns.CreateTopicInput{

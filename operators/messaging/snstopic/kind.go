@@ -32,7 +32,7 @@ func Kind() managed.Kind[*v1alpha1.SNSTopic, State] {
 				return nil, nil
 			}),
 		},
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.SNSTopic, State] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.SNSTopic) managed.Driver[*v1alpha1.SNSTopic, State] {
 			return &driver{
 				sns: provider.Client(s, "sns", func(c aws.Config) *sns.Client { return sns.NewFromConfig(c) }),
 				sqs: provider.Client(s, "sqs", func(c aws.Config) *sqs.Client { return sqs.NewFromConfig(c) }),

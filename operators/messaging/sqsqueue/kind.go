@@ -37,7 +37,7 @@ func Kind() managed.Kind[*v1alpha1.SQSQueue, State] {
 				return nil, nil
 			}),
 		},
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.SQSQueue, State] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.SQSQueue) managed.Driver[*v1alpha1.SQSQueue, State] {
 			return &driver{api: provider.Client(s, "sqs", func(c aws.Config) *sqs.Client { return sqs.NewFromConfig(c) })}
 		},
 	}

@@ -14,7 +14,7 @@ import (
 // Kind declares the ElasticIP kind to the engine.
 func Kind() managed.Kind[*v1alpha1.ElasticIP, State] {
 	return managed.Kind[*v1alpha1.ElasticIP, State]{
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.ElasticIP, State] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.ElasticIP) managed.Driver[*v1alpha1.ElasticIP, State] {
 			api := ec2util.Client(s)
 			return &driver{api: api, addresses: ec2util.Addresses(api).For(s)}
 		},

@@ -57,8 +57,8 @@ func (d *driver) Observe(ctx context.Context, g *v1alpha1.InternetGateway, req m
 	return obs, nil
 }
 
-// Create creates the gateway with its ownership tags and records its id; the next reconcile
-// attaches it.
+// Create creates the gateway with its ownership tags and records its id; the observation the
+// engine makes right after, in the same pass, plans its attachment.
 func (d *driver) Create(ctx context.Context, g *v1alpha1.InternetGateway, req managed.Request) error {
 	out, err := d.api.CreateInternetGateway(ctx, &ec2.CreateInternetGatewayInput{
 		TagSpecifications: ec2util.TagSpecifications(types.ResourceTypeInternetGateway, req.Tags),

@@ -18,7 +18,7 @@ import (
 // Kind declares the InternetGateway kind to the engine.
 func Kind() managed.Kind[*v1alpha1.InternetGateway, State] {
 	return managed.Kind[*v1alpha1.InternetGateway, State]{
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.InternetGateway, State] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.InternetGateway) managed.Driver[*v1alpha1.InternetGateway, State] {
 			api := ec2util.Client(s)
 			return &driver{api: api, gateways: ec2util.InternetGateways(api).For(s)}
 		},

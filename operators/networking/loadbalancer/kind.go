@@ -64,8 +64,8 @@ func NLBKind() managed.Kind[*v1alpha1.NLB, State] {
 func kind[O shared.Managed](v func(O) view) managed.Kind[O, State] {
 	return managed.Kind[O, State]{
 		// A load balancer is provisioning for minutes in AWS (2s in the emulator).
-		FirstLook: time.Second,
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[O, State] {
+		ReadyIn: time.Second,
+		Connect: func(s *provider.Session, _ client.Reader, _ O) managed.Driver[O, State] {
 			api := provider.Client(s, "elbv2", func(c aws.Config) *elb.Client { return elb.NewFromConfig(c) })
 			return &driver[O]{api: api, view: v, balancers: balancers(s, api)}
 		},

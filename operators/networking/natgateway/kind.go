@@ -23,8 +23,8 @@ import (
 func Kind() managed.Kind[*v1alpha1.NATGateway, State] {
 	return managed.Kind[*v1alpha1.NATGateway, State]{
 		// A NAT gateway is pending for a minute or more in AWS (1s in the emulator).
-		FirstLook: time.Second,
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.NATGateway, State] {
+		ReadyIn: time.Second,
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.NATGateway) managed.Driver[*v1alpha1.NATGateway, State] {
 			api := ec2util.Client(s)
 			return &driver{api: api, gateways: gateways(api).For(s), addresses: ec2util.Addresses(api)}
 		},

@@ -23,7 +23,7 @@ import (
 // any of them is not Ready.
 func Kind() managed.Kind[*v1alpha1.RouteTable, State] {
 	return managed.Kind[*v1alpha1.RouteTable, State]{
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.RouteTable, State] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.RouteTable) managed.Driver[*v1alpha1.RouteTable, State] {
 			api := ec2util.Client(s)
 			return &driver{api: api, tables: ec2util.RouteTables(api).For(s)}
 		},

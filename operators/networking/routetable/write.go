@@ -15,7 +15,8 @@ import (
 )
 
 // Create creates the table with its ownership tags (the object's UID as the idempotency
-// token) and records its id; the next reconcile adds the routes and associations.
+// token) and records its id; the observation the engine makes right after, in the same pass,
+// plans the routes and associations.
 func (d *driver) Create(ctx context.Context, t *v1alpha1.RouteTable, req managed.Request) error {
 	out, err := d.api.CreateRouteTable(ctx, &ec2.CreateRouteTableInput{
 		VpcId:             aws.String(t.Spec.VPCID),

@@ -23,7 +23,7 @@ import (
 // VPC is Ready; the groups the rules name come from sourceGroups.
 func Kind() managed.Kind[*v1alpha1.SecurityGroup, State] {
 	return managed.Kind[*v1alpha1.SecurityGroup, State]{
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.SecurityGroup, State] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.SecurityGroup) managed.Driver[*v1alpha1.SecurityGroup, State] {
 			api := ec2util.Client(s)
 			return &driver{api: api, groups: ec2util.SecurityGroups(api).For(s)}
 		},

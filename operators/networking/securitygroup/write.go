@@ -15,8 +15,8 @@ import (
 )
 
 // Create creates the group, named spec.groupName or else after the object, with its ownership
-// tags and records its id. AWS gives it the default egress rule; the next reconcile brings the
-// rules to the spec.
+// tags and records its id. AWS gives it the default egress rule; the observation the engine
+// makes right after, in the same pass, plans the rules of the spec.
 func (d *driver) Create(ctx context.Context, g *v1alpha1.SecurityGroup, req managed.Request) error {
 	out, err := d.api.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{
 		GroupName:         aws.String(groupName(g)),

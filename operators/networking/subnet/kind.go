@@ -17,7 +17,7 @@ import (
 // Kind declares the Subnet kind to the engine.
 func Kind() managed.Kind[*v1alpha1.Subnet, State] {
 	return managed.Kind[*v1alpha1.Subnet, State]{
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.Subnet, State] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.Subnet) managed.Driver[*v1alpha1.Subnet, State] {
 			api := ec2util.Client(s)
 			return &driver{api: api, region: s.Config.Region, subnets: ec2util.Subnets(api).For(s)}
 		},

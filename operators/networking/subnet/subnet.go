@@ -65,9 +65,10 @@ func createdAsSpecified(s *v1alpha1.Subnet, sn types.Subnet) error {
 	return nil
 }
 
-// Create creates the subnet with its ownership tags and records its id; the next reconcile
-// sets mapPublicIpOnLaunch once it is available. A subnet outside its VPC's range or its
-// provider's region is refused first, without a write.
+// Create creates the subnet with its ownership tags and records its id; mapPublicIpOnLaunch is
+// set once it is available, by the observation the engine makes right after (in the same pass)
+// or a later one. A subnet outside its VPC's range or its provider's region is refused first,
+// without a write.
 func (d *driver) Create(ctx context.Context, s *v1alpha1.Subnet, req managed.Request) error {
 	if err := checkPlacement(ctx, d.api, d.region, s); err != nil {
 		return err

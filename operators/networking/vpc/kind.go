@@ -15,7 +15,7 @@ import (
 // Kind declares the VPC kind to the engine.
 func Kind() managed.Kind[*v1alpha1.VPC, State] {
 	return managed.Kind[*v1alpha1.VPC, State]{
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.VPC, State] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.VPC) managed.Driver[*v1alpha1.VPC, State] {
 			api := ec2util.Client(s)
 			return &driver{api: api, vpcs: ec2util.VPCs(api).For(s)}
 		},

@@ -92,7 +92,8 @@ func (d *driver) planDNS(plan *managed.Plan, id string, v *v1alpha1.VPC, support
 }
 
 // Create creates the VPC with its ownership tags and records its id. The DNS attributes are
-// set by the next reconcile, once the VPC is available.
+// set once the VPC is available, by the observation the engine makes right after (in the same
+// pass) or a later one.
 func (d *driver) Create(ctx context.Context, v *v1alpha1.VPC, req managed.Request) error {
 	out, err := d.api.CreateVpc(ctx, &ec2.CreateVpcInput{
 		CidrBlock:         aws.String(v.Spec.CIDRBlock),

@@ -19,22 +19,35 @@ import (
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// RecheckMin and RecheckMax bound how soon a certificate waiting for validation is looked at
-// again: a quarter of its age, so that one whose records already exist (ACM validates it within
-// a minute or two) is seen issued soon, and one that waits for days for a person costs few
-// calls.
-var (
-	RecheckMin = 2 * time.Second
-	RecheckMax = 5 * time.Minute
-)
+// Tunables are the ACMCertificate kind's timings; a zero field takes its default. Tests
+// shorten them.
+type Tunables struct {
+	// RecheckMin and RecheckMax bound how soon a certificate waiting for validation is looked
+	// at again (defaults 2s and 5m): a quarter of its age, so that one whose records already
+	// exist (ACM validates it within a minute or two) is seen issued soon, and one that waits
+	// for days for a person costs few calls.
+	RecheckMin, RecheckMax time.Duration
+}
 
-// Kind declares the ACMCertificate kind to the engine.
-func Kind() managed.Kind[*v1alpha1.ACMCertificate, State] {
+// withDefaults returns t with its zero fields set to their defaults.
+func (t Tunables) withDefaults() Tunables {
+	if t.RecheckMin <= 0 {
+		t.RecheckMin = 2 * time.Second
+	}
+	if t.RecheckMax <= 0 {
+		t.RecheckMax = 5 * time.Minute
+	}
+	return t
+}
+
+// Kind declares the ACMCertificate kind to the engine, with the timings t.
+func Kind(t Tunables) managed.Kind[*v1alpha1.ACMCertificate, State] {
+	t = t.withDefaults()
 	return managed.Kind[*v1alpha1.ACMCertificate, State]{
 		// ACM answers a request with a certificate pending validation, and an import with an
 		// issued one, at once: the pass that creates one reports it.
-		Connect: func(s *provider.Session, kube client.Reader) managed.Driver[*v1alpha1.ACMCertificate, State] {
-			return &driver{api: provider.Client(s, "acm", func(c aws.Config) *acm.Client { return acm.NewFromConfig(c) }), kube: kube}
+		Connect: func(s *provider.Session, kube client.Reader, _ *v1alpha1.ACMCertificate) managed.Driver[*v1alpha1.ACMCertificate, State] {
+			return &driver{api: provider.Client(s, "acm", func(c aws.Config) *acm.Client { return acm.NewFromConfig(c) }), kube: kube, timing: t}
 		},
 		Secrets: func(c *v1alpha1.ACMCertificate) []string {
 			if c.Spec.ImportFrom == nil {
@@ -55,8 +68,10 @@ func validate(c *v1alpha1.ACMCertificate) error {
 	return nil
 }
 
-// driver manages one provider's certificates; kube reads the TLS Secrets of imported ones.
+// driver manages one provider's certificates; kube reads the TLS Secrets of imported ones, and
+// timing paces the looks at certificates waiting for validation.
 type driver struct {
-	api  acmAPI
-	kube client.Reader
+	api    acmAPI
+	kube   client.Reader
+	timing Tunables
 }

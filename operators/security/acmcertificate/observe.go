@@ -60,7 +60,7 @@ func (d *driver) Observe(ctx context.Context, c *v1alpha1.ACMCertificate, req ma
 		return managed.Observation[State]{}, err
 	}
 	if obs.Conflict == nil {
-		readiness(&obs, c, cert)
+		readiness(&obs, c, cert, d.timing)
 	}
 	return obs, nil
 }

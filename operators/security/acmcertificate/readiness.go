@@ -20,8 +20,8 @@ const shownRecords = 3
 // readiness reports the certificate Ready once ISSUED. One pending validation is not Ready,
 // with the records to create (or the mail to answer) in the message, and is looked at again
 // later; one that ACM will never issue (FAILED, VALIDATION_TIMED_OUT, REVOKED, EXPIRED) is a
-// terminal condition that says what to do.
-func readiness(obs *managed.Observation[State], c *v1alpha1.ACMCertificate, cert *types.CertificateDetail) {
+// terminal condition that says what to do; t paces the looks at a pending one.
+func readiness(obs *managed.Observation[State], c *v1alpha1.ACMCertificate, cert *types.CertificateDetail, t Tunables) {
 	arn := aws.ToString(cert.CertificateArn)
 	renew := "delete this ACMCertificate and create it again to request a new certificate"
 	switch cert.Status {
@@ -29,7 +29,7 @@ func readiness(obs *managed.Observation[State], c *v1alpha1.ACMCertificate, cert
 		obs.Ready = true
 	case types.CertificateStatusPendingValidation:
 		obs.Message = pendingMessage(cert)
-		obs.ReadyIn = recheck(time.Since(aws.ToTime(cert.CreatedAt)))
+		obs.ReadyIn = t.recheck(time.Since(aws.ToTime(cert.CreatedAt)))
 	case types.CertificateStatusFailed:
 		obs.Conflict = managed.Terminal(condition.ReasonCertificateFailed, "ACM could not issue certificate %s (%s); remove the cause "+
 			"(see Troubleshooting failed certificate requests in the ACM user guide), then %s", arn, cert.FailureReason, renew)
@@ -55,9 +55,9 @@ func readiness(obs *managed.Observation[State], c *v1alpha1.ACMCertificate, cert
 }
 
 // recheck returns how soon to look again at a certificate pending validation for age: a
-// quarter of its age, between RecheckMin and RecheckMax.
-func recheck(age time.Duration) time.Duration {
-	return min(max(age/4, RecheckMin), RecheckMax)
+// quarter of its age, between t.RecheckMin and t.RecheckMax.
+func (t Tunables) recheck(age time.Duration) time.Duration {
+	return min(max(age/4, t.RecheckMin), t.RecheckMax)
 }
 
 // pendingMessage says what a certificate pending validation waits for: the DNS records to

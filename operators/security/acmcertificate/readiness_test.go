@@ -67,7 +67,7 @@ func TestReadiness(t *testing.T) {
 			cert := &types.CertificateDetail{CertificateArn: aws.String("arn:aws:acm:us-east-1:000000000000:certificate/1"), Status: tc.status,
 				DomainValidationOptions: tc.dvo, FailureReason: types.FailureReasonCaaError, CreatedAt: aws.Time(time.Now()), NotAfter: aws.Time(time.Now())}
 			var obs managed.Observation[State]
-			readiness(&obs, tc.c, cert)
+			readiness(&obs, tc.c, cert, Tunables{}.withDefaults())
 			got := want{ready: obs.Ready, recheck: obs.ReadyIn > 0, message: tc.want.message, text: tc.want.text}
 			if !strings.Contains(obs.Message, tc.want.message) {
 				got.message = obs.Message
@@ -86,16 +86,17 @@ func TestReadiness(t *testing.T) {
 }
 
 // TestRecheck checks that a pending certificate is looked at again after a quarter of its age,
-// within the bounds.
+// within the bounds, the defaults' when none are given.
 func TestRecheck(t *testing.T) {
+	defaults := Tunables{}.withDefaults()
 	cases := map[string]struct{ age, want time.Duration }{
-		"New":     {0, RecheckMin},
+		"New":     {0, 2 * time.Second},
 		"Minutes": {4 * time.Minute, time.Minute},
-		"Days":    {72 * time.Hour, RecheckMax},
+		"Days":    {72 * time.Hour, 5 * time.Minute},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if got := recheck(tc.age); got != tc.want {
+			if got := defaults.recheck(tc.age); got != tc.want {
 				t.Errorf("recheck(%s) = %s, want %s", tc.age, got, tc.want)
 			}
 		})

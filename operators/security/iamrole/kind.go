@@ -4,7 +4,7 @@
 // compared as policies (package policy), never as text. Every spec is checked against the
 // cluster administrator's IAM guardrails (package guardrails) before any AWS call, and carries
 // the permissions boundary they impose. IAM is eventually consistent: a new role is Ready only
-// once Propagation has passed since its creation.
+// once Tunables.Propagation has passed since its creation.
 package iamrole
 
 import (
@@ -21,18 +21,31 @@ import (
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
-// Propagation is how long after its creation a role is reported Ready: IAM propagates a new
-// role to the services that assume it (Lambda, EC2) within seconds, and refuses it until then.
-var Propagation = 10 * time.Second
+// Tunables are the IAMRole kind's timings; a zero field takes its default. Tests shorten them.
+type Tunables struct {
+	// Propagation is how long after its creation a role is reported Ready (default 10s): IAM
+	// propagates a new role to the services that assume it (Lambda, EC2) within seconds, and
+	// refuses it until then.
+	Propagation time.Duration
+}
 
-// Kind declares the IAMRole kind to the engine.
-func Kind() managed.Kind[*v1alpha1.IAMRole, State] {
+// withDefaults returns t with its zero fields set to their defaults.
+func (t Tunables) withDefaults() Tunables {
+	if t.Propagation <= 0 {
+		t.Propagation = 10 * time.Second
+	}
+	return t
+}
+
+// Kind declares the IAMRole kind to the engine, with the timings t.
+func Kind(t Tunables) managed.Kind[*v1alpha1.IAMRole, State] {
+	t = t.withDefaults()
 	return managed.Kind[*v1alpha1.IAMRole, State]{
 		// A new role is Ready once IAM has propagated it: the first look after the create is
 		// then, which also attaches its policies (a role is created empty).
-		FirstLook: Propagation,
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.IAMRole, State] {
-			return &driver{api: provider.Client(s, "iam", func(c aws.Config) *iam.Client { return iam.NewFromConfig(c) })}
+		ReadyIn: t.Propagation,
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.IAMRole) managed.Driver[*v1alpha1.IAMRole, State] {
+			return &driver{api: provider.Client(s, "iam", func(c aws.Config) *iam.Client { return iam.NewFromConfig(c) }), propagation: t.Propagation}
 		},
 		Validate: validate,
 		Guard:    guard,
@@ -52,7 +65,8 @@ func validate(r *v1alpha1.IAMRole) error {
 	return nil
 }
 
-// driver manages one provider's roles.
+// driver manages one provider's roles; a role is Ready propagation after its creation.
 type driver struct {
-	api *iam.Client
+	api         *iam.Client
+	propagation time.Duration
 }

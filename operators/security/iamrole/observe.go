@@ -57,8 +57,8 @@ func (d *driver) Observe(ctx context.Context, r *v1alpha1.IAMRole, req managed.R
 		return managed.Observation[State]{}, err
 	}
 	obs.Ready = true
-	if age := time.Since(aws.ToTime(out.Role.CreateDate)); age < Propagation {
-		obs.Ready, obs.ReadyIn = false, Propagation-age
+	if age := time.Since(aws.ToTime(out.Role.CreateDate)); age < d.propagation {
+		obs.Ready, obs.ReadyIn = false, d.propagation-age
 		obs.Message = fmt.Sprintf("role %s was created %s ago: IAM propagates a new role to other services within seconds", name, age.Round(time.Second))
 	}
 	return obs, nil

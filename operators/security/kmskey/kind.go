@@ -28,7 +28,7 @@ import (
 // looks again in the pass that created it and applies rotation and aliases there.
 func Kind() managed.Kind[*v1alpha1.KMSKey, State] {
 	return managed.Kind[*v1alpha1.KMSKey, State]{
-		Connect: func(s *provider.Session, _ client.Reader) managed.Driver[*v1alpha1.KMSKey, State] {
+		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.KMSKey) managed.Driver[*v1alpha1.KMSKey, State] {
 			return &driver{api: provider.Client(s, "kms", func(c aws.Config) *kms.Client { return kms.NewFromConfig(c) })}
 		},
 		Validate: validate,

@@ -20,7 +20,7 @@ import (
 // Kind declares the SecretsManagerSecret kind to the engine.
 func Kind() managed.Kind[*v1alpha1.SecretsManagerSecret, State] {
 	return managed.Kind[*v1alpha1.SecretsManagerSecret, State]{
-		Connect: func(s *provider.Session, kube client.Reader) managed.Driver[*v1alpha1.SecretsManagerSecret, State] {
+		Connect: func(s *provider.Session, kube client.Reader, _ *v1alpha1.SecretsManagerSecret) managed.Driver[*v1alpha1.SecretsManagerSecret, State] {
 			return &driver{api: provider.Client(s, "secretsmanager", func(c aws.Config) *secretsmanager.Client { return secretsmanager.NewFromConfig(c) }),
 				kube: kube}
 		},

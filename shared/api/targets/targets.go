@@ -2,7 +2,7 @@
 // where the referenced object keeps the AWS identifier a reference resolves to. It is data
 // only, so that any kind of any family can name any target without importing the package of
 // another kind or another family: a RouteTable names the NATGateway target, and a
-// LambdaFunction will name the IAMRole target of the security family the same way.
+// LambdaFunction names the IAMRole target of the security family the same way.
 package targets
 
 import (

@@ -1,5 +1,6 @@
 // Package v1alpha1 holds the networking family's kinds: VPC, Subnet, InternetGateway,
-// NATGateway, ElasticIP, SecurityGroup and RouteTable.
+// NATGateway, ElasticIP, SecurityGroup, RouteTable, ALB and NLB (each load balancer with its
+// listeners and target groups).
 //
 // +kubebuilder:object:generate=true
 // +groupName=aws-infra-operator.runner.codes
