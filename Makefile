@@ -120,7 +120,7 @@ bench: envtest ## Run every module's benchmarks and print their figures.
 .PHONY: bench-scale
 bench-scale: envtest ## Apply N S3Buckets (INFRA_SCALE, default 200,1000,5000) and N mixed objects (INFRA_SCALE_MIXED, default 1000) to the data-operator binary against a real control plane and the emulator; print time to Ready and to deleted, AWS calls and API requests per object, memory and CPU.
 	export KUBEBUILDER_ASSETS="$$(hack/envtest-assets.sh)"; \
-	cd operators/data/cmd/data-operator && go test -run '^$$' -bench 'BenchmarkScale' -benchtime 1x -timeout 90m .
+	cd e2e/data && go test -run '^$$' -bench 'BenchmarkScale' -benchtime 1x -timeout 90m .
 
 ##@ Tools
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/runner-codes/infra-operator/cli/internal/sandbox"
+	"github.com/runner-codes/infra-operator/cli/sandbox"
 	"github.com/runner-codes/infra-operator/shared/operator"
 )
 

@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/runner-codes/infra-operator/cli/internal/kube"
-	"github.com/runner-codes/infra-operator/cli/internal/sandbox"
+	"github.com/runner-codes/infra-operator/cli/sandbox"
 )
 
 // sandboxObjects returns the objects the sandbox applies for f: the examples of f.examples,

@@ -123,3 +123,24 @@ func Get(t testing.TB, url string) string {
 	}
 	return string(b)
 }
+
+// OperatorDir returns the directory of the main package of family's operator binary
+// (operators/<family>/cmd/<family>-operator), found from the repository's root: the nearest
+// directory above the working directory that holds go.work.
+func OperatorDir(t testing.TB, family string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatalf("find the repository's root: %v", err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
+			return filepath.Join(dir, "operators", family, "cmd", family+"-operator")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatalf("find the repository's root: no go.work above the working directory")
+		}
+		dir = parent
+	}
+}

@@ -37,15 +37,15 @@ type BinaryCheck struct {
 	NeverLogged []string
 }
 
-// RunBinaryCheck builds the main package in the current directory and runs it, as a Deployment
-// would, against a real control plane and the AWS endpoint: the object becomes Ready, /metrics
-// holds the expected lines, and the binary exits cleanly on SIGTERM, having logged none of the
-// strings it must never log.
+// RunBinaryCheck builds the family's operator binary (see testenv.OperatorDir) and runs it, as
+// a Deployment would, against a real control plane and the AWS endpoint: the object becomes
+// Ready, /metrics holds the expected lines, and the binary exits cleanly on SIGTERM, having
+// logged none of the strings it must never log.
 func RunBinaryCheck(t *testing.T, check BinaryCheck) {
 	t.Helper()
 	env := testenv.Start(t, testenv.Options{CRDs: []fs.FS{check.Family.CRDs}, AddToScheme: check.Family.AddToScheme, AWS: check.AWS})
 	metrics, probes := testenv.FreeAddress(t), testenv.FreeAddress(t)
-	bin := testenv.RunBinary(t, ".",
+	bin := testenv.RunBinary(t, testenv.OperatorDir(t, check.Family.Name),
 		"--kubeconfig", env.Kubeconfig(t),
 		"--metrics-bind-address", metrics,
 		"--metrics-secure=false",

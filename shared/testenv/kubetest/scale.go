@@ -50,11 +50,11 @@ type scaleFigures struct {
 	createCPU, idleCPU               float64
 }
 
-// RunScale builds the main package in the current directory and, for each n, starts a fresh
-// control plane, AWS endpoint and the binary, applies n objects at once and reports: time to
-// the first and to the last Ready, AWS calls and API-server requests per object to create and
-// per steady-state sync window, the binary's resident memory, its CPU seconds to create
-// everything and its CPU use while idle, and the time to delete everything.
+// RunScale builds the family's operator binary (see testenv.OperatorDir) and, for each n,
+// starts a fresh control plane, AWS endpoint and the binary, applies n objects at once and
+// reports: time to the first and to the last Ready, AWS calls and API-server requests per
+// object to create and per steady-state sync window, the binary's resident memory, its CPU
+// seconds to create everything and its CPU use while idle, and the time to delete everything.
 func RunScale(b *testing.B, check ScaleCheck, sizes []int) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
@@ -101,7 +101,7 @@ func runScale(b *testing.B, check ScaleCheck, n int) scaleFigures {
 	}
 	env := testenv.Start(b, testenv.Options{CRDs: []fs.FS{check.Family.CRDs}, AddToScheme: check.Family.AddToScheme, AWS: check.AWS()})
 	metrics, probes := testenv.FreeAddress(b), testenv.FreeAddress(b)
-	bin := testenv.RunBinary(b, ".",
+	bin := testenv.RunBinary(b, testenv.OperatorDir(b, check.Family.Name),
 		"--kubeconfig", env.Kubeconfig(b),
 		"--metrics-bind-address", metrics,
 		"--metrics-secure=false",

@@ -1,4 +1,4 @@
-package main
+package edge_test
 
 import (
 	"testing"

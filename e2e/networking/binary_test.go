@@ -1,4 +1,4 @@
-package main
+package networking_test
 
 import (
 	"testing"

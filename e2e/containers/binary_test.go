@@ -1,4 +1,4 @@
-package main
+package containers_test
 
 import (
 	"context"

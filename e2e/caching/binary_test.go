@@ -1,4 +1,4 @@
-package main
+package caching_test
 
 import (
 	"context"
@@ -22,8 +22,8 @@ import (
 
 // The AUTH tokens of the Kubernetes Secret, before and after its change.
 const (
-	firstToken  = "binary-first-token-7f3a9c"
-	secondToken = "binary-second-token-0b81de"
+	binaryFirstToken  = "binary-first-token-7f3a9c"
+	binarySecondToken = "binary-second-token-0b81de"
 )
 
 // TestBinary builds the caching-operator binary and runs it, as a Deployment would, against a
@@ -44,7 +44,7 @@ func TestBinary(t *testing.T) {
 				t.Fatal(err)
 			}
 			kubetest.Create(t, env.Client, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "redis-auth"},
-				Data: map[string][]byte{"token": []byte(firstToken)}})
+				Data: map[string][]byte{"token": []byte(binaryFirstToken)}})
 		},
 		Object: func(ns string) shared.Managed {
 			c := &v1alpha1.ElastiCacheCluster{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "sessions"}}
@@ -70,7 +70,7 @@ func TestBinary(t *testing.T) {
 			}
 			created := modified()
 			kubetest.Update(t, env.Client, &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "redis-auth"}}, func(s *corev1.Secret) {
-				s.Data["token"] = []byte(secondToken)
+				s.Data["token"] = []byte(binarySecondToken)
 			})
 			testenv.Eventually(t, 30*time.Second, func() string {
 				if !modified().After(created) {
@@ -79,6 +79,6 @@ func TestBinary(t *testing.T) {
 				return ""
 			})
 		},
-		NeverLogged: []string{firstToken, secondToken},
+		NeverLogged: []string{binaryFirstToken, binarySecondToken},
 	})
 }

@@ -1,4 +1,4 @@
-package cli
+package sandbox_test
 
 import (
 	"errors"
@@ -10,6 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/runner-codes/infra-operator/cli"
 	"github.com/runner-codes/infra-operator/shared/testenv"
 )
 
@@ -18,18 +22,17 @@ import (
 const asInfractl = "INFRACTL_TEST_AS_CLI"
 
 // TestMain runs the tests (with control planes booted ahead, see testenv.Main), or, with
-// asInfractl set, infractl itself as cmd/infractl does. The
-// tests run infractl's commands in their own process for minutes: their controller-runtime
-// clients get a logger that drops everything, as the sandbox's do.
+// asInfractl set, infractl itself as cmd/infractl does. The tests' own controller-runtime
+// clients get a logger that drops everything, as infractl's do.
 func TestMain(m *testing.M) {
 	if os.Getenv(asInfractl) != "" {
-		if err := NewRootCommand().Execute(); err != nil {
+		if err := cli.NewRootCommand().Execute(); err != nil {
 			fmt.Fprintln(os.Stderr, "infractl:", err)
 			os.Exit(1)
 		}
 		os.Exit(0)
 	}
-	setLogger(false)
+	ctrl.SetLogger(logr.Discard())
 	testenv.Main(m)
 }
 
@@ -51,7 +54,7 @@ func startMakeSandbox(t *testing.T, flags string) *makeSandbox {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err := filepath.Abs("..")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package cli
+package sandbox_test
 
 import (
 	"bytes"
@@ -12,7 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/runner-codes/infra-operator/cli/internal/sandbox"
+	"github.com/runner-codes/infra-operator/cli"
+	"github.com/runner-codes/infra-operator/cli/sandbox"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/testenv"
 )
@@ -77,7 +78,7 @@ func TestSandbox(t *testing.T) {
 func exampleObjects(t *testing.T) []string {
 	t.Helper()
 	// The ids the placeholders become do not change which objects are made.
-	steps, err := sandbox.PlanExamples("../examples", sandbox.Baseline{DefaultSubnets: []string{"subnet-0"}}, "http://127.0.0.1:1")
+	steps, err := sandbox.PlanExamples(filepath.Join("..", "..", "examples"), sandbox.Baseline{DefaultSubnets: []string{"subnet-0"}}, "http://127.0.0.1:1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func readyRows(table string) []string {
 // runStatus runs `infractl status -A` against the sandbox and returns its table.
 func runStatus(t *testing.T, kubeconfig string) string {
 	t.Helper()
-	cmd := NewRootCommand()
+	cmd := cli.NewRootCommand()
 	var buf bytes.Buffer
 	cmd.SetOut(&buf)
 	cmd.SetArgs([]string{"status", "-A", "--kubeconfig", kubeconfig})
