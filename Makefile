@@ -65,6 +65,12 @@ vet: ## Run go vet in every module on its own (without go.work, as a release bui
 lint: vet $(STATICCHECK) ## go vet plus staticcheck in every module.
 	for m in $(MODULES); do (cd $$m && $(STATICCHECK) ./...); done
 
+.PHONY: new-kind
+new-kind: ## Write the skeleton of a new kind of an existing family: make new-kind FAMILY=networking KIND=ElasticIP SERVICE=ec2 (docs/adding-a-kind.md).
+	@if [ -z "$(FAMILY)" ] || [ -z "$(KIND)" ] || [ -z "$(SERVICE)" ]; then \
+	  echo "usage: make new-kind FAMILY=<family> KIND=<Kind> SERVICE=<aws-sdk-go-v2 service, e.g. ec2>" >&2; exit 2; fi
+	cd e2e && go run ./cmd/new-kind -root .. -family "$(FAMILY)" -kind "$(KIND)" -service "$(SERVICE)"
+
 ##@ Build
 
 .PHONY: build

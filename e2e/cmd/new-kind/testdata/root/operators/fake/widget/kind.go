@@ -1,0 +1,2 @@
+// Package widget manages widgets for the Widget kind.
+package widget
