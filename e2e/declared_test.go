@@ -50,34 +50,11 @@ func declaredKinds(fams []operator.Family) ([]declaredKind, error) {
 	return out, nil
 }
 
-// declared describes the kind c declares. engine.Controller exposes only Setup and Targets, so
-// the kind's type, name and driver package are read from the type parameters of the
-// managed.Kind[O, S] engine.For wraps: O is New's result and S the State of Connect's driver's
-// Observation. The name is the Kind's Name when it sets one, else O's type name, as the engine
-// takes it.
+// declared describes the kind c of family f declares.
 func declared(f operator.Family, c engine.Controller) (declaredKind, error) {
-	v := reflect.ValueOf(c)
-	if v.Kind() != reflect.Struct || v.NumField() == 0 {
-		return declaredKind{}, fmt.Errorf("a controller of type %T was not made by engine.For", c)
+	d := c.Declaration()
+	if d.Name == "" || d.Type == nil || d.DriverPackage == "" {
+		return declaredKind{}, fmt.Errorf("a controller of type %T declares no kind, type or driver package", c)
 	}
-	kind := v.Field(0)
-	newField, ok := kind.Type().FieldByName("New")
-	connect, ok2 := kind.Type().FieldByName("Connect")
-	if !ok || !ok2 {
-		return declaredKind{}, fmt.Errorf("a controller of type %T holds no managed.Kind", c)
-	}
-	obj := newField.Type.Out(0).Elem()
-	observe, ok := connect.Type.Out(0).MethodByName("Observe")
-	if !ok {
-		return declaredKind{}, fmt.Errorf("the driver of %s has no Observe", obj.Name())
-	}
-	state, ok := observe.Type.Out(0).FieldByName("State")
-	if !ok {
-		return declaredKind{}, fmt.Errorf("the observation of %s has no State", obj.Name())
-	}
-	name := kind.FieldByName("Name").String()
-	if name == "" {
-		name = obj.Name()
-	}
-	return declaredKind{Family: f, Name: name, Type: obj, DriverPackage: state.Type.Elem().PkgPath(), Controller: c}, nil
+	return declaredKind{Family: f, Name: d.Name, Type: d.Type, DriverPackage: d.DriverPackage, Controller: c}, nil
 }

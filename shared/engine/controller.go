@@ -20,6 +20,19 @@ type Controller interface {
 	// Targets returns the kinds the kind's references name, each once, which the operator
 	// must be allowed to get, list and watch.
 	Targets() []targets.Target
+	// Declaration describes the kind, for checks that walk every family's kinds.
+	Declaration() Declaration
+}
+
+// Declaration describes a kind declared with For.
+type Declaration struct {
+	// Name is the kind's name, for example "ElasticIP": the Kind's Name, or its Go type's.
+	Name string
+	// Type is the kind's Go type (the struct, not the pointer).
+	Type reflect.Type
+	// DriverPackage is the import path of the kind's driver package: the package of the State
+	// its driver hands from Observe to Delete.
+	DriverPackage string
 }
 
 // For declares kind as one of a family's controllers.
@@ -36,6 +49,16 @@ func (d declared[O, S]) Setup(ctx context.Context, mgr ctrl.Manager, opts SetupO
 		return fmt.Errorf("set up %s: %w", reflect.TypeFor[O]().Elem().Name(), err)
 	}
 	return nil
+}
+
+// Declaration describes the kind.
+func (d declared[O, S]) Declaration() Declaration {
+	typ := reflect.TypeFor[O]().Elem()
+	name := d.kind.Name
+	if name == "" {
+		name = typ.Name()
+	}
+	return Declaration{Name: name, Type: typ, DriverPackage: reflect.TypeFor[S]().PkgPath()}
 }
 
 // Targets returns the kinds the kind's references name, each once, in declaration order.
