@@ -14,3 +14,22 @@ func PageAt[T any](items []T, token *string, size int) (page []T, next *string, 
 	}
 	return page, next, ok
 }
+
+// RecordsPage returns the page of items that a Describe request of RDS or ElastiCache selects
+// with its Marker and MaxRecords (20 to 100, 100 when it gives none), and the marker of the next
+// page, nil after the last; or the InvalidParameterValue both answer a MaxRecords out of range
+// or a marker they did not give with.
+func RecordsPage[T any](items []T, marker *string, maxRecords *int32) ([]T, *string, error) {
+	size := int32(100)
+	if maxRecords != nil {
+		if *maxRecords < 20 || *maxRecords > 100 {
+			return nil, nil, Errorf("InvalidParameterValue", "Invalid value %d for MaxRecords. Must be between 20 and 100", *maxRecords)
+		}
+		size = *maxRecords
+	}
+	out, next, ok := PageAt(items, marker, int(size))
+	if !ok {
+		return nil, nil, Errorf("InvalidParameterValue", "Invalid Marker: %s", *marker)
+	}
+	return out, next, nil
+}

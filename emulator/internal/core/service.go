@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"time"
 
@@ -203,4 +204,29 @@ func (s *Service) QueryErrorCode(code string) string {
 		}
 	}
 	return code
+}
+
+// QueryService returns the description of an awsQuery service signed as signingName and named id
+// in counters and errors, whose API version routes its unsigned requests and names its XML
+// namespace (http://<namespace>.amazonaws.com/doc/<version>/), throttled with Throttling (HTTP
+// 400) as AWS's query services are. The caller adds its operations and the rest.
+func QueryService(signingName, id, namespace, version string, model *models.Model) *Service {
+	return &Service{SigningName: signingName, ID: id, Protocol: ProtocolQuery, APIVersion: version, Model: model,
+		XMLNamespace: "http://" + namespace + ".amazonaws.com/doc/" + version + "/",
+		Throttle:     &APIError{Code: "Throttling", Message: "Rate exceeded", Status: http.StatusBadRequest}}
+}
+
+// JSONService returns the description of an awsJson 1.1 service signed as signingName and named
+// id in counters and errors, whose X-Amz-Target prefix is target, throttled with
+// ThrottlingException (HTTP 400). The caller adds its operations and the rest.
+func JSONService(signingName, id, target string) *Service {
+	return &Service{SigningName: signingName, ID: id, Protocol: ProtocolJSON11, TargetPrefix: target,
+		Throttle: &APIError{Code: "ThrottlingException", Status: http.StatusBadRequest, Message: "Rate exceeded"}}
+}
+
+// RESTService returns the description of a REST service (restJson1 or restXml, as protocol
+// says) signed as signingName and named id in counters and errors, whose wire names come from
+// model, throttled with throttle. The caller adds its operations and the rest.
+func RESTService(signingName, id string, protocol Protocol, model *models.Model, throttle *APIError) *Service {
+	return &Service{SigningName: signingName, ID: id, Protocol: protocol, Model: model, Throttle: throttle}
 }

@@ -27,30 +27,51 @@ type TagRules struct {
 	TooMany *APIError
 	// Invalid returns the service's error for a bad key or value; problem says what is wrong.
 	Invalid func(problem string) *APIError
+	// FoldCase is true for services whose tag keys ignore case (IAM): a key merged in replaces
+	// the one that differs from it only in case, and removing a key removes it in any case.
+	FoldCase bool
+	// Repeated, when set, returns the service's error for a request that gives a tag key twice;
+	// without it the key keeps its last value (RequestTags).
+	Repeated func(key string) *APIError
+	// CountRequest is true for services that refuse a request naming more than MaxTags tags
+	// with TooMany before they look up the resource (RequestTags).
+	CountRequest bool
 }
 
-// check returns the error the rules give for adding tags to a resource that has existing ones:
-// the first bad tag in key order, else too many tags.
-func (r TagRules) check(existing, tags map[string]string) error {
-	n := len(existing)
-	for _, k := range SortedKeys(tags) {
-		if err := r.checkTag(k, tags[k]); err != nil {
+// check returns the error the rules give for giving a resource the tags merged: the first bad
+// tag of added in key order, else too many tags.
+func (r TagRules) check(added, merged map[string]string) error {
+	for _, k := range SortedKeys(added) {
+		if err := r.checkTag(k, added[k]); err != nil {
 			return err
 		}
-		if _, ok := existing[k]; !ok {
-			n++
-		}
 	}
-	if n > r.MaxTags {
+	if len(merged) > r.MaxTags {
 		tooMany := *r.TooMany
 		return &tooMany
 	}
 	return nil
 }
 
+// merge returns a new map of existing with tags added, a tag replacing the existing one of its
+// key (of any case, under FoldCase).
+func (r TagRules) merge(existing, tags map[string]string) map[string]string {
+	merged := maps.Clone(existing)
+	if merged == nil {
+		merged = make(map[string]string, len(tags))
+	}
+	for k, v := range tags {
+		if r.FoldCase {
+			maps.DeleteFunc(merged, func(have, _ string) bool { return strings.EqualFold(have, k) })
+		}
+		merged[k] = v
+	}
+	return merged
+}
+
 // Check returns the error the rules give for a resource's whole tag set, for services that keep
 // tags with the resource (S3's object tags) rather than in a Tags.
-func (r TagRules) Check(tags map[string]string) error { return r.check(nil, tags) }
+func (r TagRules) Check(tags map[string]string) error { return r.check(tags, tags) }
 
 // checkTag returns the error the rules give for one tag, or nil.
 func (r TagRules) checkTag(key, value string) error {
@@ -86,19 +107,18 @@ func NewTags(rules TagRules) *Tags {
 // the service allows once merged) it changes nothing and returns the service's error. A
 // resource not tagged yet, such as one being created, has no tags.
 func (t *Tags) Merge(tags map[string]string, ids ...string) error {
-	for _, id := range ids {
-		if err := t.rules.check(t.byResource[id], tags); err != nil {
+	merged := make([]map[string]string, len(ids))
+	for i, id := range ids {
+		merged[i] = t.rules.merge(t.byResource[id], tags)
+		if err := t.rules.check(tags, merged[i]); err != nil {
 			return err
 		}
 	}
 	if len(tags) == 0 {
 		return nil
 	}
-	for _, id := range ids {
-		if t.byResource[id] == nil {
-			t.byResource[id] = make(map[string]string, len(tags))
-		}
-		maps.Copy(t.byResource[id], tags)
+	for i, id := range ids {
+		t.byResource[id] = merged[i]
 	}
 	return nil
 }
@@ -106,7 +126,7 @@ func (t *Tags) Merge(tags map[string]string, ids ...string) error {
 // Replace makes tags all the tags of resource id; when the rules refuse them it changes nothing
 // and returns the service's error.
 func (t *Tags) Replace(id string, tags map[string]string) error {
-	if err := t.rules.check(nil, tags); err != nil {
+	if err := t.rules.check(tags, tags); err != nil {
 		return err
 	}
 	t.Delete(id)
@@ -116,13 +136,26 @@ func (t *Tags) Replace(id string, tags map[string]string) error {
 	return nil
 }
 
-// Remove deletes keys from the tags of resource id; keys it does not have are ignored.
+// Remove deletes keys from the tags of resource id (in any case, under FoldCase); keys it does
+// not have are ignored.
 func (t *Tags) Remove(id string, keys ...string) {
 	for _, k := range keys {
+		if t.rules.FoldCase {
+			maps.DeleteFunc(t.byResource[id], func(have, _ string) bool { return strings.EqualFold(have, k) })
+		}
 		delete(t.byResource[id], k)
 	}
 	if len(t.byResource[id]) == 0 {
 		t.Delete(id)
+	}
+}
+
+// RemoveValued deletes key from the tags of resource id when value is nil or the tag has that
+// value, as EC2's DeleteTags and ACM's RemoveTagsFromCertificate remove a tag given with a value
+// only when it matches.
+func (t *Tags) RemoveValued(id, key string, value *string) {
+	if have, ok := t.byResource[id][key]; ok && (value == nil || *value == have) {
+		t.Remove(id, key)
 	}
 }
 

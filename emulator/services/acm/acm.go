@@ -20,13 +20,13 @@ package acm
 
 import (
 	"fmt"
-	"net/http"
 	"regexp"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/acm"
+	"github.com/aws/aws-sdk-go-v2/service/acm/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
@@ -37,10 +37,9 @@ const TransitionTime = 3 * time.Second
 
 // Backend holds the certificates of every account and region.
 type Backend struct {
-	clock   *core.Clock
-	mu      sync.Mutex
-	regions *core.Regions[*region]
-	tags    *core.Tags // by certificate ARN
+	clock *core.Clock
+	state *core.Backend[*region]
+	tags  *core.Tags // by certificate ARN
 }
 
 // region is what one account has in one region: its certificates by ARN, and the idempotency
@@ -60,34 +59,31 @@ type token struct {
 // New returns an empty ACM backend on clock.
 func New(clock *core.Clock) *Backend {
 	return &Backend{clock: clock, tags: core.NewTags(tagRules),
-		regions: core.NewRegions(func(core.Scope) *region {
+		state: core.NewBackend(func(core.Scope) *region {
 			return &region{certs: map[string]*certificate{}, tokens: map[string]token{}}
 		})}
 }
 
 // Service describes ACM to the router.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName:  "acm",
-		ID:           "ACM",
-		Protocol:     core.ProtocolJSON11,
-		TargetPrefix: "CertificateManager",
-		Transition:   TransitionTime,
-		Throttle:     &core.APIError{Code: "ThrottlingException", Status: http.StatusBadRequest, Message: "Rate exceeded"},
-		Operations: map[string]core.Operation{
-			"RequestCertificate":        core.Op(b.requestCertificate),
-			"DescribeCertificate":       core.Op(b.describeCertificate),
-			"ListCertificates":          core.Op(b.listCertificates),
-			"GetCertificate":            core.Op(b.getCertificate),
-			"ImportCertificate":         core.Op(b.importCertificate),
-			"DeleteCertificate":         core.Op(b.deleteCertificate),
-			"AddTagsToCertificate":      core.Op(b.addTagsToCertificate),
-			"RemoveTagsFromCertificate": core.Op(b.removeTagsFromCertificate),
-			"ListTagsForCertificate":    core.Op(b.listTagsForCertificate),
-			"UpdateCertificateOptions":  core.Op(b.updateCertificateOptions),
-		},
-		Dump: b.dump,
+	s := core.JSONService("acm", "ACM", "CertificateManager")
+	s.Transition, s.Dump = TransitionTime, b.dump
+	s.Operations = map[string]core.Operation{
+		"RequestCertificate":        core.Op(b.requestCertificate),
+		"DescribeCertificate":       core.Op(b.describeCertificate),
+		"ListCertificates":          core.Op(b.listCertificates),
+		"GetCertificate":            core.Op(b.getCertificate),
+		"ImportCertificate":         core.Op(b.importCertificate),
+		"DeleteCertificate":         core.Op(b.deleteCertificate),
+		"AddTagsToCertificate":      core.Op(b.addTagsToCertificate),
+		"RemoveTagsFromCertificate": core.Op(b.removeTagsFromCertificate),
+		"ListTagsForCertificate": core.ListOp(b.tagging(), func(in *acm.ListTagsForCertificateInput) *string { return in.CertificateArn },
+			func(tags []types.Tag) *acm.ListTagsForCertificateOutput {
+				return &acm.ListTagsForCertificateOutput{Tags: tags}
+			}),
+		"UpdateCertificateOptions": core.Op(b.updateCertificateOptions),
 	}
+	return s
 }
 
 // SetInUseBy records the resources, such as load balancers, that use a certificate of scope:
@@ -95,22 +91,22 @@ func (b *Backend) Service() *core.Service {
 // certificate while there are any. It reports whether the certificate exists. The services that
 // attach certificates call it.
 func (b *Backend) SetInUseBy(scope core.Scope, arn string, users []string) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, ok := b.regions.For(scope).certs[arn]
-	if ok {
-		c.inUseBy = slices.Clone(users)
-	}
-	return ok
+	return core.With(b.state, scope, func(r *region) bool {
+		c, ok := r.certs[arn]
+		if ok {
+			c.inUseBy = slices.Clone(users)
+		}
+		return ok
+	})
 }
 
 // Has reports whether ACM has the certificate arn in scope. The services that name
 // certificates without ACM reporting their use (API Gateway's domain names) call it.
 func (b *Backend) Has(scope core.Scope, arn string) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	_, ok := b.regions.For(scope).certs[arn]
-	return ok
+	return core.With(b.state, scope, func(r *region) bool {
+		_, ok := r.certs[arn]
+		return ok
+	})
 }
 
 // certificateARN is the form of a certificate ARN.
@@ -131,15 +127,15 @@ func validation(format string, args ...any) error {
 	return core.Errorf("ValidationException", format, args...)
 }
 
-// lookup returns the certificate an ARN names in the call's region, brought up to date with the
+// lookup returns the certificate an ARN names in r, the call's region, brought up to date with the
 // simulation clock. A certificate that the read-after-create fault still hides is not found. The
-// caller holds b.mu.
-func (b *Backend) lookup(call *core.Call, arn *string) (*certificate, error) {
+// caller holds the backend's mutex.
+func lookup(r *region, call *core.Call, arn *string) (*certificate, error) {
 	key := aws.ToString(arn)
 	if !certificateARN.MatchString(key) {
 		return nil, invalidARN(key)
 	}
-	c, ok := b.regions.Of(call).certs[key]
+	c, ok := r.certs[key]
 	if !ok || call.Now.Before(c.readableAt) {
 		return nil, notFound(call, key)
 	}
@@ -149,11 +145,9 @@ func (b *Backend) lookup(call *core.Call, arn *string) (*certificate, error) {
 
 // dump returns the state of every certificate, for debugging.
 func (b *Backend) dump() any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	out := map[string]any{}
 	now := b.clock.Now()
-	for scope, r := range b.regions.All() {
+	for scope, r := range b.state.All() {
 		for arn, c := range r.certs {
 			c.settle(now)
 			out[fmt.Sprintf("%s/%s/%s", scope.Account, scope.Region, arn)] = c.detail()

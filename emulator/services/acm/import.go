@@ -245,43 +245,43 @@ func (b *Backend) importCertificate(call *core.Call, in *acm.ImportCertificateIn
 	if err != nil {
 		return nil, err
 	}
-	tags, err := requestTags(in.Tags)
+	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if in.CertificateArn != nil {
-		// Reimport: the certificate keeps its ARN, tags and users.
-		arn := aws.ToString(in.CertificateArn)
-		if !certificateARN.MatchString(arn) {
-			return nil, invalidARN(arn)
+	return core.Locked(b.state, call, func(r *region) (*acm.ImportCertificateOutput, error) {
+		if in.CertificateArn != nil {
+			// Reimport: the certificate keeps its ARN, tags and users.
+			arn := aws.ToString(in.CertificateArn)
+			if !certificateARN.MatchString(arn) {
+				return nil, invalidARN(arn)
+			}
+			c, ok := r.certs[arn]
+			if !ok {
+				return nil, core.Errorf("ResourceNotFoundException", "Could not find certificate %s.", arn)
+			}
+			if len(in.Tags) > 0 {
+				return nil, validation("You cannot apply tags when reimporting a certificate.")
+			}
+			if c.typ != types.CertificateTypeImported {
+				return nil, validation("The certificate %s was not imported: only imported certificates can be reimported.", arn)
+			}
+			if im.algorithm != c.algorithm {
+				// Reimporting a certificate: "The key type and size cannot be changed."
+				return nil, validation("The key algorithm of the certificate (%s) does not match the key algorithm of the certificate being reimported (%s).", im.algorithm, c.algorithm)
+			}
+			c.load(in, im, call.Now)
+			return &acm.ImportCertificateOutput{CertificateArn: aws.String(arn)}, nil
 		}
-		c, ok := b.regions.Of(call).certs[arn]
-		if !ok {
-			return nil, core.Errorf("ResourceNotFoundException", "Could not find certificate %s.", arn)
+		arn := call.Scope().ARN("acm", "certificate/"+core.NewUUID())
+		if err := b.tags.Replace(arn, tags); err != nil {
+			return nil, err
 		}
-		if len(in.Tags) > 0 {
-			return nil, validation("You cannot apply tags when reimporting a certificate.")
-		}
-		if c.typ != types.CertificateTypeImported {
-			return nil, validation("The certificate %s was not imported: only imported certificates can be reimported.", arn)
-		}
-		if im.algorithm != c.algorithm {
-			// Reimporting a certificate: "The key type and size cannot be changed."
-			return nil, validation("The key algorithm of the certificate (%s) does not match the key algorithm of the certificate being reimported (%s).", im.algorithm, c.algorithm)
-		}
+		c := &certificate{arn: arn, account: call.Account,
+			options: types.CertificateOptions{CertificateTransparencyLoggingPreference: types.CertificateTransparencyLoggingPreferenceEnabled,
+				Export: types.CertificateExportDisabled}}
 		c.load(in, im, call.Now)
+		r.certs[arn] = c
 		return &acm.ImportCertificateOutput{CertificateArn: aws.String(arn)}, nil
-	}
-	arn := call.Scope().ARN("acm", "certificate/"+newUUID())
-	if err := b.tags.Replace(arn, tags); err != nil {
-		return nil, err
-	}
-	c := &certificate{arn: arn, account: call.Account,
-		options: types.CertificateOptions{CertificateTransparencyLoggingPreference: types.CertificateTransparencyLoggingPreferenceEnabled,
-			Export: types.CertificateExportDisabled}}
-	c.load(in, im, call.Now)
-	b.regions.Of(call).certs[arn] = c
-	return &acm.ImportCertificateOutput{CertificateArn: aws.String(arn)}, nil
+	})
 }

@@ -14,19 +14,16 @@ import (
 // certificate to viewers (CloudFront). ok is false when scope has no such certificate, or when it
 // is pending validation, expired or otherwise not issued.
 func (b *Backend) IssuedNames(scope core.Scope, arn string, now time.Time) (names []string, ok bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, found := b.regions.Lookup(scope)
-	if !found {
-		return nil, false
-	}
-	c, found := r.certs[arn]
-	if !found || now.Before(c.readableAt) {
-		return nil, false
-	}
-	c.settle(now)
-	if c.status != types.CertificateStatusIssued {
-		return nil, false
-	}
-	return slices.Clone(c.sans), true
+	names = core.With(b.state, scope, func(r *region) []string {
+		c, found := r.certs[arn]
+		if !found || now.Before(c.readableAt) {
+			return nil
+		}
+		c.settle(now)
+		if c.status != types.CertificateStatusIssued {
+			return nil
+		}
+		return slices.Clone(c.sans)
+	})
+	return names, names != nil
 }

@@ -88,36 +88,36 @@ func (b *Backend) listCertificates(call *core.Call, in *acm.ListCertificatesInpu
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var certs []*certificate
-	for _, c := range b.regions.Of(call).certs {
-		if call.Now.Before(c.readableAt) {
-			continue
+	return core.Locked(b.state, call, func(r *region) (*acm.ListCertificatesOutput, error) {
+		var certs []*certificate
+		for _, c := range r.certs {
+			if call.Now.Before(c.readableAt) {
+				continue
+			}
+			c.settle(call.Now)
+			if listed(c, in) {
+				certs = append(certs, c)
+			}
 		}
-		c.settle(call.Now)
-		if listed(c, in) {
-			certs = append(certs, c)
+		// Oldest first (by CreatedAt, or ImportedAt for imported certificates), then by ARN.
+		slices.SortFunc(certs, func(x, y *certificate) int {
+			c := cmp.Or(x.since().Compare(y.since()), strings.Compare(x.arn, y.arn))
+			if in.SortOrder == types.SortOrderDescending {
+				return -c
+			}
+			return c
+		})
+		page, next, ok := core.Page(certs, aws.ToString(in.NextToken), size)
+		if !ok {
+			return nil, core.Errorf("InvalidArgsException", "The NextToken %s is not valid.", aws.ToString(in.NextToken))
 		}
-	}
-	// Oldest first (by CreatedAt, or ImportedAt for imported certificates), then by ARN.
-	slices.SortFunc(certs, func(x, y *certificate) int {
-		c := cmp.Or(x.since().Compare(y.since()), strings.Compare(x.arn, y.arn))
-		if in.SortOrder == types.SortOrderDescending {
-			return -c
+		out := &acm.ListCertificatesOutput{CertificateSummaryList: []types.CertificateSummary{}}
+		for _, c := range page {
+			out.CertificateSummaryList = append(out.CertificateSummaryList, c.summary())
 		}
-		return c
+		if next != "" {
+			out.NextToken = aws.String(next)
+		}
+		return out, nil
 	})
-	page, next, ok := core.Page(certs, aws.ToString(in.NextToken), size)
-	if !ok {
-		return nil, core.Errorf("InvalidArgsException", "The NextToken %s is not valid.", aws.ToString(in.NextToken))
-	}
-	out := &acm.ListCertificatesOutput{CertificateSummaryList: []types.CertificateSummary{}}
-	for _, c := range page {
-		out.CertificateSummaryList = append(out.CertificateSummaryList, c.summary())
-	}
-	if next != "" {
-		out.NextToken = aws.String(next)
-	}
-	return out, nil
 }

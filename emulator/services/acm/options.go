@@ -22,17 +22,17 @@ func (b *Backend) updateCertificateOptions(call *core.Call, in *acm.UpdateCertif
 	if e := o.Export; e != "" && !slices.Contains(e.Values(), e) {
 		return nil, validation("1 validation error detected: Value '%s' at 'options.export' failed to satisfy constraint: Member must satisfy enum value set: [ENABLED, DISABLED]", e)
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, err := b.lookup(call, in.CertificateArn)
-	if err != nil {
-		return nil, err
-	}
-	if o.CertificateTransparencyLoggingPreference != "" {
-		c.options.CertificateTransparencyLoggingPreference = o.CertificateTransparencyLoggingPreference
-	}
-	if o.Export != "" {
-		c.options.Export = o.Export
-	}
-	return &acm.UpdateCertificateOptionsOutput{}, nil
+	return core.Locked(b.state, call, func(r *region) (*acm.UpdateCertificateOptionsOutput, error) {
+		c, err := lookup(r, call, in.CertificateArn)
+		if err != nil {
+			return nil, err
+		}
+		if o.CertificateTransparencyLoggingPreference != "" {
+			c.options.CertificateTransparencyLoggingPreference = o.CertificateTransparencyLoggingPreference
+		}
+		if o.Export != "" {
+			c.options.Export = o.Export
+		}
+		return &acm.UpdateCertificateOptionsOutput{}, nil
+	})
 }

@@ -1,8 +1,6 @@
 package acm
 
 import (
-	"crypto/rand"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -108,17 +106,6 @@ func checkRequest(in *acm.RequestCertificateInput) ([]string, error) {
 	return names, nil
 }
 
-// newUUID returns a random version 4 UUID, the id in a certificate's ARN.
-func newUUID() string {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic(err)
-	}
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
-}
-
 // requestCertificate requests a certificate, which is PENDING_VALIDATION until the service's
 // transition time has passed. The same idempotency token within an hour answers the same
 // certificate.
@@ -127,55 +114,54 @@ func (b *Backend) requestCertificate(call *core.Call, in *acm.RequestCertificate
 	if err != nil {
 		return nil, err
 	}
-	tags, err := requestTags(in.Tags)
+	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	if t := in.IdempotencyToken; t != nil {
-		// The same token within an hour requests the same certificate (RequestCertificate,
-		// IdempotencyToken).
-		if prev, ok := r.tokens[*t]; ok && call.Now.Before(prev.expires) {
-			if _, exists := r.certs[prev.arn]; exists {
-				return &acm.RequestCertificateOutput{CertificateArn: aws.String(prev.arn)}, nil
+	return core.Locked(b.state, call, func(r *region) (*acm.RequestCertificateOutput, error) {
+		if t := in.IdempotencyToken; t != nil {
+			// The same token within an hour requests the same certificate (RequestCertificate,
+			// IdempotencyToken).
+			if prev, ok := r.tokens[*t]; ok && call.Now.Before(prev.expires) {
+				if _, exists := r.certs[prev.arn]; exists {
+					return &acm.RequestCertificateOutput{CertificateArn: aws.String(prev.arn)}, nil
+				}
 			}
 		}
-	}
-	arn := call.Scope().ARN("acm", "certificate/"+newUUID())
-	if err := b.tags.Replace(arn, tags); err != nil {
-		return nil, err
-	}
-	c := &certificate{
-		arn: arn, account: call.Account, typ: types.CertificateTypeAmazonIssued, status: types.CertificateStatusPendingValidation,
-		domain: names[0], sans: names, method: in.ValidationMethod, algorithm: in.KeyAlgorithm, validateAt: map[string]string{},
-		created: aws.Time(call.Now), issueAt: call.Now.Add(call.Transition),
-		readableAt: call.Now.Add(time.Duration(call.Fault.ReadAfterCreateDelay)),
-		options: types.CertificateOptions{CertificateTransparencyLoggingPreference: types.CertificateTransparencyLoggingPreferenceEnabled,
-			Export: types.CertificateExportDisabled},
-	}
-	if c.method == "" {
-		c.method = types.ValidationMethodEmail
-	}
-	if c.algorithm == "" {
-		c.algorithm = types.KeyAlgorithmRsa2048
-	}
-	for _, o := range in.DomainValidationOptions {
-		c.validateAt[aws.ToString(o.DomainName)] = aws.ToString(o.ValidationDomain)
-	}
-	if o := in.Options; o != nil {
-		if o.CertificateTransparencyLoggingPreference != "" {
-			c.options.CertificateTransparencyLoggingPreference = o.CertificateTransparencyLoggingPreference
+		arn := call.Scope().ARN("acm", "certificate/"+core.NewUUID())
+		if err := b.tags.Replace(arn, tags); err != nil {
+			return nil, err
 		}
-		if o.Export != "" {
-			c.options.Export = o.Export
+		c := &certificate{
+			arn: arn, account: call.Account, typ: types.CertificateTypeAmazonIssued, status: types.CertificateStatusPendingValidation,
+			domain: names[0], sans: names, method: in.ValidationMethod, algorithm: in.KeyAlgorithm, validateAt: map[string]string{},
+			created: aws.Time(call.Now), issueAt: call.Now.Add(call.Transition),
+			readableAt: call.Now.Add(time.Duration(call.Fault.ReadAfterCreateDelay)),
+			options: types.CertificateOptions{CertificateTransparencyLoggingPreference: types.CertificateTransparencyLoggingPreferenceEnabled,
+				Export: types.CertificateExportDisabled},
 		}
-	}
-	c.settle(call.Now)
-	r.certs[arn] = c
-	if t := in.IdempotencyToken; t != nil {
-		r.tokens[*t] = token{arn: arn, expires: call.Now.Add(tokenLifetime)}
-	}
-	return &acm.RequestCertificateOutput{CertificateArn: aws.String(arn)}, nil
+		if c.method == "" {
+			c.method = types.ValidationMethodEmail
+		}
+		if c.algorithm == "" {
+			c.algorithm = types.KeyAlgorithmRsa2048
+		}
+		for _, o := range in.DomainValidationOptions {
+			c.validateAt[aws.ToString(o.DomainName)] = aws.ToString(o.ValidationDomain)
+		}
+		if o := in.Options; o != nil {
+			if o.CertificateTransparencyLoggingPreference != "" {
+				c.options.CertificateTransparencyLoggingPreference = o.CertificateTransparencyLoggingPreference
+			}
+			if o.Export != "" {
+				c.options.Export = o.Export
+			}
+		}
+		c.settle(call.Now)
+		r.certs[arn] = c
+		if t := in.IdempotencyToken; t != nil {
+			r.tokens[*t] = token{arn: arn, expires: call.Now.Add(tokenLifetime)}
+		}
+		return &acm.RequestCertificateOutput{CertificateArn: aws.String(arn)}, nil
+	})
 }

@@ -25,10 +25,10 @@
 package apigateway
 
 import (
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
@@ -45,9 +45,8 @@ type Certificates interface {
 
 // Backend holds the REST APIs, domain names and VPC links of every account and region.
 type Backend struct {
-	certs   Certificates
-	mu      sync.Mutex
-	regions *core.Regions[*region]
+	certs Certificates
+	state *core.Backend[*region]
 }
 
 // region is what one account has in one region.
@@ -62,7 +61,7 @@ type region struct {
 // New returns an empty API Gateway v1 backend that checks domain names' certificates against
 // certs.
 func New(certs Certificates) *Backend {
-	return &Backend{certs: certs, regions: core.NewRegions(func(scope core.Scope) *region {
+	return &Backend{certs: certs, state: core.NewBackend(func(scope core.Scope) *region {
 		return &region{scope: scope, apis: map[string]*restAPI{}, domains: map[string]*domain{}, vpcLinks: map[string]*vpcLink{},
 			tags: core.NewTags(TagRules)}
 	})}
@@ -70,66 +69,56 @@ func New(certs Certificates) *Backend {
 
 // Service describes API Gateway v1 to the router.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName: "apigateway",
-		ID:          "APIGateway",
-		Protocol:    core.ProtocolRESTJSON,
-		Model:       models.MustLoad("apigateway"),
-		Transition:  TransitionTime,
-		Throttle:    Throttle,
-		Operations: map[string]core.Operation{
-			"CreateRestApi":         core.Op(b.createRestAPI),
-			"GetRestApi":            core.Op(b.getRestAPI),
-			"GetRestApis":           core.Op(b.getRestAPIs),
-			"UpdateRestApi":         core.Op(b.updateRestAPI),
-			"DeleteRestApi":         core.Op(b.deleteRestAPI),
-			"GetResources":          core.Op(b.getResources),
-			"GetResource":           core.Op(b.getResource),
-			"CreateResource":        core.Op(b.createResource),
-			"DeleteResource":        core.Op(b.deleteResource),
-			"PutMethod":             core.Op(b.putMethod),
-			"GetMethod":             core.Op(b.getMethod),
-			"UpdateMethod":          core.Op(b.updateMethod),
-			"DeleteMethod":          core.Op(b.deleteMethod),
-			"PutIntegration":        core.Op(b.putIntegration),
-			"GetIntegration":        core.Op(b.getIntegration),
-			"UpdateIntegration":     core.Op(b.updateIntegration),
-			"DeleteIntegration":     core.Op(b.deleteIntegration),
-			"CreateDeployment":      core.Op(b.createDeployment),
-			"GetDeployment":         core.Op(b.getDeployment),
-			"GetDeployments":        core.Op(b.getDeployments),
-			"DeleteDeployment":      core.Op(b.deleteDeployment),
-			"CreateStage":           core.Op(b.createStage),
-			"GetStage":              core.Op(b.getStage),
-			"GetStages":             core.Op(b.getStages),
-			"UpdateStage":           core.Op(b.updateStage),
-			"DeleteStage":           core.Op(b.deleteStage),
-			"CreateDomainName":      core.Op(b.createDomainName),
-			"GetDomainName":         core.Op(b.getDomainName),
-			"GetDomainNames":        core.Op(b.getDomainNames),
-			"UpdateDomainName":      core.Op(b.updateDomainName),
-			"DeleteDomainName":      core.Op(b.deleteDomainName),
-			"CreateBasePathMapping": core.Op(b.createBasePathMapping),
-			"GetBasePathMapping":    core.Op(b.getBasePathMapping),
-			"GetBasePathMappings":   core.Op(b.getBasePathMappings),
-			"DeleteBasePathMapping": core.Op(b.deleteBasePathMapping),
-			"CreateVpcLink":         core.Op(b.createVpcLink),
-			"GetVpcLink":            core.Op(b.getVpcLink),
-			"GetVpcLinks":           core.Op(b.getVpcLinks),
-			"DeleteVpcLink":         core.Op(b.deleteVpcLink),
-			"TagResource":           core.Op(b.tagResource),
-			"UntagResource":         core.Op(b.untagResource),
-			"GetTags":               core.Op(b.getTags),
-		},
-		Dump: b.dump,
+	tagging := b.tagging()
+	s := core.RESTService("apigateway", "APIGateway", core.ProtocolRESTJSON, models.MustLoad("apigateway"), Throttle)
+	s.Transition, s.Dump = TransitionTime, b.dump
+	s.Operations = map[string]core.Operation{
+		"CreateRestApi":         core.Op(b.createRestAPI),
+		"GetRestApi":            core.Op(b.getRestAPI),
+		"GetRestApis":           core.Op(b.getRestAPIs),
+		"UpdateRestApi":         core.Op(b.updateRestAPI),
+		"DeleteRestApi":         core.Op(b.deleteRestAPI),
+		"GetResources":          core.Op(b.getResources),
+		"GetResource":           core.Op(b.getResource),
+		"CreateResource":        core.Op(b.createResource),
+		"DeleteResource":        core.Op(b.deleteResource),
+		"PutMethod":             core.Op(b.putMethod),
+		"GetMethod":             core.Op(b.getMethod),
+		"UpdateMethod":          core.Op(b.updateMethod),
+		"DeleteMethod":          core.Op(b.deleteMethod),
+		"PutIntegration":        core.Op(b.putIntegration),
+		"GetIntegration":        core.Op(b.getIntegration),
+		"UpdateIntegration":     core.Op(b.updateIntegration),
+		"DeleteIntegration":     core.Op(b.deleteIntegration),
+		"CreateDeployment":      core.Op(b.createDeployment),
+		"GetDeployment":         core.Op(b.getDeployment),
+		"GetDeployments":        core.Op(b.getDeployments),
+		"DeleteDeployment":      core.Op(b.deleteDeployment),
+		"CreateStage":           core.Op(b.createStage),
+		"GetStage":              core.Op(b.getStage),
+		"GetStages":             core.Op(b.getStages),
+		"UpdateStage":           core.Op(b.updateStage),
+		"DeleteStage":           core.Op(b.deleteStage),
+		"CreateDomainName":      core.Op(b.createDomainName),
+		"GetDomainName":         core.Op(b.getDomainName),
+		"GetDomainNames":        core.Op(b.getDomainNames),
+		"UpdateDomainName":      core.Op(b.updateDomainName),
+		"DeleteDomainName":      core.Op(b.deleteDomainName),
+		"CreateBasePathMapping": core.Op(b.createBasePathMapping),
+		"GetBasePathMapping":    core.Op(b.getBasePathMapping),
+		"GetBasePathMappings":   core.Op(b.getBasePathMappings),
+		"DeleteBasePathMapping": core.Op(b.deleteBasePathMapping),
+		"CreateVpcLink":         core.Op(b.createVpcLink),
+		"GetVpcLink":            core.Op(b.getVpcLink),
+		"GetVpcLinks":           core.Op(b.getVpcLinks),
+		"DeleteVpcLink":         core.Op(b.deleteVpcLink),
+		"TagResource":           core.AddOp[apigateway.TagResourceOutput](tagging, func(in *apigateway.TagResourceInput) (*string, map[string]string) { return in.ResourceArn, in.Tags }),
+		"UntagResource":         core.RemoveOp[apigateway.UntagResourceOutput](tagging, func(in *apigateway.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
+		"GetTags": core.MapOp(tagging, func(in *apigateway.GetTagsInput) *string { return in.ResourceArn }, func(tags map[string]string) *apigateway.GetTagsOutput {
+			return &apigateway.GetTagsOutput{Tags: tags}
+		}),
 	}
-}
-
-// locked runs f on the caller's resources holding b.mu.
-func locked[O any](b *Backend, call *core.Call, f func(r *region) (*O, error)) (*O, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return f(b.regions.Of(call))
+	return s
 }
 
 // page returns the page of items that a v1 request's position and limit (1 to 500, default 25)
@@ -147,10 +136,8 @@ func page[T any](items []T, position *string, limit *int32) ([]T, *string, error
 
 // dump returns the REST APIs, domain names and VPC links of every account and region.
 func (b *Backend) dump() any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	out := map[string]any{}
-	for scope, r := range b.regions.All() {
+	for scope, r := range b.state.All() {
 		apis := map[string]any{}
 		for id, a := range r.apis {
 			paths := []string{}

@@ -27,7 +27,7 @@ func (a *restAPI) checkDeployable() error {
 }
 
 func (b *Backend) createDeployment(call *core.Call, in *apigateway.CreateDeploymentInput) (*apigateway.CreateDeploymentOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.CreateDeploymentOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.CreateDeploymentOutput, error) {
 		a, err := r.lookup(call, in.RestApiId)
 		if err != nil {
 			return nil, err
@@ -67,48 +67,28 @@ func (b *Backend) createDeployment(call *core.Call, in *apigateway.CreateDeploym
 // deployment returns the deployment a request names, or NotFoundException.
 func (r *region) deployment(call *core.Call, apiID, id *string) (*restAPI, *types.Deployment, error) {
 	a, err := r.lookup(call, apiID)
-	if err != nil {
-		return nil, nil, err
-	}
-	d, ok := a.deployments[aws.ToString(id)]
-	if !ok {
-		return nil, nil, core.NotFoundf("NotFoundException", "Invalid Deployment identifier specified")
-	}
-	return a, d, nil
+	return Member(a, err, func(a *restAPI) map[string]*types.Deployment { return a.deployments }, id,
+		core.NotFoundf("NotFoundException", "Invalid Deployment identifier specified"))
 }
 
+// getDeployment answers GetDeployment with the deployment a request names.
 func (b *Backend) getDeployment(call *core.Call, in *apigateway.GetDeploymentInput) (*apigateway.GetDeploymentOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetDeploymentOutput, error) {
+	return Read[apigateway.GetDeploymentOutput](b.state, call, func(r *region) (*types.Deployment, error) {
 		_, d, err := r.deployment(call, in.RestApiId, in.DeploymentId)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigateway.GetDeploymentOutput{}
-		core.Fill(out, d)
-		return out, nil
+		return d, err
 	})
 }
 
+// getDeployments answers GetDeployments with a page of the REST API's deployments, by id.
 func (b *Backend) getDeployments(call *core.Call, in *apigateway.GetDeploymentsInput) (*apigateway.GetDeploymentsOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetDeploymentsOutput, error) {
+	return List[apigateway.GetDeploymentsOutput](b.state, call, func(r *region) ([]types.Deployment, error) {
 		a, err := r.lookup(call, in.RestApiId)
-		if err != nil {
-			return nil, err
-		}
-		var items []types.Deployment
-		for _, id := range core.SortedKeys(a.deployments) {
-			items = append(items, *a.deployments[id])
-		}
-		items, next, err := page(items, in.Position, in.Limit)
-		if err != nil {
-			return nil, err
-		}
-		return &apigateway.GetDeploymentsOutput{Items: items, Position: next}, nil
-	})
+		return values(a, err, func(a *restAPI) map[string]*types.Deployment { return a.deployments })
+	}, page, in.Position, in.Limit)
 }
 
 func (b *Backend) deleteDeployment(call *core.Call, in *apigateway.DeleteDeploymentInput) (*apigateway.DeleteDeploymentOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.DeleteDeploymentOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.DeleteDeploymentOutput, error) {
 		a, d, err := r.deployment(call, in.RestApiId, in.DeploymentId)
 		if err != nil {
 			return nil, err

@@ -75,7 +75,7 @@ func (b *Backend) createDomainName(call *core.Call, in *apigateway.CreateDomainN
 	if policy == "" {
 		policy = types.SecurityPolicyTls12
 	}
-	return locked(b, call, func(r *region) (*apigateway.CreateDomainNameOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.CreateDomainNameOutput, error) {
 		if _, ok := r.domains[name]; ok {
 			return nil, Conflict("The domain name you provided already exists.")
 		}
@@ -96,44 +96,26 @@ func (b *Backend) createDomainName(call *core.Call, in *apigateway.CreateDomainN
 		if d.cfg.RoutingMode == "" {
 			d.cfg.RoutingMode = types.RoutingModeBasePathMappingOnly
 		}
-		if err := r.tags.Merge(in.Tags, d.arn); err != nil {
-			return nil, err
-		}
-		r.domains[name] = d
-		out := &apigateway.CreateDomainNameOutput{}
-		core.Fill(out, r.domainView(d))
-		return out, nil
+		return Created[apigateway.CreateDomainNameOutput](r.tags, in.Tags, d.arn, r.domains, name, d, r.domainView)
 	})
 }
 
+// getDomainName answers GetDomainName with the custom domain name a request names.
 func (b *Backend) getDomainName(call *core.Call, in *apigateway.GetDomainNameInput) (*apigateway.GetDomainNameOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetDomainNameOutput, error) {
+	return Read[apigateway.GetDomainNameOutput](b.state, call, func(r *region) (*types.DomainName, error) {
 		d, err := r.lookupDomain(in.DomainName)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigateway.GetDomainNameOutput{}
-		core.Fill(out, r.domainView(d))
-		return out, nil
+		return View(d, err, r.domainView)
 	})
 }
 
+// getDomainNames answers GetDomainNames with a page of the region's custom domain names, by name.
 func (b *Backend) getDomainNames(call *core.Call, in *apigateway.GetDomainNamesInput) (*apigateway.GetDomainNamesOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetDomainNamesOutput, error) {
-		var items []types.DomainName
-		for _, name := range core.SortedKeys(r.domains) {
-			items = append(items, *r.domainView(r.domains[name]))
-		}
-		items, next, err := page(items, in.Position, in.Limit)
-		if err != nil {
-			return nil, err
-		}
-		return &apigateway.GetDomainNamesOutput{Items: items, Position: next}, nil
-	})
+	return List[apigateway.GetDomainNamesOutput](b.state, call, func(r *region) ([]types.DomainName, error) { return Views(r.domains, r.domainView), nil },
+		page, in.Position, in.Limit)
 }
 
 func (b *Backend) updateDomainName(call *core.Call, in *apigateway.UpdateDomainNameInput) (*apigateway.UpdateDomainNameOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.UpdateDomainNameOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.UpdateDomainNameOutput, error) {
 		d, err := r.lookupDomain(in.DomainName)
 		if err != nil {
 			return nil, err
@@ -182,7 +164,7 @@ func (b *Backend) patchDomain(call *core.Call, cfg *types.DomainName, p patchOp)
 }
 
 func (b *Backend) deleteDomainName(call *core.Call, in *apigateway.DeleteDomainNameInput) (*apigateway.DeleteDomainNameOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.DeleteDomainNameOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.DeleteDomainNameOutput, error) {
 		d, err := r.lookupDomain(in.DomainName)
 		if err != nil {
 			return nil, err
@@ -200,7 +182,7 @@ const noBasePath = "(none)"
 var basePath = regexp.MustCompile(`^[A-Za-z0-9$\-_.+!*'()]+(/[A-Za-z0-9$\-_.+!*'()]+)*$`)
 
 func (b *Backend) createBasePathMapping(call *core.Call, in *apigateway.CreateBasePathMappingInput) (*apigateway.CreateBasePathMappingOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.CreateBasePathMappingOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.CreateBasePathMappingOutput, error) {
 		d, err := r.lookupDomain(in.DomainName)
 		if err != nil {
 			return nil, err
@@ -234,48 +216,29 @@ func (b *Backend) createBasePathMapping(call *core.Call, in *apigateway.CreateBa
 // mapping returns the base path mapping a request names, or NotFoundException.
 func (r *region) mapping(domainName, path *string) (*domain, *types.BasePathMapping, error) {
 	d, err := r.lookupDomain(domainName)
-	if err != nil {
-		return nil, nil, err
-	}
-	m, ok := d.mappings[aws.ToString(path)]
-	if !ok {
-		return nil, nil, core.NotFoundf("NotFoundException", "Invalid base path mapping identifier specified")
-	}
-	return d, m, nil
+	return Member(d, err, func(d *domain) map[string]*types.BasePathMapping { return d.mappings }, path,
+		core.NotFoundf("NotFoundException", "Invalid base path mapping identifier specified"))
 }
 
+// getBasePathMapping answers GetBasePathMapping with the base path mapping a request names.
 func (b *Backend) getBasePathMapping(call *core.Call, in *apigateway.GetBasePathMappingInput) (*apigateway.GetBasePathMappingOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetBasePathMappingOutput, error) {
+	return Read[apigateway.GetBasePathMappingOutput](b.state, call, func(r *region) (*types.BasePathMapping, error) {
 		_, m, err := r.mapping(in.DomainName, in.BasePath)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigateway.GetBasePathMappingOutput{}
-		core.Fill(out, m)
-		return out, nil
+		return m, err
 	})
 }
 
+// getBasePathMappings answers GetBasePathMappings with a page of a domain name's base path
+// mappings, by base path.
 func (b *Backend) getBasePathMappings(call *core.Call, in *apigateway.GetBasePathMappingsInput) (*apigateway.GetBasePathMappingsOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetBasePathMappingsOutput, error) {
+	return List[apigateway.GetBasePathMappingsOutput](b.state, call, func(r *region) ([]types.BasePathMapping, error) {
 		d, err := r.lookupDomain(in.DomainName)
-		if err != nil {
-			return nil, err
-		}
-		var items []types.BasePathMapping
-		for _, path := range core.SortedKeys(d.mappings) {
-			items = append(items, *d.mappings[path])
-		}
-		items, next, err := page(items, in.Position, in.Limit)
-		if err != nil {
-			return nil, err
-		}
-		return &apigateway.GetBasePathMappingsOutput{Items: items, Position: next}, nil
-	})
+		return values(d, err, func(d *domain) map[string]*types.BasePathMapping { return d.mappings })
+	}, page, in.Position, in.Limit)
 }
 
 func (b *Backend) deleteBasePathMapping(call *core.Call, in *apigateway.DeleteBasePathMappingInput) (*apigateway.DeleteBasePathMappingOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.DeleteBasePathMappingOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.DeleteBasePathMappingOutput, error) {
 		d, m, err := r.mapping(in.DomainName, in.BasePath)
 		if err != nil {
 			return nil, err

@@ -38,7 +38,7 @@ func (b *Backend) putMethod(call *core.Call, in *apigateway.PutMethodInput) (*ap
 	if auth != "NONE" && auth != "AWS_IAM" {
 		return nil, BadRequest("The emulator does not implement authorizers; authorizationType must be NONE or AWS_IAM")
 	}
-	return locked(b, call, func(r *region) (*apigateway.PutMethodOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.PutMethodOutput, error) {
 		_, res, err := r.resource(call, in.RestApiId, in.ResourceId)
 		if err != nil {
 			return nil, err
@@ -56,20 +56,16 @@ func (b *Backend) putMethod(call *core.Call, in *apigateway.PutMethodInput) (*ap
 	})
 }
 
+// getMethod answers GetMethod with the method a request names.
 func (b *Backend) getMethod(call *core.Call, in *apigateway.GetMethodInput) (*apigateway.GetMethodOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetMethodOutput, error) {
+	return Read[apigateway.GetMethodOutput](b.state, call, func(r *region) (*types.Method, error) {
 		_, _, m, err := r.method(call, in.RestApiId, in.ResourceId, in.HttpMethod)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigateway.GetMethodOutput{}
-		core.Fill(out, m)
-		return out, nil
+		return m, err
 	})
 }
 
 func (b *Backend) updateMethod(call *core.Call, in *apigateway.UpdateMethodInput) (*apigateway.UpdateMethodOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.UpdateMethodOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.UpdateMethodOutput, error) {
 		_, res, old, err := r.method(call, in.RestApiId, in.ResourceId, in.HttpMethod)
 		if err != nil {
 			return nil, err
@@ -126,7 +122,7 @@ func patchMethod(m *types.Method, p patchOp) error {
 }
 
 func (b *Backend) deleteMethod(call *core.Call, in *apigateway.DeleteMethodInput) (*apigateway.DeleteMethodOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.DeleteMethodOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.DeleteMethodOutput, error) {
 		_, res, m, err := r.method(call, in.RestApiId, in.ResourceId, in.HttpMethod)
 		if err != nil {
 			return nil, err
@@ -207,7 +203,7 @@ func (r *region) checkHTTPURI(call *core.Call, it *types.Integration) error {
 }
 
 func (b *Backend) putIntegration(call *core.Call, in *apigateway.PutIntegrationInput) (*apigateway.PutIntegrationOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.PutIntegrationOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.PutIntegrationOutput, error) {
 		_, _, m, err := r.method(call, in.RestApiId, in.ResourceId, in.HttpMethod)
 		if err != nil {
 			return nil, err
@@ -262,20 +258,16 @@ func (r *region) integration(call *core.Call, apiID, resourceID, verb *string) (
 	return m, nil
 }
 
+// getIntegration answers GetIntegration with the integration of the method a request names.
 func (b *Backend) getIntegration(call *core.Call, in *apigateway.GetIntegrationInput) (*apigateway.GetIntegrationOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetIntegrationOutput, error) {
+	return Read[apigateway.GetIntegrationOutput](b.state, call, func(r *region) (*types.Integration, error) {
 		m, err := r.integration(call, in.RestApiId, in.ResourceId, in.HttpMethod)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigateway.GetIntegrationOutput{}
-		core.Fill(out, m.MethodIntegration)
-		return out, nil
+		return View(m, err, func(m *types.Method) *types.Integration { return m.MethodIntegration })
 	})
 }
 
 func (b *Backend) updateIntegration(call *core.Call, in *apigateway.UpdateIntegrationInput) (*apigateway.UpdateIntegrationOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.UpdateIntegrationOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.UpdateIntegrationOutput, error) {
 		m, err := r.integration(call, in.RestApiId, in.ResourceId, in.HttpMethod)
 		if err != nil {
 			return nil, err
@@ -338,7 +330,7 @@ func patchIntegration(it *types.Integration, p patchOp) error {
 }
 
 func (b *Backend) deleteIntegration(call *core.Call, in *apigateway.DeleteIntegrationInput) (*apigateway.DeleteIntegrationOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.DeleteIntegrationOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.DeleteIntegrationOutput, error) {
 		m, err := r.integration(call, in.RestApiId, in.ResourceId, in.HttpMethod)
 		if err != nil {
 			return nil, err

@@ -54,18 +54,11 @@ var pathPart = regexp.MustCompile(`^([A-Za-z0-9._:~-]+|\{[A-Za-z0-9._-]+\+?\})$`
 // resource returns the resource a request names, or NotFoundException.
 func (r *region) resource(call *core.Call, apiID, id *string) (*restAPI, *resource, error) {
 	a, err := r.lookup(call, apiID)
-	if err != nil {
-		return nil, nil, err
-	}
-	res, ok := a.resources[aws.ToString(id)]
-	if !ok {
-		return nil, nil, NotFound(call, "Resource", aws.ToString(id))
-	}
-	return a, res, nil
+	return Member(a, err, func(a *restAPI) map[string]*resource { return a.resources }, id, NotFound(call, "Resource", aws.ToString(id)))
 }
 
 func (b *Backend) createResource(call *core.Call, in *apigateway.CreateResourceInput) (*apigateway.CreateResourceOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.CreateResourceOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.CreateResourceOutput, error) {
 		a, parent, err := r.resource(call, in.RestApiId, in.ParentId)
 		if err != nil {
 			return nil, err
@@ -88,21 +81,16 @@ func (b *Backend) createResource(call *core.Call, in *apigateway.CreateResourceI
 	})
 }
 
+// getResource answers GetResource with the resource a request names, its methods embedded.
 func (b *Backend) getResource(call *core.Call, in *apigateway.GetResourceInput) (*apigateway.GetResourceOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetResourceOutput, error) {
+	return Read[apigateway.GetResourceOutput](b.state, call, func(r *region) (*types.Resource, error) {
 		_, res, err := r.resource(call, in.RestApiId, in.ResourceId)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigateway.GetResourceOutput{}
-		view := res.view(true)
-		core.Fill(out, &view)
-		return out, nil
+		return View(res, err, func(res *resource) *types.Resource { return ptr(res.view(true)) })
 	})
 }
 
 func (b *Backend) getResources(call *core.Call, in *apigateway.GetResourcesInput) (*apigateway.GetResourcesOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetResourcesOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.GetResourcesOutput, error) {
 		a, err := r.lookup(call, in.RestApiId)
 		if err != nil {
 			return nil, err
@@ -128,7 +116,7 @@ func (b *Backend) getResources(call *core.Call, in *apigateway.GetResourcesInput
 }
 
 func (b *Backend) deleteResource(call *core.Call, in *apigateway.DeleteResourceInput) (*apigateway.DeleteResourceOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.DeleteResourceOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.DeleteResourceOutput, error) {
 		a, res, err := r.resource(call, in.RestApiId, in.ResourceId)
 		if err != nil {
 			return nil, err

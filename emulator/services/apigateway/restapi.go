@@ -19,7 +19,7 @@ type restAPI struct {
 	deployments map[string]*types.Deployment // by id
 }
 
-// lookup returns the REST API id names, or NotFoundException. The caller holds b.mu.
+// lookup returns the REST API id names, or NotFoundException. The caller holds the backend's mutex.
 func (r *region) lookup(call *core.Call, id *string) (*restAPI, error) {
 	a, ok := r.apis[aws.ToString(id)]
 	if !ok {
@@ -71,7 +71,7 @@ func (b *Backend) createRestAPI(call *core.Call, in *apigateway.CreateRestApiInp
 	if source == "" {
 		source = types.ApiKeySourceTypeHeader
 	}
-	return locked(b, call, func(r *region) (*apigateway.CreateRestApiOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.CreateRestApiOutput, error) {
 		id := core.LowerAlnumID(10)
 		root := newResource(nil, "")
 		a := &restAPI{arn: ARN(r.scope, "/restapis/"+id), resources: map[string]*resource{root.id(): root},
@@ -83,44 +83,26 @@ func (b *Backend) createRestAPI(call *core.Call, in *apigateway.CreateRestApiInp
 			DisableExecuteApiEndpoint: in.DisableExecuteApiEndpoint, ApiStatus: types.ApiStatusAvailable,
 			SecurityPolicy: in.SecurityPolicy, EndpointAccessMode: in.EndpointAccessMode,
 		}
-		if err := r.tags.Merge(in.Tags, a.arn); err != nil {
-			return nil, err
-		}
-		r.apis[id] = a
-		out := &apigateway.CreateRestApiOutput{}
-		core.Fill(out, r.view(a))
-		return out, nil
+		return Created[apigateway.CreateRestApiOutput](r.tags, in.Tags, a.arn, r.apis, id, a, r.view)
 	})
 }
 
+// getRestAPI answers GetRestApi with the REST API a request names.
 func (b *Backend) getRestAPI(call *core.Call, in *apigateway.GetRestApiInput) (*apigateway.GetRestApiOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetRestApiOutput, error) {
+	return Read[apigateway.GetRestApiOutput](b.state, call, func(r *region) (*types.RestApi, error) {
 		a, err := r.lookup(call, in.RestApiId)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigateway.GetRestApiOutput{}
-		core.Fill(out, r.view(a))
-		return out, nil
+		return View(a, err, r.view)
 	})
 }
 
+// getRestAPIs answers GetRestApis with a page of the region's REST APIs, by id.
 func (b *Backend) getRestAPIs(call *core.Call, in *apigateway.GetRestApisInput) (*apigateway.GetRestApisOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetRestApisOutput, error) {
-		var items []types.RestApi
-		for _, id := range core.SortedKeys(r.apis) {
-			items = append(items, *r.view(r.apis[id]))
-		}
-		items, next, err := page(items, in.Position, in.Limit)
-		if err != nil {
-			return nil, err
-		}
-		return &apigateway.GetRestApisOutput{Items: items, Position: next}, nil
-	})
+	return List[apigateway.GetRestApisOutput](b.state, call, func(r *region) ([]types.RestApi, error) { return Views(r.apis, r.view), nil },
+		page, in.Position, in.Limit)
 }
 
 func (b *Backend) updateRestAPI(call *core.Call, in *apigateway.UpdateRestApiInput) (*apigateway.UpdateRestApiOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.UpdateRestApiOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.UpdateRestApiOutput, error) {
 		a, err := r.lookup(call, in.RestApiId)
 		if err != nil {
 			return nil, err
@@ -184,7 +166,7 @@ func patchRestAPI(cfg *types.RestApi, p patchOp) error {
 }
 
 func (b *Backend) deleteRestAPI(call *core.Call, in *apigateway.DeleteRestApiInput) (*apigateway.DeleteRestApiOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.DeleteRestApiOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.DeleteRestApiOutput, error) {
 		a, err := r.lookup(call, in.RestApiId)
 		if err != nil {
 			return nil, err

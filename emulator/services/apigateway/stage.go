@@ -49,14 +49,8 @@ func newStage(call *core.Call, name string, deployment *string) *types.Stage {
 // stage returns the stage a request names, or NotFoundException.
 func (r *region) stage(call *core.Call, apiID, name *string) (*restAPI, *types.Stage, error) {
 	a, err := r.lookup(call, apiID)
-	if err != nil {
-		return nil, nil, err
-	}
-	s, ok := a.stages[aws.ToString(name)]
-	if !ok {
-		return nil, nil, core.NotFoundf("NotFoundException", "Invalid Stage identifier specified")
-	}
-	return a, s, nil
+	return Member(a, err, func(a *restAPI) map[string]*types.Stage { return a.stages }, name,
+		core.NotFoundf("NotFoundException", "Invalid Stage identifier specified"))
 }
 
 // stageView returns the stage with its tags.
@@ -71,7 +65,7 @@ func (b *Backend) createStage(call *core.Call, in *apigateway.CreateStageInput) 
 	if err := checkStage(name, in.Variables); err != nil {
 		return nil, err
 	}
-	return locked(b, call, func(r *region) (*apigateway.CreateStageOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.CreateStageOutput, error) {
 		a, err := r.lookup(call, in.RestApiId)
 		if err != nil {
 			return nil, err
@@ -85,30 +79,20 @@ func (b *Backend) createStage(call *core.Call, in *apigateway.CreateStageInput) 
 		s := newStage(call, name, in.DeploymentId)
 		s.Description, s.Variables, s.TracingEnabled = in.Description, cloneMap(in.Variables), in.TracingEnabled
 		s.CacheClusterEnabled, s.CacheClusterSize = in.CacheClusterEnabled, in.CacheClusterSize
-		if err := r.tags.Merge(in.Tags, stageARN(r.scope, aws.ToString(a.cfg.Id), name)); err != nil {
-			return nil, err
-		}
-		a.stages[name] = s
-		out := &apigateway.CreateStageOutput{}
-		core.Fill(out, r.stageView(a, s))
-		return out, nil
+		return Created[apigateway.CreateStageOutput](r.tags, in.Tags, stageARN(r.scope, aws.ToString(a.cfg.Id), name), a.stages, name, s, func(s *types.Stage) *types.Stage { return r.stageView(a, s) })
 	})
 }
 
+// getStage answers GetStage with the stage a request names.
 func (b *Backend) getStage(call *core.Call, in *apigateway.GetStageInput) (*apigateway.GetStageOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetStageOutput, error) {
+	return Read[apigateway.GetStageOutput](b.state, call, func(r *region) (*types.Stage, error) {
 		a, s, err := r.stage(call, in.RestApiId, in.StageName)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigateway.GetStageOutput{}
-		core.Fill(out, r.stageView(a, s))
-		return out, nil
+		return View(s, err, func(s *types.Stage) *types.Stage { return r.stageView(a, s) })
 	})
 }
 
 func (b *Backend) getStages(call *core.Call, in *apigateway.GetStagesInput) (*apigateway.GetStagesOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetStagesOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.GetStagesOutput, error) {
 		a, err := r.lookup(call, in.RestApiId)
 		if err != nil {
 			return nil, err
@@ -124,7 +108,7 @@ func (b *Backend) getStages(call *core.Call, in *apigateway.GetStagesInput) (*ap
 }
 
 func (b *Backend) updateStage(call *core.Call, in *apigateway.UpdateStageInput) (*apigateway.UpdateStageOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.UpdateStageOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.UpdateStageOutput, error) {
 		a, old, err := r.stage(call, in.RestApiId, in.StageName)
 		if err != nil {
 			return nil, err
@@ -285,7 +269,7 @@ func (a *restAPI) hasMethod(path, verb string) bool {
 }
 
 func (b *Backend) deleteStage(call *core.Call, in *apigateway.DeleteStageInput) (*apigateway.DeleteStageOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.DeleteStageOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.DeleteStageOutput, error) {
 		a, s, err := r.stage(call, in.RestApiId, in.StageName)
 		if err != nil {
 			return nil, err

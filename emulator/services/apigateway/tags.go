@@ -4,7 +4,6 @@ import (
 	"regexp"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
@@ -13,12 +12,12 @@ import (
 // domain names and VPC links.
 var taggableARN = regexp.MustCompile(`^arn:aws[a-z-]*:apigateway:([a-z0-9-]+)::/(restapis/([a-z0-9]+)(/stages/([^/]+))?|domainnames/([^/]+)|vpclinks/([a-z0-9]+))$`)
 
-// tagged returns the ARN of the live resource a tagging request names, or the error API
-// Gateway answers. The caller holds b.mu.
-func (r *region) tagged(arn string) (string, error) {
+// tagged returns where the live resource a tagging request names keeps its tags, or the error
+// API Gateway answers. The caller holds the backend's mutex.
+func (r *region) tagged(arn string) (core.TagTarget, error) {
 	m := taggableARN.FindStringSubmatch(arn)
 	if m == nil {
-		return "", BadRequest("Invalid resource ARN specified: %s", arn)
+		return core.TagTarget{}, BadRequest("Invalid resource ARN specified: %s", arn)
 	}
 	exists := false
 	if m[1] == r.scope.Region {
@@ -36,41 +35,14 @@ func (r *region) tagged(arn string) (string, error) {
 		}
 	}
 	if !exists {
-		return "", core.NotFoundf("NotFoundException", "Invalid resource identifier specified: %s", arn)
+		return core.TagTarget{}, core.NotFoundf("NotFoundException", "Invalid resource identifier specified: %s", arn)
 	}
-	return arn, nil
+	return core.TagTarget{Tags: r.tags, ID: arn}, nil
 }
 
-func (b *Backend) tagResource(call *core.Call, in *apigateway.TagResourceInput) (*apigateway.TagResourceOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.TagResourceOutput, error) {
-		arn, err := r.tagged(aws.ToString(in.ResourceArn))
-		if err != nil {
-			return nil, err
-		}
-		if err := r.tags.Merge(in.Tags, arn); err != nil {
-			return nil, err
-		}
-		return &apigateway.TagResourceOutput{}, nil
-	})
-}
-
-func (b *Backend) untagResource(call *core.Call, in *apigateway.UntagResourceInput) (*apigateway.UntagResourceOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.UntagResourceOutput, error) {
-		arn, err := r.tagged(aws.ToString(in.ResourceArn))
-		if err != nil {
-			return nil, err
-		}
-		r.tags.Remove(arn, in.TagKeys...)
-		return &apigateway.UntagResourceOutput{}, nil
-	})
-}
-
-func (b *Backend) getTags(call *core.Call, in *apigateway.GetTagsInput) (*apigateway.GetTagsOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetTagsOutput, error) {
-		arn, err := r.tagged(aws.ToString(in.ResourceArn))
-		if err != nil {
-			return nil, err
-		}
-		return &apigateway.GetTagsOutput{Tags: r.tags.Map(arn)}, nil
-	})
+// tagging serves the tag operations on the resources of the caller's region, by ARN.
+func (b *Backend) tagging() core.Tagging[*string, struct{}] {
+	return core.Tagging[*string, struct{}]{Lock: b.state, Find: func(call *core.Call, arn *string) (core.TagTarget, error) {
+		return b.state.Of(call).tagged(aws.ToString(arn))
+	}}
 }

@@ -43,17 +43,11 @@ func (b *Backend) createVpcLink(call *core.Call, in *apigateway.CreateVpcLinkInp
 	if !networkLoadBalancer.MatchString(in.TargetArns[0]) {
 		return nil, BadRequest("Invalid target ARN specified: %s. It must be a Network Load Balancer ARN", in.TargetArns[0])
 	}
-	return locked(b, call, func(r *region) (*apigateway.CreateVpcLinkOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.CreateVpcLinkOutput, error) {
 		id := core.LowerAlnumID(6)
 		l := &vpcLink{arn: ARN(r.scope, "/vpclinks/"+id), readyAt: call.Now.Add(call.Transition)}
 		l.cfg = types.VpcLink{Id: aws.String(id), Name: in.Name, Description: in.Description, TargetArns: slices.Clone(in.TargetArns)}
-		if err := r.tags.Merge(in.Tags, l.arn); err != nil {
-			return nil, err
-		}
-		r.vpcLinks[id] = l
-		out := &apigateway.CreateVpcLinkOutput{}
-		core.Fill(out, r.vpcLinkView(l, call.Now))
-		return out, nil
+		return Created[apigateway.CreateVpcLinkOutput](r.tags, in.Tags, l.arn, r.vpcLinks, id, l, func(l *vpcLink) *types.VpcLink { return r.vpcLinkView(l, call.Now) })
 	})
 }
 
@@ -66,34 +60,23 @@ func (r *region) vpcLink(call *core.Call, id *string) (*vpcLink, error) {
 	return l, nil
 }
 
+// getVpcLink answers GetVpcLink with the VPC link a request names.
 func (b *Backend) getVpcLink(call *core.Call, in *apigateway.GetVpcLinkInput) (*apigateway.GetVpcLinkOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetVpcLinkOutput, error) {
+	return Read[apigateway.GetVpcLinkOutput](b.state, call, func(r *region) (*types.VpcLink, error) {
 		l, err := r.vpcLink(call, in.VpcLinkId)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigateway.GetVpcLinkOutput{}
-		core.Fill(out, r.vpcLinkView(l, call.Now))
-		return out, nil
+		return View(l, err, func(l *vpcLink) *types.VpcLink { return r.vpcLinkView(l, call.Now) })
 	})
 }
 
+// getVpcLinks answers GetVpcLinks with a page of the region's VPC links, by id.
 func (b *Backend) getVpcLinks(call *core.Call, in *apigateway.GetVpcLinksInput) (*apigateway.GetVpcLinksOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.GetVpcLinksOutput, error) {
-		var items []types.VpcLink
-		for _, id := range core.SortedKeys(r.vpcLinks) {
-			items = append(items, *r.vpcLinkView(r.vpcLinks[id], call.Now))
-		}
-		items, next, err := page(items, in.Position, in.Limit)
-		if err != nil {
-			return nil, err
-		}
-		return &apigateway.GetVpcLinksOutput{Items: items, Position: next}, nil
-	})
+	return List[apigateway.GetVpcLinksOutput](b.state, call, func(r *region) ([]types.VpcLink, error) {
+		return Views(r.vpcLinks, func(l *vpcLink) *types.VpcLink { return r.vpcLinkView(l, call.Now) }), nil
+	}, page, in.Position, in.Limit)
 }
 
 func (b *Backend) deleteVpcLink(call *core.Call, in *apigateway.DeleteVpcLinkInput) (*apigateway.DeleteVpcLinkOutput, error) {
-	return locked(b, call, func(r *region) (*apigateway.DeleteVpcLinkOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigateway.DeleteVpcLinkOutput, error) {
 		l, err := r.vpcLink(call, in.VpcLinkId)
 		if err != nil {
 			return nil, err

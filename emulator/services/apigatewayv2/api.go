@@ -26,7 +26,7 @@ func apiARN(scope core.Scope, id string) string {
 	return apigateway.ARN(scope, "/apis/"+id)
 }
 
-// lookup returns the API id names, or NotFoundException. The caller holds b.mu.
+// lookup returns the API id names, or NotFoundException. The caller holds the backend's mutex.
 func (r *region) lookup(call *core.Call, id string) (*api, error) {
 	a, ok := r.apis[id]
 	if !ok {
@@ -105,7 +105,7 @@ func (b *Backend) createAPI(call *core.Call, in *apigatewayv2.CreateApiInput) (*
 	if in.Target != nil || in.RouteKey != nil || in.CredentialsArn != nil {
 		return nil, badRequest("The emulator does not implement quick create (Target, RouteKey, CredentialsArn)")
 	}
-	return locked(b, call, func(r *region) (*apigatewayv2.CreateApiOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.CreateApiOutput, error) {
 		id := core.LowerAlnumID(10)
 		selection := in.RouteSelectionExpression
 		if in.ProtocolType == types.ProtocolTypeHttp {
@@ -127,44 +127,26 @@ func (b *Backend) createAPI(call *core.Call, in *apigatewayv2.CreateApiInput) (*
 		if a.cfg.IpAddressType == "" {
 			a.cfg.IpAddressType = types.IpAddressTypeIpv4
 		}
-		if err := r.tags.Merge(in.Tags, a.arn); err != nil {
-			return nil, err
-		}
-		r.apis[id] = a
-		out := &apigatewayv2.CreateApiOutput{}
-		core.Fill(out, r.view(a))
-		return out, nil
+		return apigateway.Created[apigatewayv2.CreateApiOutput](r.tags, in.Tags, a.arn, r.apis, id, a, r.view)
 	})
 }
 
+// getAPI answers GetApi with the API a request names.
 func (b *Backend) getAPI(call *core.Call, in *apigatewayv2.GetApiInput) (*apigatewayv2.GetApiOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetApiOutput, error) {
+	return apigateway.Read[apigatewayv2.GetApiOutput](b.state, call, func(r *region) (*types.Api, error) {
 		a, err := r.lookup(call, aws.ToString(in.ApiId))
-		if err != nil {
-			return nil, err
-		}
-		out := &apigatewayv2.GetApiOutput{}
-		core.Fill(out, r.view(a))
-		return out, nil
+		return apigateway.View(a, err, r.view)
 	})
 }
 
+// getAPIs answers GetApis with a page of the region's APIs, by id.
 func (b *Backend) getAPIs(call *core.Call, in *apigatewayv2.GetApisInput) (*apigatewayv2.GetApisOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetApisOutput, error) {
-		var items []types.Api
-		for _, id := range core.SortedKeys(r.apis) {
-			items = append(items, *r.view(r.apis[id]))
-		}
-		items, next, err := page(items, in.NextToken, in.MaxResults)
-		if err != nil {
-			return nil, err
-		}
-		return &apigatewayv2.GetApisOutput{Items: items, NextToken: next}, nil
-	})
+	return apigateway.List[apigatewayv2.GetApisOutput](b.state, call, func(r *region) ([]types.Api, error) { return apigateway.Views(r.apis, r.view), nil },
+		page, in.NextToken, in.MaxResults)
 }
 
 func (b *Backend) updateAPI(call *core.Call, in *apigatewayv2.UpdateApiInput) (*apigatewayv2.UpdateApiOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.UpdateApiOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.UpdateApiOutput, error) {
 		a, err := r.lookup(call, aws.ToString(in.ApiId))
 		if err != nil {
 			return nil, err
@@ -207,7 +189,7 @@ func (b *Backend) updateAPI(call *core.Call, in *apigatewayv2.UpdateApiInput) (*
 }
 
 func (b *Backend) deleteCORS(call *core.Call, in *apigatewayv2.DeleteCorsConfigurationInput) (*apigatewayv2.DeleteCorsConfigurationOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.DeleteCorsConfigurationOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.DeleteCorsConfigurationOutput, error) {
 		a, err := r.lookup(call, aws.ToString(in.ApiId))
 		if err != nil {
 			return nil, err
@@ -229,7 +211,7 @@ func first[T any](update, old *T) *T {
 }
 
 func (b *Backend) deleteAPI(call *core.Call, in *apigatewayv2.DeleteApiInput) (*apigatewayv2.DeleteApiOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.DeleteApiOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.DeleteApiOutput, error) {
 		id := aws.ToString(in.ApiId)
 		a, err := r.lookup(call, id)
 		if err != nil {
@@ -253,12 +235,20 @@ func (b *Backend) deleteAPI(call *core.Call, in *apigatewayv2.DeleteApiInput) (*
 
 // sortedValues returns the values of m in the order of their keys.
 func sortedValues[V any](m map[string]*V) []V {
-	out := make([]V, 0, len(m))
-	for _, k := range core.SortedKeys(m) {
-		out = append(out, *m[k])
-	}
-	return out
+	return apigateway.Views(m, func(v *V) *V { return v })
 }
 
 // isWebSocket reports whether the API is a WebSocket API.
 func (a *api) isWebSocket() bool { return a.cfg.ProtocolType == types.ProtocolTypeWebsocket }
+
+// ofAPI returns the function that lists, with items, what the API apiID holds in a region, for
+// apigateway.List.
+func ofAPI[T any](call *core.Call, apiID *string, items func(r *region, a *api) []T) func(r *region) ([]T, error) {
+	return func(r *region) ([]T, error) {
+		a, err := r.lookup(call, aws.ToString(apiID))
+		if err != nil {
+			return nil, err
+		}
+		return items(r, a), nil
+	}
+}

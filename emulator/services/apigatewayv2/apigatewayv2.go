@@ -24,10 +24,10 @@ package apigatewayv2
 
 import (
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
@@ -56,8 +56,7 @@ type Certificates interface {
 type Backend struct {
 	network Network
 	certs   Certificates
-	mu      sync.Mutex
-	regions *core.Regions[*region]
+	state   *core.Backend[*region]
 }
 
 // region is what one account has in one region.
@@ -72,7 +71,7 @@ type region struct {
 // New returns an empty API Gateway v2 backend that checks VPC links against network and domain
 // names' certificates against certs.
 func New(network Network, certs Certificates) *Backend {
-	return &Backend{network: network, certs: certs, regions: core.NewRegions(func(scope core.Scope) *region {
+	return &Backend{network: network, certs: certs, state: core.NewBackend(func(scope core.Scope) *region {
 		return &region{scope: scope, apis: map[string]*api{}, vpcLinks: map[string]*vpcLink{}, domains: map[string]*domain{},
 			tags: core.NewTags(tagRules)}
 	})}
@@ -81,68 +80,57 @@ func New(network Network, certs Certificates) *Backend {
 // Service describes API Gateway v2 to the router: signed "apigateway" like v1, and told apart
 // from it by its /v2/ paths.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName: "apigateway",
-		PathPrefix:  "/v2/",
-		ID:          "APIGatewayV2",
-		Protocol:    core.ProtocolRESTJSON,
-		Model:       models.MustLoad("apigatewayv2"),
-		Transition:  TransitionTime,
-		Throttle:    apigateway.Throttle,
-		Operations: map[string]core.Operation{
-			"CreateApi":               core.Op(b.createAPI),
-			"GetApi":                  core.Op(b.getAPI),
-			"GetApis":                 core.Op(b.getAPIs),
-			"UpdateApi":               core.Op(b.updateAPI),
-			"DeleteApi":               core.Op(b.deleteAPI),
-			"DeleteCorsConfiguration": core.Op(b.deleteCORS),
-			"CreateRoute":             core.Op(b.createRoute),
-			"GetRoute":                core.Op(b.getRoute),
-			"GetRoutes":               core.Op(b.getRoutes),
-			"UpdateRoute":             core.Op(b.updateRoute),
-			"DeleteRoute":             core.Op(b.deleteRoute),
-			"CreateIntegration":       core.Op(b.createIntegration),
-			"GetIntegration":          core.Op(b.getIntegration),
-			"GetIntegrations":         core.Op(b.getIntegrations),
-			"UpdateIntegration":       core.Op(b.updateIntegration),
-			"DeleteIntegration":       core.Op(b.deleteIntegration),
-			"CreateStage":             core.Op(b.createStage),
-			"GetStage":                core.Op(b.getStage),
-			"GetStages":               core.Op(b.getStages),
-			"UpdateStage":             core.Op(b.updateStage),
-			"DeleteStage":             core.Op(b.deleteStage),
-			"DeleteAccessLogSettings": core.Op(b.deleteAccessLogSettings),
-			"CreateDeployment":        core.Op(b.createDeployment),
-			"GetDeployment":           core.Op(b.getDeployment),
-			"GetDeployments":          core.Op(b.getDeployments),
-			"DeleteDeployment":        core.Op(b.deleteDeployment),
-			"CreateVpcLink":           core.Op(b.createVpcLink),
-			"GetVpcLink":              core.Op(b.getVpcLink),
-			"GetVpcLinks":             core.Op(b.getVpcLinks),
-			"DeleteVpcLink":           core.Op(b.deleteVpcLink),
-			"CreateDomainName":        core.Op(b.createDomainName),
-			"GetDomainName":           core.Op(b.getDomainName),
-			"GetDomainNames":          core.Op(b.getDomainNames),
-			"UpdateDomainName":        core.Op(b.updateDomainName),
-			"DeleteDomainName":        core.Op(b.deleteDomainName),
-			"CreateApiMapping":        core.Op(b.createAPIMapping),
-			"GetApiMapping":           core.Op(b.getAPIMapping),
-			"GetApiMappings":          core.Op(b.getAPIMappings),
-			"UpdateApiMapping":        core.Op(b.updateAPIMapping),
-			"DeleteApiMapping":        core.Op(b.deleteAPIMapping),
-			"TagResource":             core.Op(b.tagResource),
-			"UntagResource":           core.Op(b.untagResource),
-			"GetTags":                 core.Op(b.getTags),
-		},
-		Dump: b.dump,
+	tagging := b.tagging()
+	s := core.RESTService("apigateway", "APIGatewayV2", core.ProtocolRESTJSON, models.MustLoad("apigatewayv2"), apigateway.Throttle)
+	s.PathPrefix, s.Transition, s.Dump = "/v2/", TransitionTime, b.dump
+	s.Operations = map[string]core.Operation{
+		"CreateApi":               core.Op(b.createAPI),
+		"GetApi":                  core.Op(b.getAPI),
+		"GetApis":                 core.Op(b.getAPIs),
+		"UpdateApi":               core.Op(b.updateAPI),
+		"DeleteApi":               core.Op(b.deleteAPI),
+		"DeleteCorsConfiguration": core.Op(b.deleteCORS),
+		"CreateRoute":             core.Op(b.createRoute),
+		"GetRoute":                core.Op(b.getRoute),
+		"GetRoutes":               core.Op(b.getRoutes),
+		"UpdateRoute":             core.Op(b.updateRoute),
+		"DeleteRoute":             core.Op(b.deleteRoute),
+		"CreateIntegration":       core.Op(b.createIntegration),
+		"GetIntegration":          core.Op(b.getIntegration),
+		"GetIntegrations":         core.Op(b.getIntegrations),
+		"UpdateIntegration":       core.Op(b.updateIntegration),
+		"DeleteIntegration":       core.Op(b.deleteIntegration),
+		"CreateStage":             core.Op(b.createStage),
+		"GetStage":                core.Op(b.getStage),
+		"GetStages":               core.Op(b.getStages),
+		"UpdateStage":             core.Op(b.updateStage),
+		"DeleteStage":             core.Op(b.deleteStage),
+		"DeleteAccessLogSettings": core.Op(b.deleteAccessLogSettings),
+		"CreateDeployment":        core.Op(b.createDeployment),
+		"GetDeployment":           core.Op(b.getDeployment),
+		"GetDeployments":          core.Op(b.getDeployments),
+		"DeleteDeployment":        core.Op(b.deleteDeployment),
+		"CreateVpcLink":           core.Op(b.createVpcLink),
+		"GetVpcLink":              core.Op(b.getVpcLink),
+		"GetVpcLinks":             core.Op(b.getVpcLinks),
+		"DeleteVpcLink":           core.Op(b.deleteVpcLink),
+		"CreateDomainName":        core.Op(b.createDomainName),
+		"GetDomainName":           core.Op(b.getDomainName),
+		"GetDomainNames":          core.Op(b.getDomainNames),
+		"UpdateDomainName":        core.Op(b.updateDomainName),
+		"DeleteDomainName":        core.Op(b.deleteDomainName),
+		"CreateApiMapping":        core.Op(b.createAPIMapping),
+		"GetApiMapping":           core.Op(b.getAPIMapping),
+		"GetApiMappings":          core.Op(b.getAPIMappings),
+		"UpdateApiMapping":        core.Op(b.updateAPIMapping),
+		"DeleteApiMapping":        core.Op(b.deleteAPIMapping),
+		"TagResource":             core.AddOp[apigatewayv2.TagResourceOutput](tagging, func(in *apigatewayv2.TagResourceInput) (*string, map[string]string) { return in.ResourceArn, in.Tags }),
+		"UntagResource":           core.RemoveOp[apigatewayv2.UntagResourceOutput](tagging, func(in *apigatewayv2.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
+		"GetTags": core.MapOp(tagging, func(in *apigatewayv2.GetTagsInput) *string { return in.ResourceArn }, func(tags map[string]string) *apigatewayv2.GetTagsOutput {
+			return &apigatewayv2.GetTagsOutput{Tags: tags}
+		}),
 	}
-}
-
-// locked runs f on the caller's resources holding b.mu.
-func locked[O any](b *Backend, call *core.Call, f func(r *region) (*O, error)) (*O, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return f(b.regions.Of(call))
+	return s
 }
 
 // The errors API Gateway v2 answers, as v1's.
@@ -168,10 +156,8 @@ func page[T any](items []T, token, maxResults *string) ([]T, *string, error) {
 
 // dump returns the APIs, VPC links and domain names of every account and region.
 func (b *Backend) dump() any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	out := map[string]any{}
-	for scope, r := range b.regions.All() {
+	for scope, r := range b.state.All() {
 		apis := map[string]any{}
 		for id, a := range r.apis {
 			apis[id] = map[string]any{"name": aws.ToString(a.cfg.Name), "protocol": a.cfg.ProtocolType,

@@ -6,6 +6,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/services/apigateway"
 )
 
 // deploy records a new deployment of the API, DEPLOYED at once.
@@ -38,7 +39,7 @@ func (r *region) changed(call *core.Call, a *api) {
 }
 
 func (b *Backend) createDeployment(call *core.Call, in *apigatewayv2.CreateDeploymentInput) (*apigatewayv2.CreateDeploymentOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.CreateDeploymentOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.CreateDeploymentOutput, error) {
 		a, err := r.lookup(call, aws.ToString(in.ApiId))
 		if err != nil {
 			return nil, err
@@ -68,48 +69,19 @@ func (b *Backend) createDeployment(call *core.Call, in *apigatewayv2.CreateDeplo
 	})
 }
 
-// deployment returns the deployment a request names, or NotFoundException.
-func (r *region) deployment(call *core.Call, apiID, id *string) (*api, *types.Deployment, error) {
-	a, err := r.lookup(call, aws.ToString(apiID))
-	if err != nil {
-		return nil, nil, err
-	}
-	d, ok := a.deployments[aws.ToString(id)]
-	if !ok {
-		return nil, nil, notFound(call, "Deployment", aws.ToString(id))
-	}
-	return a, d, nil
-}
-
+// getDeployment answers GetDeployment with the deployment a request names.
 func (b *Backend) getDeployment(call *core.Call, in *apigatewayv2.GetDeploymentInput) (*apigatewayv2.GetDeploymentOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetDeploymentOutput, error) {
-		_, d, err := r.deployment(call, in.ApiId, in.DeploymentId)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigatewayv2.GetDeploymentOutput{}
-		core.Fill(out, d)
-		return out, nil
-	})
+	return apigateway.Read[apigatewayv2.GetDeploymentOutput](b.state, call, deployments.one(call, in.ApiId, in.DeploymentId))
 }
 
+// getDeployments answers GetDeployments with a page of the API's deployments, by id.
 func (b *Backend) getDeployments(call *core.Call, in *apigatewayv2.GetDeploymentsInput) (*apigatewayv2.GetDeploymentsOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetDeploymentsOutput, error) {
-		a, err := r.lookup(call, aws.ToString(in.ApiId))
-		if err != nil {
-			return nil, err
-		}
-		items, next, err := page(sortedValues(a.deployments), in.NextToken, in.MaxResults)
-		if err != nil {
-			return nil, err
-		}
-		return &apigatewayv2.GetDeploymentsOutput{Items: items, NextToken: next}, nil
-	})
+	return apigateway.List[apigatewayv2.GetDeploymentsOutput](b.state, call, deployments.all(call, in.ApiId), page, in.NextToken, in.MaxResults)
 }
 
 func (b *Backend) deleteDeployment(call *core.Call, in *apigatewayv2.DeleteDeploymentInput) (*apigatewayv2.DeleteDeploymentOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.DeleteDeploymentOutput, error) {
-		a, d, err := r.deployment(call, in.ApiId, in.DeploymentId)
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.DeleteDeploymentOutput, error) {
+		a, d, err := deployments.find(r, call, in.ApiId, in.DeploymentId)
 		if err != nil {
 			return nil, err
 		}

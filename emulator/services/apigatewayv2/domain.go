@@ -60,7 +60,7 @@ func (b *Backend) createDomainName(call *core.Call, in *apigatewayv2.CreateDomai
 	if cfg.IpAddressType == "" {
 		cfg.IpAddressType = types.IpAddressTypeIpv4
 	}
-	return locked(b, call, func(r *region) (*apigatewayv2.CreateDomainNameOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.CreateDomainNameOutput, error) {
 		if _, ok := r.domains[name]; ok {
 			return nil, conflict("The domain name you provided already exists.")
 		}
@@ -76,13 +76,7 @@ func (b *Backend) createDomainName(call *core.Call, in *apigatewayv2.CreateDomai
 		if d.cfg.RoutingMode == "" {
 			d.cfg.RoutingMode = types.RoutingModeApiMappingOnly
 		}
-		if err := r.tags.Merge(in.Tags, d.arn); err != nil {
-			return nil, err
-		}
-		r.domains[name] = d
-		out := &apigatewayv2.CreateDomainNameOutput{}
-		core.Fill(out, r.domainView(d))
-		return out, nil
+		return apigateway.Created[apigatewayv2.CreateDomainNameOutput](r.tags, in.Tags, d.arn, r.domains, name, d, r.domainView)
 	})
 }
 
@@ -96,7 +90,7 @@ func (b *Backend) updateDomainName(call *core.Call, in *apigatewayv2.UpdateDomai
 	if !b.certs.Has(call.Scope(), aws.ToString(cfg.CertificateArn)) {
 		return nil, badRequest("Certificate %s not found in account %s", aws.ToString(cfg.CertificateArn), call.Account)
 	}
-	return locked(b, call, func(r *region) (*apigatewayv2.UpdateDomainNameOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.UpdateDomainNameOutput, error) {
 		d, err := r.lookupDomain(in.DomainName)
 		if err != nil {
 			return nil, err
@@ -116,34 +110,22 @@ func (b *Backend) updateDomainName(call *core.Call, in *apigatewayv2.UpdateDomai
 	})
 }
 
+// getDomainName answers GetDomainName with the custom domain name a request names.
 func (b *Backend) getDomainName(call *core.Call, in *apigatewayv2.GetDomainNameInput) (*apigatewayv2.GetDomainNameOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetDomainNameOutput, error) {
+	return apigateway.Read[apigatewayv2.GetDomainNameOutput](b.state, call, func(r *region) (*types.DomainName, error) {
 		d, err := r.lookupDomain(in.DomainName)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigatewayv2.GetDomainNameOutput{}
-		core.Fill(out, r.domainView(d))
-		return out, nil
+		return apigateway.View(d, err, r.domainView)
 	})
 }
 
+// getDomainNames answers GetDomainNames with a page of the region's custom domain names, by name.
 func (b *Backend) getDomainNames(call *core.Call, in *apigatewayv2.GetDomainNamesInput) (*apigatewayv2.GetDomainNamesOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetDomainNamesOutput, error) {
-		var items []types.DomainName
-		for _, name := range core.SortedKeys(r.domains) {
-			items = append(items, *r.domainView(r.domains[name]))
-		}
-		items, next, err := page(items, in.NextToken, in.MaxResults)
-		if err != nil {
-			return nil, err
-		}
-		return &apigatewayv2.GetDomainNamesOutput{Items: items, NextToken: next}, nil
-	})
+	return apigateway.List[apigatewayv2.GetDomainNamesOutput](b.state, call, func(r *region) ([]types.DomainName, error) { return apigateway.Views(r.domains, r.domainView), nil },
+		page, in.NextToken, in.MaxResults)
 }
 
 func (b *Backend) deleteDomainName(call *core.Call, in *apigatewayv2.DeleteDomainNameInput) (*apigatewayv2.DeleteDomainNameOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.DeleteDomainNameOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.DeleteDomainNameOutput, error) {
 		d, err := r.lookupDomain(in.DomainName)
 		if err != nil {
 			return nil, err
@@ -159,7 +141,7 @@ func (b *Backend) deleteDomainName(call *core.Call, in *apigatewayv2.DeleteDomai
 var mappingKey = regexp.MustCompile(`^([A-Za-z0-9$\-_.+!*'()]+(/[A-Za-z0-9$\-_.+!*'()]+)*)?$`)
 
 func (b *Backend) createAPIMapping(call *core.Call, in *apigatewayv2.CreateApiMappingInput) (*apigatewayv2.CreateApiMappingOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.CreateApiMappingOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.CreateApiMappingOutput, error) {
 		d, err := r.lookupDomain(in.DomainName)
 		if err != nil {
 			return nil, err
@@ -191,46 +173,33 @@ func (b *Backend) createAPIMapping(call *core.Call, in *apigatewayv2.CreateApiMa
 // mapping returns the API mapping a request names, or NotFoundException.
 func (r *region) mapping(call *core.Call, name, id *string) (*domain, *types.ApiMapping, error) {
 	d, err := r.lookupDomain(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	m, ok := d.mappings[aws.ToString(id)]
-	if !ok {
-		return nil, nil, notFound(call, "ApiMapping", aws.ToString(id))
-	}
-	return d, m, nil
+	return apigateway.Member(d, err, func(d *domain) map[string]*types.ApiMapping { return d.mappings }, id,
+		notFound(call, "ApiMapping", aws.ToString(id)))
 }
 
+// getAPIMapping answers GetApiMapping with the API mapping a request names.
 func (b *Backend) getAPIMapping(call *core.Call, in *apigatewayv2.GetApiMappingInput) (*apigatewayv2.GetApiMappingOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetApiMappingOutput, error) {
+	return apigateway.Read[apigatewayv2.GetApiMappingOutput](b.state, call, func(r *region) (*types.ApiMapping, error) {
 		_, m, err := r.mapping(call, in.DomainName, in.ApiMappingId)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigatewayv2.GetApiMappingOutput{}
-		core.Fill(out, m)
-		return out, nil
+		return m, err
 	})
 }
 
+// getAPIMappings answers GetApiMappings with a page of a domain name's API mappings, by id.
 func (b *Backend) getAPIMappings(call *core.Call, in *apigatewayv2.GetApiMappingsInput) (*apigatewayv2.GetApiMappingsOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetApiMappingsOutput, error) {
+	return apigateway.List[apigatewayv2.GetApiMappingsOutput](b.state, call, func(r *region) ([]types.ApiMapping, error) {
 		d, err := r.lookupDomain(in.DomainName)
 		if err != nil {
 			return nil, err
 		}
-		items, next, err := page(sortedValues(d.mappings), in.NextToken, in.MaxResults)
-		if err != nil {
-			return nil, err
-		}
-		return &apigatewayv2.GetApiMappingsOutput{Items: items, NextToken: next}, nil
-	})
+		return sortedValues(d.mappings), nil
+	}, page, in.NextToken, in.MaxResults)
 }
 
 // updateAPIMapping points an API mapping at another API, stage or key, checked as a new mapping
 // is.
 func (b *Backend) updateAPIMapping(call *core.Call, in *apigatewayv2.UpdateApiMappingInput) (*apigatewayv2.UpdateApiMappingOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.UpdateApiMappingOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.UpdateApiMappingOutput, error) {
 		d, m, err := r.mapping(call, in.DomainName, in.ApiMappingId)
 		if err != nil {
 			return nil, err
@@ -263,7 +232,7 @@ func (b *Backend) updateAPIMapping(call *core.Call, in *apigatewayv2.UpdateApiMa
 }
 
 func (b *Backend) deleteAPIMapping(call *core.Call, in *apigatewayv2.DeleteApiMappingInput) (*apigatewayv2.DeleteApiMappingOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.DeleteApiMappingOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.DeleteApiMappingOutput, error) {
 		d, m, err := r.mapping(call, in.DomainName, in.ApiMappingId)
 		if err != nil {
 			return nil, err

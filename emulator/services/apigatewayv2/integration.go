@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/services/apigateway"
 )
 
 // lambdaURI is the form of an AWS_PROXY integration's URI: a Lambda function's ARN (with an
@@ -110,21 +111,8 @@ func defaults(a *api, in *types.Integration) {
 	}
 }
 
-// integration returns the integration a request names, or NotFoundException.
-func (r *region) integration(call *core.Call, apiID, integrationID *string) (*api, *types.Integration, error) {
-	a, err := r.lookup(call, aws.ToString(apiID))
-	if err != nil {
-		return nil, nil, err
-	}
-	in, ok := a.integrations[aws.ToString(integrationID)]
-	if !ok {
-		return nil, nil, notFound(call, "Integration", aws.ToString(integrationID))
-	}
-	return a, in, nil
-}
-
 func (b *Backend) createIntegration(call *core.Call, in *apigatewayv2.CreateIntegrationInput) (*apigatewayv2.CreateIntegrationOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.CreateIntegrationOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.CreateIntegrationOutput, error) {
 		a, err := r.lookup(call, aws.ToString(in.ApiId))
 		if err != nil {
 			return nil, err
@@ -145,43 +133,23 @@ func (b *Backend) createIntegration(call *core.Call, in *apigatewayv2.CreateInte
 		if err := r.checkIntegration(call, a, it); err != nil {
 			return nil, err
 		}
-		a.integrations[*it.IntegrationId] = it
-		r.changed(call, a)
-		out := &apigatewayv2.CreateIntegrationOutput{}
-		core.Fill(out, it)
-		return out, nil
+		return store[apigatewayv2.CreateIntegrationOutput](integrations, r, call, a, *it.IntegrationId, it)
 	})
 }
 
+// getIntegration answers GetIntegration with the integration a request names.
 func (b *Backend) getIntegration(call *core.Call, in *apigatewayv2.GetIntegrationInput) (*apigatewayv2.GetIntegrationOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetIntegrationOutput, error) {
-		_, it, err := r.integration(call, in.ApiId, in.IntegrationId)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigatewayv2.GetIntegrationOutput{}
-		core.Fill(out, it)
-		return out, nil
-	})
+	return apigateway.Read[apigatewayv2.GetIntegrationOutput](b.state, call, integrations.one(call, in.ApiId, in.IntegrationId))
 }
 
+// getIntegrations answers GetIntegrations with a page of the API's integrations, by id.
 func (b *Backend) getIntegrations(call *core.Call, in *apigatewayv2.GetIntegrationsInput) (*apigatewayv2.GetIntegrationsOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetIntegrationsOutput, error) {
-		a, err := r.lookup(call, aws.ToString(in.ApiId))
-		if err != nil {
-			return nil, err
-		}
-		items, next, err := page(sortedValues(a.integrations), in.NextToken, in.MaxResults)
-		if err != nil {
-			return nil, err
-		}
-		return &apigatewayv2.GetIntegrationsOutput{Items: items, NextToken: next}, nil
-	})
+	return apigateway.List[apigatewayv2.GetIntegrationsOutput](b.state, call, integrations.all(call, in.ApiId), page, in.NextToken, in.MaxResults)
 }
 
 func (b *Backend) updateIntegration(call *core.Call, in *apigatewayv2.UpdateIntegrationInput) (*apigatewayv2.UpdateIntegrationOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.UpdateIntegrationOutput, error) {
-		a, old, err := r.integration(call, in.ApiId, in.IntegrationId)
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.UpdateIntegrationOutput, error) {
+		a, old, err := integrations.find(r, call, in.ApiId, in.IntegrationId)
 		if err != nil {
 			return nil, err
 		}
@@ -209,17 +177,13 @@ func (b *Backend) updateIntegration(call *core.Call, in *apigatewayv2.UpdateInte
 		if err := r.checkIntegration(call, a, &it); err != nil {
 			return nil, err
 		}
-		a.integrations[aws.ToString(it.IntegrationId)] = &it
-		r.changed(call, a)
-		out := &apigatewayv2.UpdateIntegrationOutput{}
-		core.Fill(out, &it)
-		return out, nil
+		return store[apigatewayv2.UpdateIntegrationOutput](integrations, r, call, a, aws.ToString(it.IntegrationId), &it)
 	})
 }
 
 func (b *Backend) deleteIntegration(call *core.Call, in *apigatewayv2.DeleteIntegrationInput) (*apigatewayv2.DeleteIntegrationOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.DeleteIntegrationOutput, error) {
-		a, it, err := r.integration(call, in.ApiId, in.IntegrationId)
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.DeleteIntegrationOutput, error) {
+		a, it, err := integrations.find(r, call, in.ApiId, in.IntegrationId)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/services/apigateway"
 )
 
 // httpRouteKey is the form of an HTTP API's route keys other than $default: a method (or ANY)
@@ -65,21 +66,8 @@ func (a *api) routeKeyTaken(key, except string) error {
 	return nil
 }
 
-// route returns the route a request names, or NotFoundException.
-func (r *region) route(call *core.Call, apiID, routeID *string) (*api, *types.Route, error) {
-	a, err := r.lookup(call, aws.ToString(apiID))
-	if err != nil {
-		return nil, nil, err
-	}
-	rt, ok := a.routes[aws.ToString(routeID)]
-	if !ok {
-		return nil, nil, notFound(call, "Route", aws.ToString(routeID))
-	}
-	return a, rt, nil
-}
-
 func (b *Backend) createRoute(call *core.Call, in *apigatewayv2.CreateRouteInput) (*apigatewayv2.CreateRouteOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.CreateRouteOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.CreateRouteOutput, error) {
 		a, err := r.lookup(call, aws.ToString(in.ApiId))
 		if err != nil {
 			return nil, err
@@ -108,43 +96,23 @@ func (b *Backend) createRoute(call *core.Call, in *apigatewayv2.CreateRouteInput
 			ModelSelectionExpression: in.ModelSelectionExpression, RouteResponseSelectionExpression: in.RouteResponseSelectionExpression,
 			AuthorizationScopes: in.AuthorizationScopes,
 		}
-		a.routes[*rt.RouteId] = rt
-		r.changed(call, a)
-		out := &apigatewayv2.CreateRouteOutput{}
-		core.Fill(out, rt)
-		return out, nil
+		return store[apigatewayv2.CreateRouteOutput](routes, r, call, a, *rt.RouteId, rt)
 	})
 }
 
+// getRoute answers GetRoute with the route a request names.
 func (b *Backend) getRoute(call *core.Call, in *apigatewayv2.GetRouteInput) (*apigatewayv2.GetRouteOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetRouteOutput, error) {
-		_, rt, err := r.route(call, in.ApiId, in.RouteId)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigatewayv2.GetRouteOutput{}
-		core.Fill(out, rt)
-		return out, nil
-	})
+	return apigateway.Read[apigatewayv2.GetRouteOutput](b.state, call, routes.one(call, in.ApiId, in.RouteId))
 }
 
+// getRoutes answers GetRoutes with a page of the API's routes, by id.
 func (b *Backend) getRoutes(call *core.Call, in *apigatewayv2.GetRoutesInput) (*apigatewayv2.GetRoutesOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetRoutesOutput, error) {
-		a, err := r.lookup(call, aws.ToString(in.ApiId))
-		if err != nil {
-			return nil, err
-		}
-		items, next, err := page(sortedValues(a.routes), in.NextToken, in.MaxResults)
-		if err != nil {
-			return nil, err
-		}
-		return &apigatewayv2.GetRoutesOutput{Items: items, NextToken: next}, nil
-	})
+	return apigateway.List[apigatewayv2.GetRoutesOutput](b.state, call, routes.all(call, in.ApiId), page, in.NextToken, in.MaxResults)
 }
 
 func (b *Backend) updateRoute(call *core.Call, in *apigatewayv2.UpdateRouteInput) (*apigatewayv2.UpdateRouteOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.UpdateRouteOutput, error) {
-		a, old, err := r.route(call, in.ApiId, in.RouteId)
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.UpdateRouteOutput, error) {
+		a, old, err := routes.find(r, call, in.ApiId, in.RouteId)
 		if err != nil {
 			return nil, err
 		}
@@ -178,17 +146,13 @@ func (b *Backend) updateRoute(call *core.Call, in *apigatewayv2.UpdateRouteInput
 		if in.RequestModels != nil {
 			rt.RequestModels = in.RequestModels
 		}
-		a.routes[aws.ToString(rt.RouteId)] = &rt
-		r.changed(call, a)
-		out := &apigatewayv2.UpdateRouteOutput{}
-		core.Fill(out, &rt)
-		return out, nil
+		return store[apigatewayv2.UpdateRouteOutput](routes, r, call, a, aws.ToString(rt.RouteId), &rt)
 	})
 }
 
 func (b *Backend) deleteRoute(call *core.Call, in *apigatewayv2.DeleteRouteInput) (*apigatewayv2.DeleteRouteOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.DeleteRouteOutput, error) {
-		a, rt, err := r.route(call, in.ApiId, in.RouteId)
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.DeleteRouteOutput, error) {
+		a, rt, err := routes.find(r, call, in.ApiId, in.RouteId)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
+	"github.com/runner-codes/infra-operator/emulator/services/apigateway"
 )
 
 // stage is one stage of an API.
@@ -82,14 +83,8 @@ func (a *api) checkStage(call *core.Call, s *types.Stage) error {
 // stage returns the stage a request names, or NotFoundException.
 func (r *region) stage(call *core.Call, apiID, name *string) (*api, *stage, error) {
 	a, err := r.lookup(call, aws.ToString(apiID))
-	if err != nil {
-		return nil, nil, err
-	}
-	s, ok := a.stages[aws.ToString(name)]
-	if !ok {
-		return nil, nil, notFound(call, "Stage", aws.ToString(name))
-	}
-	return a, s, nil
+	return apigateway.Member(a, err, func(a *api) map[string]*stage { return a.stages }, name,
+		notFound(call, "Stage", aws.ToString(name)))
 }
 
 // stageView returns the stage as API Gateway shows it, with its tags.
@@ -100,7 +95,7 @@ func (r *region) stageView(a *api, s *stage) *types.Stage {
 }
 
 func (b *Backend) createStage(call *core.Call, in *apigatewayv2.CreateStageInput) (*apigatewayv2.CreateStageOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.CreateStageOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.CreateStageOutput, error) {
 		a, err := r.lookup(call, aws.ToString(in.ApiId))
 		if err != nil {
 			return nil, err
@@ -145,38 +140,23 @@ func (b *Backend) createStage(call *core.Call, in *apigatewayv2.CreateStageInput
 	})
 }
 
+// getStage answers GetStage with the stage a request names, with its tags.
 func (b *Backend) getStage(call *core.Call, in *apigatewayv2.GetStageInput) (*apigatewayv2.GetStageOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetStageOutput, error) {
+	return apigateway.Read[apigatewayv2.GetStageOutput](b.state, call, func(r *region) (*types.Stage, error) {
 		a, s, err := r.stage(call, in.ApiId, in.StageName)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigatewayv2.GetStageOutput{}
-		core.Fill(out, r.stageView(a, s))
-		return out, nil
+		return apigateway.View(s, err, func(s *stage) *types.Stage { return r.stageView(a, s) })
 	})
 }
 
+// getStages answers GetStages with a page of the API's stages, by name.
 func (b *Backend) getStages(call *core.Call, in *apigatewayv2.GetStagesInput) (*apigatewayv2.GetStagesOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetStagesOutput, error) {
-		a, err := r.lookup(call, aws.ToString(in.ApiId))
-		if err != nil {
-			return nil, err
-		}
-		var items []types.Stage
-		for _, name := range core.SortedKeys(a.stages) {
-			items = append(items, *r.stageView(a, a.stages[name]))
-		}
-		items, next, err := page(items, in.NextToken, in.MaxResults)
-		if err != nil {
-			return nil, err
-		}
-		return &apigatewayv2.GetStagesOutput{Items: items, NextToken: next}, nil
-	})
+	return apigateway.List[apigatewayv2.GetStagesOutput](b.state, call, ofAPI(call, in.ApiId, func(r *region, a *api) []types.Stage {
+		return apigateway.Views(a.stages, func(s *stage) *types.Stage { return r.stageView(a, s) })
+	}), page, in.NextToken, in.MaxResults)
 }
 
 func (b *Backend) updateStage(call *core.Call, in *apigatewayv2.UpdateStageInput) (*apigatewayv2.UpdateStageOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.UpdateStageOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.UpdateStageOutput, error) {
 		a, s, err := r.stage(call, in.ApiId, in.StageName)
 		if err != nil {
 			return nil, err
@@ -210,7 +190,7 @@ func (b *Backend) updateStage(call *core.Call, in *apigatewayv2.UpdateStageInput
 
 // deleteAccessLogSettings turns a stage's access logging off.
 func (b *Backend) deleteAccessLogSettings(call *core.Call, in *apigatewayv2.DeleteAccessLogSettingsInput) (*apigatewayv2.DeleteAccessLogSettingsOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.DeleteAccessLogSettingsOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.DeleteAccessLogSettingsOutput, error) {
 		_, s, err := r.stage(call, in.ApiId, in.StageName)
 		if err != nil {
 			return nil, err
@@ -222,7 +202,7 @@ func (b *Backend) deleteAccessLogSettings(call *core.Call, in *apigatewayv2.Dele
 }
 
 func (b *Backend) deleteStage(call *core.Call, in *apigatewayv2.DeleteStageInput) (*apigatewayv2.DeleteStageOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.DeleteStageOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.DeleteStageOutput, error) {
 		a, s, err := r.stage(call, in.ApiId, in.StageName)
 		if err != nil {
 			return nil, err

@@ -4,7 +4,6 @@ import (
 	"regexp"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/services/apigateway"
@@ -17,16 +16,16 @@ var tagRules = apigateway.TagRules
 // links and domain names.
 var taggableARN = regexp.MustCompile(`^arn:aws[a-z-]*:apigateway:([a-z0-9-]+)::/(apis/([a-z0-9]+)(/stages/([^/]+))?|vpclinks/([a-z0-9]+)|domainnames/([^/]+))$`)
 
-// tagged returns the ARN of the live resource a tagging request names, or the error API
-// Gateway answers. The caller holds b.mu.
-func (r *region) tagged(arn string) (string, error) {
+// tagged returns where the live resource a tagging request names keeps its tags, or the error
+// API Gateway answers. The caller holds the backend's mutex.
+func (r *region) tagged(arn string) (core.TagTarget, error) {
 	m := taggableARN.FindStringSubmatch(arn)
 	if m == nil {
-		return "", badRequest("Invalid resource ARN specified: %s", arn)
+		return core.TagTarget{}, badRequest("Invalid resource ARN specified: %s", arn)
 	}
 	missing := core.NotFoundf("NotFoundException", "Resource not found: %s", arn)
 	if m[1] != r.scope.Region {
-		return "", missing
+		return core.TagTarget{}, missing
 	}
 	exists := false
 	switch {
@@ -42,41 +41,14 @@ func (r *region) tagged(arn string) (string, error) {
 		_, exists = r.domains[m[7]]
 	}
 	if !exists {
-		return "", missing
+		return core.TagTarget{}, missing
 	}
-	return arn, nil
+	return core.TagTarget{Tags: r.tags, ID: arn}, nil
 }
 
-func (b *Backend) tagResource(call *core.Call, in *apigatewayv2.TagResourceInput) (*apigatewayv2.TagResourceOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.TagResourceOutput, error) {
-		arn, err := r.tagged(aws.ToString(in.ResourceArn))
-		if err != nil {
-			return nil, err
-		}
-		if err := r.tags.Merge(in.Tags, arn); err != nil {
-			return nil, err
-		}
-		return &apigatewayv2.TagResourceOutput{}, nil
-	})
-}
-
-func (b *Backend) untagResource(call *core.Call, in *apigatewayv2.UntagResourceInput) (*apigatewayv2.UntagResourceOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.UntagResourceOutput, error) {
-		arn, err := r.tagged(aws.ToString(in.ResourceArn))
-		if err != nil {
-			return nil, err
-		}
-		r.tags.Remove(arn, in.TagKeys...)
-		return &apigatewayv2.UntagResourceOutput{}, nil
-	})
-}
-
-func (b *Backend) getTags(call *core.Call, in *apigatewayv2.GetTagsInput) (*apigatewayv2.GetTagsOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetTagsOutput, error) {
-		arn, err := r.tagged(aws.ToString(in.ResourceArn))
-		if err != nil {
-			return nil, err
-		}
-		return &apigatewayv2.GetTagsOutput{Tags: r.tags.Map(arn)}, nil
-	})
+// tagging serves the tag operations on the resources of the caller's region, by ARN.
+func (b *Backend) tagging() core.Tagging[*string, struct{}] {
+	return core.Tagging[*string, struct{}]{Lock: b.state, Find: func(call *core.Call, arn *string) (core.TagTarget, error) {
+		return b.state.Of(call).tagged(aws.ToString(arn))
+	}}
 }

@@ -66,7 +66,7 @@ func (b *Backend) createVpcLink(call *core.Call, in *apigatewayv2.CreateVpcLinkI
 	if err := b.checkNetwork(scope, in.SubnetIds, in.SecurityGroupIds); err != nil {
 		return nil, err
 	}
-	return locked(b, call, func(r *region) (*apigatewayv2.CreateVpcLinkOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.CreateVpcLinkOutput, error) {
 		id := core.LowerAlnumID(6)
 		l := &vpcLink{arn: apigateway.ARN(r.scope, "/vpclinks/"+id), readyAt: call.Now.Add(call.Transition)}
 		l.cfg = types.VpcLink{
@@ -76,13 +76,7 @@ func (b *Backend) createVpcLink(call *core.Call, in *apigatewayv2.CreateVpcLinkI
 		if l.cfg.SecurityGroupIds == nil {
 			l.cfg.SecurityGroupIds = []string{}
 		}
-		if err := r.tags.Merge(in.Tags, l.arn); err != nil {
-			return nil, err
-		}
-		r.vpcLinks[id] = l
-		out := &apigatewayv2.CreateVpcLinkOutput{}
-		core.Fill(out, r.vpcLinkView(l, call.Now))
-		return out, nil
+		return apigateway.Created[apigatewayv2.CreateVpcLinkOutput](r.tags, in.Tags, l.arn, r.vpcLinks, id, l, func(l *vpcLink) *types.VpcLink { return r.vpcLinkView(l, call.Now) })
 	})
 }
 
@@ -95,34 +89,23 @@ func (r *region) vpcLink(call *core.Call, id *string) (*vpcLink, error) {
 	return l, nil
 }
 
+// getVpcLink answers GetVpcLink with the VPC link a request names.
 func (b *Backend) getVpcLink(call *core.Call, in *apigatewayv2.GetVpcLinkInput) (*apigatewayv2.GetVpcLinkOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetVpcLinkOutput, error) {
+	return apigateway.Read[apigatewayv2.GetVpcLinkOutput](b.state, call, func(r *region) (*types.VpcLink, error) {
 		l, err := r.vpcLink(call, in.VpcLinkId)
-		if err != nil {
-			return nil, err
-		}
-		out := &apigatewayv2.GetVpcLinkOutput{}
-		core.Fill(out, r.vpcLinkView(l, call.Now))
-		return out, nil
+		return apigateway.View(l, err, func(l *vpcLink) *types.VpcLink { return r.vpcLinkView(l, call.Now) })
 	})
 }
 
+// getVpcLinks answers GetVpcLinks with a page of the region's VPC links, by id.
 func (b *Backend) getVpcLinks(call *core.Call, in *apigatewayv2.GetVpcLinksInput) (*apigatewayv2.GetVpcLinksOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.GetVpcLinksOutput, error) {
-		var items []types.VpcLink
-		for _, id := range core.SortedKeys(r.vpcLinks) {
-			items = append(items, *r.vpcLinkView(r.vpcLinks[id], call.Now))
-		}
-		items, next, err := page(items, in.NextToken, in.MaxResults)
-		if err != nil {
-			return nil, err
-		}
-		return &apigatewayv2.GetVpcLinksOutput{Items: items, NextToken: next}, nil
-	})
+	return apigateway.List[apigatewayv2.GetVpcLinksOutput](b.state, call, func(r *region) ([]types.VpcLink, error) {
+		return apigateway.Views(r.vpcLinks, func(l *vpcLink) *types.VpcLink { return r.vpcLinkView(l, call.Now) }), nil
+	}, page, in.NextToken, in.MaxResults)
 }
 
 func (b *Backend) deleteVpcLink(call *core.Call, in *apigatewayv2.DeleteVpcLinkInput) (*apigatewayv2.DeleteVpcLinkOutput, error) {
-	return locked(b, call, func(r *region) (*apigatewayv2.DeleteVpcLinkOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.DeleteVpcLinkOutput, error) {
 		l, err := r.vpcLink(call, in.VpcLinkId)
 		if err != nil {
 			return nil, err

@@ -65,9 +65,9 @@ func validateControl(a *account, self string, c *types.OriginAccessControlConfig
 	return nil
 }
 
-// controlFor returns an origin access control of the call's account. The caller holds b.mu.
-func (b *Backend) controlFor(call *core.Call, id *string) (*accessControl, error) {
-	c, ok := b.accountOf(call).controls[aws.ToString(id)]
+// control returns an origin access control of the account. The caller holds the backend's mutex.
+func (a *account) control(id *string) (*accessControl, error) {
+	c, ok := a.controls[aws.ToString(id)]
 	if !ok {
 		return nil, noSuchAccessControl()
 	}
@@ -76,16 +76,15 @@ func (b *Backend) controlFor(call *core.Call, id *string) (*accessControl, error
 
 // createOriginAccessControl creates an origin access control.
 func (b *Backend) createOriginAccessControl(call *core.Call, in *cloudfront.CreateOriginAccessControlInput) (*cloudfront.CreateOriginAccessControlOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.accountOf(call)
-	if err := validateControl(a, "", in.OriginAccessControlConfig); err != nil {
-		return nil, err
-	}
-	c := &accessControl{id: newID(), etag: newETag(), config: withDescription(in.OriginAccessControlConfig)}
-	a.controls[c.id] = c
-	return &cloudfront.CreateOriginAccessControlOutput{OriginAccessControl: c.view(), ETag: aws.String(c.etag),
-		Location: aws.String("https://cloudfront.amazonaws.com/2020-05-31/origin-access-control/" + c.id)}, nil
+	return core.Locked(b.state, call, func(a *account) (*cloudfront.CreateOriginAccessControlOutput, error) {
+		if err := validateControl(a, "", in.OriginAccessControlConfig); err != nil {
+			return nil, err
+		}
+		c := &accessControl{id: newID(), etag: newETag(), config: withDescription(in.OriginAccessControlConfig)}
+		a.controls[c.id] = c
+		return &cloudfront.CreateOriginAccessControlOutput{OriginAccessControl: c.view(), ETag: aws.String(c.etag),
+			Location: aws.String("https://cloudfront.amazonaws.com/2020-05-31/origin-access-control/" + c.id)}, nil
+	})
 }
 
 // withDescription returns a copy of an origin access control configuration with an empty
@@ -100,79 +99,77 @@ func withDescription(c *types.OriginAccessControlConfig) *types.OriginAccessCont
 
 // getOriginAccessControl returns an origin access control and its ETag.
 func (b *Backend) getOriginAccessControl(call *core.Call, in *cloudfront.GetOriginAccessControlInput) (*cloudfront.GetOriginAccessControlOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, err := b.controlFor(call, in.Id)
-	if err != nil {
-		return nil, err
-	}
-	return &cloudfront.GetOriginAccessControlOutput{OriginAccessControl: c.view(), ETag: aws.String(c.etag)}, nil
+	return core.Locked(b.state, call, func(a *account) (*cloudfront.GetOriginAccessControlOutput, error) {
+		c, err := a.control(in.Id)
+		if err != nil {
+			return nil, err
+		}
+		return &cloudfront.GetOriginAccessControlOutput{OriginAccessControl: c.view(), ETag: aws.String(c.etag)}, nil
+	})
 }
 
 // updateOriginAccessControl replaces an origin access control's configuration, given its
 // current ETag.
 func (b *Backend) updateOriginAccessControl(call *core.Call, in *cloudfront.UpdateOriginAccessControlInput) (*cloudfront.UpdateOriginAccessControlOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, err := b.controlFor(call, in.Id)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkIfMatch(in.IfMatch, c.etag); err != nil {
-		return nil, err
-	}
-	if err := validateControl(b.accountOf(call), c.id, in.OriginAccessControlConfig); err != nil {
-		return nil, err
-	}
-	c.config, c.etag = withDescription(in.OriginAccessControlConfig), newETag()
-	return &cloudfront.UpdateOriginAccessControlOutput{OriginAccessControl: c.view(), ETag: aws.String(c.etag)}, nil
+	return core.Locked(b.state, call, func(a *account) (*cloudfront.UpdateOriginAccessControlOutput, error) {
+		c, err := a.control(in.Id)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkIfMatch(in.IfMatch, c.etag); err != nil {
+			return nil, err
+		}
+		if err := validateControl(a, c.id, in.OriginAccessControlConfig); err != nil {
+			return nil, err
+		}
+		c.config, c.etag = withDescription(in.OriginAccessControlConfig), newETag()
+		return &cloudfront.UpdateOriginAccessControlOutput{OriginAccessControl: c.view(), ETag: aws.String(c.etag)}, nil
+	})
 }
 
 // deleteOriginAccessControl deletes an origin access control, given its current ETag, unless a
 // distribution's origin uses it.
 func (b *Backend) deleteOriginAccessControl(call *core.Call, in *cloudfront.DeleteOriginAccessControlInput) (*cloudfront.DeleteOriginAccessControlOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, err := b.controlFor(call, in.Id)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkIfMatch(in.IfMatch, c.etag); err != nil {
-		return nil, err
-	}
-	a := b.accountOf(call)
-	for _, d := range a.distributions {
-		for _, o := range d.config.Origins.Items {
-			if aws.ToString(o.OriginAccessControlId) == c.id {
-				return nil, conflict("OriginAccessControlInUse", "Cannot delete the origin access control because it's in use by one or more distributions: %s.", d.id)
+	return core.Locked(b.state, call, func(a *account) (*cloudfront.DeleteOriginAccessControlOutput, error) {
+		c, err := a.control(in.Id)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkIfMatch(in.IfMatch, c.etag); err != nil {
+			return nil, err
+		}
+		for _, d := range a.distributions {
+			for _, o := range d.config.Origins.Items {
+				if aws.ToString(o.OriginAccessControlId) == c.id {
+					return nil, conflict("OriginAccessControlInUse", "Cannot delete the origin access control because it's in use by one or more distributions: %s.", d.id)
+				}
 			}
 		}
-	}
-	delete(a.controls, c.id)
-	return &cloudfront.DeleteOriginAccessControlOutput{}, nil
+		delete(a.controls, c.id)
+		return &cloudfront.DeleteOriginAccessControlOutput{}, nil
+	})
 }
 
 // listOriginAccessControls lists the account's origin access controls in id order, a page at a
 // time.
 func (b *Backend) listOriginAccessControls(call *core.Call, in *cloudfront.ListOriginAccessControlsInput) (*cloudfront.ListOriginAccessControlsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.accountOf(call)
-	all := make([]*accessControl, 0, len(a.controls))
-	for _, id := range core.SortedKeys(a.controls) {
-		all = append(all, a.controls[id])
-	}
-	size := pageSize(in.MaxItems)
-	page, next := pageAfter(all, func(c *accessControl) string { return c.id }, aws.ToString(in.Marker), size)
-	list := &types.OriginAccessControlList{Marker: aws.String(aws.ToString(in.Marker)), MaxItems: aws.Int32(int32(size)),
-		IsTruncated: aws.Bool(next != ""), Quantity: aws.Int32(int32(len(page))), Items: make([]types.OriginAccessControlSummary, 0, len(page))}
-	for _, c := range page {
-		list.Items = append(list.Items, types.OriginAccessControlSummary{Id: aws.String(c.id), Name: c.config.Name,
-			Description: aws.String(aws.ToString(c.config.Description)), SigningProtocol: c.config.SigningProtocol,
-			SigningBehavior: c.config.SigningBehavior, OriginAccessControlOriginType: c.config.OriginAccessControlOriginType})
-	}
-	if next != "" {
-		list.NextMarker = aws.String(next)
-	}
-	return &cloudfront.ListOriginAccessControlsOutput{OriginAccessControlList: list}, nil
+	return core.Locked(b.state, call, func(a *account) (*cloudfront.ListOriginAccessControlsOutput, error) {
+		all := make([]*accessControl, 0, len(a.controls))
+		for _, id := range core.SortedKeys(a.controls) {
+			all = append(all, a.controls[id])
+		}
+		size := pageSize(in.MaxItems)
+		page, next := pageAfter(all, func(c *accessControl) string { return c.id }, aws.ToString(in.Marker), size)
+		list := &types.OriginAccessControlList{Marker: aws.String(aws.ToString(in.Marker)), MaxItems: aws.Int32(int32(size)),
+			IsTruncated: aws.Bool(next != ""), Quantity: aws.Int32(int32(len(page))), Items: make([]types.OriginAccessControlSummary, 0, len(page))}
+		for _, c := range page {
+			list.Items = append(list.Items, types.OriginAccessControlSummary{Id: aws.String(c.id), Name: c.config.Name,
+				Description: aws.String(aws.ToString(c.config.Description)), SigningProtocol: c.config.SigningProtocol,
+				SigningBehavior: c.config.SigningBehavior, OriginAccessControlOriginType: c.config.OriginAccessControlOriginType})
+		}
+		if next != "" {
+			list.NextMarker = aws.String(next)
+		}
+		return &cloudfront.ListOriginAccessControlsOutput{OriginAccessControlList: list}, nil
+	})
 }

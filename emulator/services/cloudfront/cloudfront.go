@@ -40,8 +40,10 @@ package cloudfront
 import (
 	"fmt"
 	"net/http"
-	"sync"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/cloudfront"
+	"github.com/aws/aws-sdk-go-v2/service/cloudfront/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
@@ -62,15 +64,14 @@ type Certificates interface {
 
 // Backend holds the distributions and origin access controls of every account.
 type Backend struct {
-	clock    *core.Clock
-	certs    Certificates
-	mu       sync.Mutex
-	accounts *core.Regions[*account]
-	aliases  map[string]string // distribution ARN by alias (lower case), across accounts
+	clock   *core.Clock
+	certs   Certificates
+	state   *core.Backend[*account]
+	aliases map[string]string // distribution ARN by alias (lower case), across accounts
 }
 
 // account is what one account has in CloudFront. CloudFront is global, so there is one per
-// account, kept in core.Regions under the account's scope with no region.
+// account, kept in a global core.Backend.
 type account struct {
 	distributions map[string]*distribution  // by id
 	controls      map[string]*accessControl // by id
@@ -81,7 +82,7 @@ type account struct {
 // emulated ACM.
 func New(clock *core.Clock, certs Certificates) *Backend {
 	return &Backend{clock: clock, certs: certs, aliases: map[string]string{},
-		accounts: core.NewRegions(func(core.Scope) *account {
+		state: core.NewGlobalBackend(func(core.Scope) *account {
 			return &account{distributions: map[string]*distribution{},
 				controls: map[string]*accessControl{}, tags: core.NewTags(tagRules)}
 		})}
@@ -89,54 +90,44 @@ func New(clock *core.Clock, certs Certificates) *Backend {
 
 // Service describes CloudFront to the router.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName:  "cloudfront",
-		ID:           "CloudFront",
-		Protocol:     core.ProtocolRESTXML,
-		XMLNamespace: "http://cloudfront.amazonaws.com/doc/2020-05-31/",
-		Model:        models.MustLoad("cloudfront"),
-		// CloudFront wraps its errors in <ErrorResponse>, unlike S3.
-		WrappedErrors: true,
-		Transition:    TransitionTime,
-		Throttle:      &core.APIError{Code: "Throttling", Status: http.StatusBadRequest, Message: "Rate exceeded"},
-		Operations: map[string]core.Operation{
-			"CreateDistribution":         core.Op(b.createDistribution),
-			"CreateDistributionWithTags": core.Op(b.createDistributionWithTags),
-			"GetDistribution":            core.Op(b.getDistribution),
-			"GetDistributionConfig":      core.Op(b.getDistributionConfig),
-			"UpdateDistribution":         core.Op(b.updateDistribution),
-			"DeleteDistribution":         core.Op(b.deleteDistribution),
-			"ListDistributions":          core.Op(b.listDistributions),
-			"CreateOriginAccessControl":  core.Op(b.createOriginAccessControl),
-			"GetOriginAccessControl":     core.Op(b.getOriginAccessControl),
-			"UpdateOriginAccessControl":  core.Op(b.updateOriginAccessControl),
-			"DeleteOriginAccessControl":  core.Op(b.deleteOriginAccessControl),
-			"ListOriginAccessControls":   core.Op(b.listOriginAccessControls),
-			"ListCachePolicies":          core.Op(b.listCachePolicies),
-			"GetCachePolicy":             core.Op(b.getCachePolicy),
-			"ListOriginRequestPolicies":  core.Op(b.listOriginRequestPolicies),
-			"GetOriginRequestPolicy":     core.Op(b.getOriginRequestPolicy),
-			"TagResource":                core.Op(b.tagResource),
-			"UntagResource":              core.Op(b.untagResource),
-			"ListTagsForResource":        core.Op(b.listTagsForResource),
-		},
-		Dump: b.dump,
+	tagging := b.tagging()
+	s := core.RESTService("cloudfront", "CloudFront", core.ProtocolRESTXML, models.MustLoad("cloudfront"),
+		&core.APIError{Code: "Throttling", Status: http.StatusBadRequest, Message: "Rate exceeded"})
+	s.XMLNamespace, s.Transition, s.Dump = "http://cloudfront.amazonaws.com/doc/2020-05-31/", TransitionTime, b.dump
+	// CloudFront wraps its errors in <ErrorResponse>, unlike S3.
+	s.WrappedErrors = true
+	s.Operations = map[string]core.Operation{
+		"CreateDistribution":         core.Op(b.createDistribution),
+		"CreateDistributionWithTags": core.Op(b.createDistributionWithTags),
+		"GetDistribution":            core.Op(b.getDistribution),
+		"GetDistributionConfig":      core.Op(b.getDistributionConfig),
+		"UpdateDistribution":         core.Op(b.updateDistribution),
+		"DeleteDistribution":         core.Op(b.deleteDistribution),
+		"ListDistributions":          core.Op(b.listDistributions),
+		"CreateOriginAccessControl":  core.Op(b.createOriginAccessControl),
+		"GetOriginAccessControl":     core.Op(b.getOriginAccessControl),
+		"UpdateOriginAccessControl":  core.Op(b.updateOriginAccessControl),
+		"DeleteOriginAccessControl":  core.Op(b.deleteOriginAccessControl),
+		"ListOriginAccessControls":   core.Op(b.listOriginAccessControls),
+		"ListCachePolicies":          core.Op(b.listCachePolicies),
+		"GetCachePolicy":             core.Op(b.getCachePolicy),
+		"ListOriginRequestPolicies":  core.Op(b.listOriginRequestPolicies),
+		"GetOriginRequestPolicy":     core.Op(b.getOriginRequestPolicy),
+		"TagResource":                core.Op(b.tagResource),
+		"UntagResource":              core.RemoveOp[cloudfront.UntagResourceOutput](tagging, untagKeys),
+		"ListTagsForResource": core.ListOp(tagging, func(in *cloudfront.ListTagsForResourceInput) *string { return in.Resource },
+			func(tags []types.Tag) *cloudfront.ListTagsForResourceOutput {
+				return &cloudfront.ListTagsForResourceOutput{Tags: &types.Tags{Items: tags}}
+			}),
 	}
-}
-
-// accountOf returns the CloudFront state of the call's account, whatever its region. The caller
-// holds b.mu.
-func (b *Backend) accountOf(call *core.Call) *account {
-	return b.accounts.For(core.Scope{Account: call.Account})
+	return s
 }
 
 // dump returns every distribution and origin access control, for debugging.
 func (b *Backend) dump() any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	now := b.clock.Now()
 	out := map[string]any{}
-	for scope, a := range b.accounts.All() {
+	for scope, a := range b.state.All() {
 		for id, d := range a.distributions {
 			out[fmt.Sprintf("%s/distribution/%s", scope.Account, id)] = d.view(now)
 		}

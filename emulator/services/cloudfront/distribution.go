@@ -28,10 +28,7 @@ type distribution struct {
 
 // status returns InProgress until the last change is deployed, then Deployed.
 func (d *distribution) status(now time.Time) string {
-	if now.Before(d.deployedAt) {
-		return statusInProgress
-	}
-	return statusDeployed
+	return core.Ready(now, d.deployedAt, statusInProgress, statusDeployed)
 }
 
 // view returns the distribution as GetDistribution answers it.
@@ -62,7 +59,7 @@ func (d *distribution) change(call *core.Call, cfg *types.DistributionConfig) {
 
 // claimAliases checks that no other distribution, of any account, holds one of the aliases of
 // cfg (CNAMEAlreadyExists), and then records them as arn's, releasing those arn held before. The
-// caller holds b.mu.
+// caller holds the backend's mutex.
 func (b *Backend) claimAliases(arn string, cfg *types.DistributionConfig) error {
 	for _, alias := range cfg.Aliases.Items {
 		if holder, ok := b.aliases[strings.ToLower(alias)]; ok && holder != arn {
@@ -76,7 +73,7 @@ func (b *Backend) claimAliases(arn string, cfg *types.DistributionConfig) error 
 	return nil
 }
 
-// releaseAliases forgets the aliases distribution arn holds. The caller holds b.mu.
+// releaseAliases forgets the aliases distribution arn holds. The caller holds the backend's mutex.
 func (b *Backend) releaseAliases(arn string) {
 	for alias, holder := range b.aliases {
 		if holder == arn {
@@ -85,9 +82,9 @@ func (b *Backend) releaseAliases(arn string) {
 	}
 }
 
-// lookup returns a distribution of the call's account. The caller holds b.mu.
-func (b *Backend) lookup(call *core.Call, id *string) (*distribution, error) {
-	d, ok := b.accountOf(call).distributions[aws.ToString(id)]
+// distribution returns a distribution of the account. The caller holds the backend's mutex.
+func (a *account) distribution(id *string) (*distribution, error) {
+	d, ok := a.distributions[aws.ToString(id)]
 	if !ok {
 		return nil, noSuchDistribution()
 	}
@@ -106,34 +103,33 @@ func (b *Backend) create(call *core.Call, in *types.DistributionConfig, tags map
 		return nil, invalidArgument("The parameter DistributionConfig is required.")
 	}
 	cfg := withDefaults(in)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.accountOf(call)
-	for _, d := range a.distributions {
-		if aws.ToString(d.config.CallerReference) != aws.ToString(cfg.CallerReference) {
-			continue
+	return core.Locked(b.state, call, func(a *account) (*distribution, error) {
+		for _, d := range a.distributions {
+			if aws.ToString(d.config.CallerReference) != aws.ToString(cfg.CallerReference) {
+				continue
+			}
+			if sameConfig(d.config, cfg) {
+				return d, nil
+			}
+			return nil, conflict("DistributionAlreadyExists",
+				"The caller reference that you are using to create a distribution is associated with another distribution. Already exists: %s", d.id)
 		}
-		if sameConfig(d.config, cfg) {
-			return d, nil
+		if err := b.validate(call, a, cfg); err != nil {
+			return nil, err
 		}
-		return nil, conflict("DistributionAlreadyExists",
-			"The caller reference that you are using to create a distribution is associated with another distribution. Already exists: %s", d.id)
-	}
-	if err := b.validate(call, a, cfg); err != nil {
-		return nil, err
-	}
-	id := newID()
-	d := &distribution{id: id, arn: distributionARN(call.Account, id), domain: newDomainName()}
-	if err := a.tags.Merge(tags, d.arn); err != nil {
-		return nil, err
-	}
-	if err := b.claimAliases(d.arn, cfg); err != nil {
-		a.tags.Delete(d.arn)
-		return nil, err
-	}
-	d.change(call, cfg)
-	a.distributions[id] = d
-	return d, nil
+		id := newID()
+		d := &distribution{id: id, arn: distributionARN(call.Account, id), domain: newDomainName()}
+		if err := a.tags.Merge(tags, d.arn); err != nil {
+			return nil, err
+		}
+		if err := b.claimAliases(d.arn, cfg); err != nil {
+			a.tags.Delete(d.arn)
+			return nil, err
+		}
+		d.change(call, cfg)
+		a.distributions[id] = d
+		return d, nil
+	})
 }
 
 // createDistribution creates a distribution, or answers the one its CallerReference made.
@@ -164,22 +160,22 @@ func (b *Backend) createDistributionWithTags(call *core.Call, in *cloudfront.Cre
 
 // getDistribution returns a distribution and its ETag.
 func (b *Backend) getDistribution(call *core.Call, in *cloudfront.GetDistributionInput) (*cloudfront.GetDistributionOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	d, err := b.lookup(call, in.Id)
-	if err != nil {
-		return nil, err
-	}
-	return &cloudfront.GetDistributionOutput{Distribution: d.view(call.Now), ETag: aws.String(d.etag)}, nil
+	return core.Locked(b.state, call, func(a *account) (*cloudfront.GetDistributionOutput, error) {
+		d, err := a.distribution(in.Id)
+		if err != nil {
+			return nil, err
+		}
+		return &cloudfront.GetDistributionOutput{Distribution: d.view(call.Now), ETag: aws.String(d.etag)}, nil
+	})
 }
 
 // getDistributionConfig returns a distribution's configuration and its ETag.
 func (b *Backend) getDistributionConfig(call *core.Call, in *cloudfront.GetDistributionConfigInput) (*cloudfront.GetDistributionConfigOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	d, err := b.lookup(call, in.Id)
-	if err != nil {
-		return nil, err
-	}
-	return &cloudfront.GetDistributionConfigOutput{DistributionConfig: clone(d.config), ETag: aws.String(d.etag)}, nil
+	return core.Locked(b.state, call, func(a *account) (*cloudfront.GetDistributionConfigOutput, error) {
+		d, err := a.distribution(in.Id)
+		if err != nil {
+			return nil, err
+		}
+		return &cloudfront.GetDistributionConfigOutput{DistributionConfig: clone(d.config), ETag: aws.String(d.etag)}, nil
+	})
 }

@@ -46,18 +46,24 @@ func requestTags(tags *types.Tags) (map[string]string, error) {
 	return out, nil
 }
 
-// tagged returns the account whose distribution a Resource ARN names. The caller holds b.mu.
-func (b *Backend) tagged(call *core.Call, arn *string) (*account, error) {
+// tagged returns where the distribution a Resource ARN names keeps its tags. The caller holds
+// the backend's mutex.
+func (a *account) tagged(arn *string) (core.TagTarget, error) {
 	if !distributionARNForm.MatchString(aws.ToString(arn)) {
-		return nil, invalidArgument("The parameter Resource is not a valid CloudFront ARN: %q.", aws.ToString(arn))
+		return core.TagTarget{}, invalidArgument("The parameter Resource is not a valid CloudFront ARN: %q.", aws.ToString(arn))
 	}
-	a := b.accountOf(call)
 	for _, d := range a.distributions {
 		if d.arn == aws.ToString(arn) {
-			return a, nil
+			return core.TagTarget{Tags: a.tags, ID: d.arn}, nil
 		}
 	}
-	return nil, notFound("NoSuchResource", "The specified resource does not exist: "+aws.ToString(arn))
+	return core.TagTarget{}, notFound("NoSuchResource", "The specified resource does not exist: "+aws.ToString(arn))
+}
+
+// tagging serves the tag operations on the distributions of the caller's account, by ARN.
+func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
+	return core.Tagging[*string, types.Tag]{Lock: b.state, Tag: func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} },
+		Find: func(call *core.Call, arn *string) (core.TagTarget, error) { return b.state.Of(call).tagged(arn) }}
 }
 
 // tagResource adds tags to a distribution.
@@ -66,42 +72,13 @@ func (b *Backend) tagResource(call *core.Call, in *cloudfront.TagResourceInput) 
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a, err := b.tagged(call, in.Resource)
-	if err != nil {
-		return nil, err
-	}
-	if err := a.tags.Merge(tags, aws.ToString(in.Resource)); err != nil {
-		return nil, err
-	}
-	return &cloudfront.TagResourceOutput{}, nil
+	return &cloudfront.TagResourceOutput{}, b.tagging().Add(call, in.Resource, tags)
 }
 
-// untagResource removes tags from a distribution by key.
-func (b *Backend) untagResource(call *core.Call, in *cloudfront.UntagResourceInput) (*cloudfront.UntagResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a, err := b.tagged(call, in.Resource)
-	if err != nil {
-		return nil, err
+// untagKeys returns the keys an UntagResource request names, none when it has no TagKeys.
+func untagKeys(in *cloudfront.UntagResourceInput) (*string, []string) {
+	if in.TagKeys == nil {
+		return in.Resource, nil
 	}
-	if in.TagKeys != nil {
-		a.tags.Remove(aws.ToString(in.Resource), in.TagKeys.Items...)
-	}
-	return &cloudfront.UntagResourceOutput{}, nil
-}
-
-// listTagsForResource returns a distribution's tags.
-func (b *Backend) listTagsForResource(call *core.Call, in *cloudfront.ListTagsForResourceInput) (*cloudfront.ListTagsForResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a, err := b.tagged(call, in.Resource)
-	if err != nil {
-		return nil, err
-	}
-	items := core.TagList(a.tags, aws.ToString(in.Resource), func(k, v string) types.Tag {
-		return types.Tag{Key: aws.String(k), Value: aws.String(v)}
-	})
-	return &cloudfront.ListTagsForResourceOutput{Tags: &types.Tags{Items: items}}, nil
+	return in.Resource, in.TagKeys.Items
 }

@@ -52,6 +52,7 @@ func New(clock *core.Clock, keys core.Keys) *Backend {
 
 // Service describes DynamoDB to the router.
 func (b *Backend) Service() *core.Service {
+	tagging := b.tagging()
 	return &core.Service{
 		SigningName:  "dynamodb",
 		ID:           "DynamoDB",
@@ -71,9 +72,11 @@ func (b *Backend) Service() *core.Service {
 			"DescribeTimeToLive":        core.Op(b.describeTimeToLive),
 			"UpdateContinuousBackups":   core.Op(b.updateContinuousBackups),
 			"DescribeContinuousBackups": core.Op(b.describeContinuousBackups),
-			"TagResource":               core.Op(b.tagResource),
-			"UntagResource":             core.Op(b.untagResource),
-			"ListTagsOfResource":        core.Op(b.listTagsOfResource),
+			"TagResource":               core.AddListOp[dynamodb.TagResourceOutput](tagging, func(in *dynamodb.TagResourceInput) (*string, []types.Tag) { return in.ResourceArn, in.Tags }),
+			"UntagResource":             core.RemoveOp[dynamodb.UntagResourceOutput](tagging, func(in *dynamodb.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
+			"ListTagsOfResource": core.ListOp(tagging, func(in *dynamodb.ListTagsOfResourceInput) *string { return in.ResourceArn }, func(tags []types.Tag) *dynamodb.ListTagsOfResourceOutput {
+				return &dynamodb.ListTagsOfResourceOutput{Tags: tags}
+			}),
 		},
 		Dump: b.dump,
 	}
@@ -88,6 +91,12 @@ func notFound(name string) *core.APIError {
 }
 
 var tableName = regexp.MustCompile(`^[a-zA-Z0-9_.-]{3,255}$`)
+
+// withTable runs f, holding b.mu, on the live table that nameOrARN names, and returns f's answer
+// or lookup's error.
+func withTable[O any](b *Backend, call *core.Call, nameOrARN *string, f func(*table) (*O, error)) (*O, error) {
+	return core.Holding(&b.mu, func() (*table, error) { return b.lookup(call, aws.ToString(nameOrARN)) }, f)
+}
 
 // lookup returns a live table by name or ARN, settling its state first. The caller holds b.mu.
 func (b *Backend) lookup(call *core.Call, nameOrARN string) (*table, error) {
@@ -125,7 +134,8 @@ func (b *Backend) createTable(call *core.Call, in *dynamodb.CreateTableInput) (*
 			return nil, err
 		}
 	}
-	if err := b.tags.Merge(requestTags(in.Tags), t.arn); err != nil {
+	tags, _ := core.TagMap(in.Tags, tagPair)
+	if err := b.tags.Merge(tags, t.arn); err != nil {
 		return nil, err
 	}
 	b.seq++
@@ -145,20 +155,16 @@ func (b *Backend) describeTable(call *core.Call, in *dynamodb.DescribeTableInput
 }
 
 func (b *Backend) deleteTable(call *core.Call, in *dynamodb.DeleteTableInput) (*dynamodb.DeleteTableOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.lookup(call, aws.ToString(in.TableName))
-	if err != nil {
-		return nil, err
-	}
-	if t.status != types.TableStatusActive {
-		return nil, core.Errorf("ResourceInUseException", "Attempt to change a resource which is still in use: Table: %s is in %s state", t.name, t.status)
-	}
-	if t.deletionProtection {
-		return nil, validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
-	}
-	t.status, t.until = types.TableStatusDeleting, call.Now.Add(call.Transition)
-	return &dynamodb.DeleteTableOutput{TableDescription: t.describe(call.Now)}, nil
+	return withTable(b, call, in.TableName, func(t *table) (*dynamodb.DeleteTableOutput, error) {
+		if t.status != types.TableStatusActive {
+			return nil, core.Errorf("ResourceInUseException", "Attempt to change a resource which is still in use: Table: %s is in %s state", t.name, t.status)
+		}
+		if t.deletionProtection {
+			return nil, validation("Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.")
+		}
+		t.status, t.until = types.TableStatusDeleting, call.Now.Add(call.Transition)
+		return &dynamodb.DeleteTableOutput{TableDescription: t.describe(call.Now)}, nil
+	})
 }
 
 func (b *Backend) listTables(call *core.Call, in *dynamodb.ListTablesInput) (*dynamodb.ListTablesOutput, error) {

@@ -2,7 +2,6 @@ package dynamodb
 
 import (
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -21,41 +20,19 @@ var tagRules = core.TagRules{
 	},
 }
 
-// requestTags returns the tags of a request as a map; a key given twice keeps its last value.
-func requestTags(tags []types.Tag) map[string]string {
-	out, _ := core.TagMap(tags, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
-	return out
-}
+// tagPair returns an SDK tag's key and value.
+func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
 
-func (b *Backend) tagResource(call *core.Call, in *dynamodb.TagResourceInput) (*dynamodb.TagResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.lookup(call, aws.ToString(in.ResourceArn))
-	if err != nil {
-		return nil, err
+// tagging serves the tag operations on the tables of the caller's region, by ARN.
+func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
+	return core.Tagging[*string, types.Tag]{Lock: &b.mu, Rules: tagRules, Pair: tagPair,
+		Find: func(call *core.Call, arn *string) (core.TagTarget, error) {
+			t, err := b.lookup(call, aws.ToString(arn))
+			if err != nil {
+				return core.TagTarget{}, err
+			}
+			return core.TagTarget{Tags: b.tags, ID: t.arn}, nil
+		},
+		Tag: func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} },
 	}
-	return &dynamodb.TagResourceOutput{}, b.tags.Merge(requestTags(in.Tags), t.arn)
-}
-
-func (b *Backend) untagResource(call *core.Call, in *dynamodb.UntagResourceInput) (*dynamodb.UntagResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.lookup(call, aws.ToString(in.ResourceArn))
-	if err != nil {
-		return nil, err
-	}
-	b.tags.Remove(t.arn, in.TagKeys...)
-	return &dynamodb.UntagResourceOutput{}, nil
-}
-
-func (b *Backend) listTagsOfResource(call *core.Call, in *dynamodb.ListTagsOfResourceInput) (*dynamodb.ListTagsOfResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.lookup(call, aws.ToString(in.ResourceArn))
-	if err != nil {
-		return nil, err
-	}
-	return &dynamodb.ListTagsOfResourceOutput{Tags: core.TagList(b.tags, t.arn, func(k, v string) types.Tag {
-		return types.Tag{Key: aws.String(k), Value: aws.String(v)}
-	})}, nil
 }

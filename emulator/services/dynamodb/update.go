@@ -11,74 +11,71 @@ import (
 // updateTable applies the changes UpdateTable asks for. As on AWS, the table must be ACTIVE, a
 // request must change something, and the table goes UPDATING for a while.
 func (b *Backend) updateTable(call *core.Call, in *dynamodb.UpdateTableInput) (*dynamodb.UpdateTableOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.lookup(call, aws.ToString(in.TableName))
-	if err != nil {
-		return nil, err
-	}
-	if t.status != types.TableStatusActive {
-		return nil, core.Errorf("ResourceInUseException", "Attempt to change a resource which is still in use: Table: %s is in %s state", t.name, t.status)
-	}
-	// DynamoDB checks the new key before it changes anything.
-	var sse *types.SSEDescription
-	if in.SSESpecification != nil {
-		if sse, err = b.sseDescription(call, in.SSESpecification); err != nil {
-			return nil, err
+	return withTable(b, call, in.TableName, func(t *table) (*dynamodb.UpdateTableOutput, error) {
+		if t.status != types.TableStatusActive {
+			return nil, core.Errorf("ResourceInUseException", "Attempt to change a resource which is still in use: Table: %s is in %s state", t.name, t.status)
 		}
-	}
-	changed := false
-	if in.DeletionProtectionEnabled != nil && *in.DeletionProtectionEnabled != t.deletionProtection {
-		t.deletionProtection, changed = *in.DeletionProtectionEnabled, true
-	}
-	if in.TableClass != "" && in.TableClass != t.class {
-		t.class, changed = in.TableClass, true
-	}
-	if in.BillingMode != "" && in.BillingMode != t.billing {
-		if in.BillingMode == types.BillingModeProvisioned && in.ProvisionedThroughput == nil {
-			return nil, validation("One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
-		}
-		t.billing, changed = in.BillingMode, true
-		t.switched = aws.Time(call.Now)
-		if t.billing == types.BillingModePayPerRequest {
-			t.read, t.write = 0, 0
-			for _, g := range t.gsis {
-				g.read, g.write = 0, 0
+		// DynamoDB checks the new key before it changes anything.
+		var sse *types.SSEDescription
+		if in.SSESpecification != nil {
+			var err error
+			if sse, err = b.sseDescription(call, in.SSESpecification); err != nil {
+				return nil, err
 			}
 		}
-	}
-	if in.ProvisionedThroughput != nil {
-		r, w, err := throughput(t.billing, in.ProvisionedThroughput, "table")
-		if err != nil {
-			return nil, err
+		changed := false
+		if in.DeletionProtectionEnabled != nil && *in.DeletionProtectionEnabled != t.deletionProtection {
+			t.deletionProtection, changed = *in.DeletionProtectionEnabled, true
 		}
-		if r != t.read || w != t.write {
-			t.read, t.write, changed = r, w, true
+		if in.TableClass != "" && in.TableClass != t.class {
+			t.class, changed = in.TableClass, true
 		}
-	}
-	if in.StreamSpecification != nil {
-		if aws.ToBool(in.StreamSpecification.StreamEnabled) == (t.stream != nil) && t.stream != nil {
-			return nil, validation("Table already has an enabled stream: %s", t.arn+"/stream/"+t.streamLabel)
+		if in.BillingMode != "" && in.BillingMode != t.billing {
+			if in.BillingMode == types.BillingModeProvisioned && in.ProvisionedThroughput == nil {
+				return nil, validation("One or more parameter values were invalid: ProvisionedThroughput must be specified when BillingMode is PROVISIONED")
+			}
+			t.billing, changed = in.BillingMode, true
+			t.switched = aws.Time(call.Now)
+			if t.billing == types.BillingModePayPerRequest {
+				t.read, t.write = 0, 0
+				for _, g := range t.gsis {
+					g.read, g.write = 0, 0
+				}
+			}
 		}
-		if err := t.setStream(in.StreamSpecification, call.Now); err != nil {
-			return nil, err
+		if in.ProvisionedThroughput != nil {
+			r, w, err := throughput(t.billing, in.ProvisionedThroughput, "table")
+			if err != nil {
+				return nil, err
+			}
+			if r != t.read || w != t.write {
+				t.read, t.write, changed = r, w, true
+			}
 		}
-		changed = true
-	}
-	if in.SSESpecification != nil {
-		t.sse, changed = sse, true
-	}
-	if len(in.GlobalSecondaryIndexUpdates) > 0 {
-		if err := b.updateIndexes(call, t, in); err != nil {
-			return nil, err
+		if in.StreamSpecification != nil {
+			if aws.ToBool(in.StreamSpecification.StreamEnabled) == (t.stream != nil) && t.stream != nil {
+				return nil, validation("Table already has an enabled stream: %s", t.arn+"/stream/"+t.streamLabel)
+			}
+			if err := t.setStream(in.StreamSpecification, call.Now); err != nil {
+				return nil, err
+			}
+			changed = true
 		}
-		changed = true
-	}
-	if !changed {
-		return nil, validation("The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d.", t.read, t.read)
-	}
-	t.status, t.until = types.TableStatusUpdating, call.Now.Add(call.Transition)
-	return &dynamodb.UpdateTableOutput{TableDescription: t.describe(call.Now)}, nil
+		if in.SSESpecification != nil {
+			t.sse, changed = sse, true
+		}
+		if len(in.GlobalSecondaryIndexUpdates) > 0 {
+			if err := b.updateIndexes(call, t, in); err != nil {
+				return nil, err
+			}
+			changed = true
+		}
+		if !changed {
+			return nil, validation("The provisioned throughput for the table will not change. The requested value equals the current value. Current ReadCapacityUnits provisioned for the table: %d. Requested ReadCapacityUnits: %d.", t.read, t.read)
+		}
+		t.status, t.until = types.TableStatusUpdating, call.Now.Add(call.Transition)
+		return &dynamodb.UpdateTableOutput{TableDescription: t.describe(call.Now)}, nil
+	})
 }
 
 // updateIndexes creates, updates and deletes global secondary indexes. The caller holds b.mu.

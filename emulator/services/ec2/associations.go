@@ -47,39 +47,34 @@ func (b *Backend) associateRouteTable(call *core.Call, in *ec2.AssociateRouteTab
 	if err := required("subnetId", in.SubnetId); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	t, err := get(call, r.tables, rtbKind, aws.ToString(in.RouteTableId))
-	if err != nil {
-		return nil, err
-	}
-	s, err := get(call, r.subnets, subnetKind, aws.ToString(in.SubnetId))
-	if err != nil {
-		return nil, err
-	}
-	if err := sameNetwork(t, s.vpc, "subnet "+s.id); err != nil {
-		return nil, err
-	}
-	for _, other := range r.tables {
-		for _, sub := range other.assocs {
-			if sub == s.id {
-				return nil, core.Errorf("Resource.AlreadyAssociated", "the specified association for route table %s conflicts with an existing association", t.id)
+	return withGot(b, call, func(r *region) map[string]*routeTable { return r.tables }, rtbKind, in.RouteTableId, func(r *region, t *routeTable) (*ec2.AssociateRouteTableOutput, error) {
+		s, err := get(call, r.subnets, subnetKind, aws.ToString(in.SubnetId))
+		if err != nil {
+			return nil, err
+		}
+		if err := sameNetwork(t, s.vpc, "subnet "+s.id); err != nil {
+			return nil, err
+		}
+		for _, other := range r.tables {
+			for _, sub := range other.assocs {
+				if sub == s.id {
+					return nil, core.Errorf("Resource.AlreadyAssociated", "the specified association for route table %s conflicts with an existing association", t.id)
+				}
 			}
 		}
-	}
-	id := newID("rtbassoc")
-	t.assocs[id] = s.id
-	return &ec2.AssociateRouteTableOutput{AssociationId: aws.String(id), AssociationState: associated()}, nil
+		id := newID("rtbassoc")
+		t.assocs[id] = s.id
+		return &ec2.AssociateRouteTableOutput{AssociationId: aws.String(id), AssociationState: associated()}, nil
+	})
 }
 
 // disassociateRouteTable removes a subnet association; the main association cannot be removed,
 // only replaced.
 func (b *Backend) disassociateRouteTable(call *core.Call, in *ec2.DisassociateRouteTableInput) (*ec2.DisassociateRouteTableOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	b.state.Lock()
+	defer b.state.Unlock()
 	id := aws.ToString(in.AssociationId)
-	t, subnet, err := b.regions.Of(call).association(id)
+	t, subnet, err := b.state.Of(call).association(id)
 	if err != nil {
 		return nil, err
 	}
@@ -93,26 +88,25 @@ func (b *Backend) disassociateRouteTable(call *core.Call, in *ec2.DisassociateRo
 // replaceRouteTableAssociation moves an association (a subnet's, or the VPC's main one) to
 // another table of the VPC under a new association id.
 func (b *Backend) replaceRouteTableAssociation(call *core.Call, in *ec2.ReplaceRouteTableAssociationInput) (*ec2.ReplaceRouteTableAssociationOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	old, subnet, err := r.association(aws.ToString(in.AssociationId))
-	if err != nil {
-		return nil, err
-	}
-	t, err := get(call, r.tables, rtbKind, aws.ToString(in.RouteTableId))
-	if err != nil {
-		return nil, err
-	}
-	if err := sameNetwork(t, old.vpc, "route table "+old.id); err != nil {
-		return nil, err
-	}
-	id := newID("rtbassoc")
-	if subnet == "" {
-		old.mainAssoc, t.mainAssoc = "", id
-	} else {
-		delete(old.assocs, aws.ToString(in.AssociationId))
-		t.assocs[id] = subnet
-	}
-	return &ec2.ReplaceRouteTableAssociationOutput{NewAssociationId: aws.String(id), AssociationState: associated()}, nil
+	return core.Locked(b.state, call, func(r *region) (*ec2.ReplaceRouteTableAssociationOutput, error) {
+		old, subnet, err := r.association(aws.ToString(in.AssociationId))
+		if err != nil {
+			return nil, err
+		}
+		t, err := get(call, r.tables, rtbKind, aws.ToString(in.RouteTableId))
+		if err != nil {
+			return nil, err
+		}
+		if err := sameNetwork(t, old.vpc, "route table "+old.id); err != nil {
+			return nil, err
+		}
+		id := newID("rtbassoc")
+		if subnet == "" {
+			old.mainAssoc, t.mainAssoc = "", id
+		} else {
+			delete(old.assocs, aws.ToString(in.AssociationId))
+			t.assocs[id] = subnet
+		}
+		return &ec2.ReplaceRouteTableAssociationOutput{NewAssociationId: aws.String(id), AssociationState: associated()}, nil
+	})
 }

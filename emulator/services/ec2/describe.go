@@ -3,6 +3,7 @@ package ec2
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -217,6 +218,39 @@ func dependencyViolation(what, id string) *core.APIError {
 }
 
 // required returns MissingParameter when a required parameter is absent.
+// withFound runs f, holding the backend's lock, on the caller's region and what find finds
+// there, and returns f's answer or find's error.
+func withFound[T, O any](b *Backend, call *core.Call, find func(r *region) (T, error), f func(r *region, found T) (O, error)) (O, error) {
+	return core.Locked(b.state, call, func(r *region) (O, error) {
+		found, err := find(r)
+		if err != nil {
+			var none O
+			return none, err
+		}
+		return f(r, found)
+	})
+}
+
+// withGot runs f, holding the backend's lock, on the caller's region and the resource of kind k
+// with id among those of the region that of picks (get), and returns f's answer or get's error.
+func withGot[T, O any](b *Backend, call *core.Call, of func(r *region) map[string]T, k kind, id *string, f func(r *region, res T) (O, error)) (O, error) {
+	return withFound(b, call, func(r *region) (T, error) { return get(call, of(r), k, aws.ToString(id)) }, f)
+}
+
+// enumParam returns the value v a request gives parameter param, the first of allowed (the
+// default) when v is empty, or InvalidParameterValue for a value not among allowed.
+func enumParam[T ~string](v T, param string, allowed ...T) (T, error) {
+	switch {
+	case v == "":
+		return allowed[0], nil
+	case slices.Contains(allowed, v):
+		return v, nil
+	}
+	return "", core.Errorf("InvalidParameterValue", "Value (%s) for parameter %s is invalid.", v, param)
+}
+
+// required returns the MissingParameter error EC2 answers a request that leaves out parameter
+// name.
 func required(name string, v *string) error {
 	if aws.ToString(v) == "" {
 		return core.Errorf("MissingParameter", "The request must contain the parameter %s", name)

@@ -33,7 +33,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -50,9 +49,8 @@ const TransitionTime = time.Second
 
 // Backend holds the EC2 resources of every account and region.
 type Backend struct {
-	clock   *core.Clock
-	mu      sync.Mutex
-	regions *core.Regions[*region]
+	clock *core.Clock
+	state *core.Backend[*region]
 }
 
 // region is the EC2 state of one account in one region.
@@ -88,7 +86,7 @@ func newRegion(scope core.Scope) *region {
 
 // New returns an empty EC2 backend on clock.
 func New(clock *core.Clock) *Backend {
-	return &Backend{clock: clock, regions: core.NewRegions(newRegion)}
+	return &Backend{clock: clock, state: core.NewBackend(newRegion)}
 }
 
 // Service describes EC2 to the router.
@@ -171,10 +169,8 @@ func (r *region) tagList(id string) []types.Tag {
 }
 
 func (b *Backend) dump() any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	out := map[string]any{}
-	for scope, r := range b.regions.All() {
+	for scope, r := range b.state.All() {
 		out[scope.Account+"/"+scope.Region] = map[string]any{
 			"vpcs": core.SortedKeys(r.vpcs), "subnets": core.SortedKeys(r.subnets), "internetGateways": core.SortedKeys(r.igws),
 			"addresses": core.SortedKeys(r.eips), "natGateways": core.SortedKeys(r.nats), "securityGroups": core.SortedKeys(r.groups),

@@ -71,68 +71,65 @@ func (b *Backend) allocateAddress(call *core.Call, in *ec2.AllocateAddressInput)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	ip, ok := r.freeAddress()
-	if !ok {
-		return nil, core.Errorf("AddressLimitExceeded", "The maximum number of addresses has been reached.")
-	}
-	e := &eip{Readable: core.ReadableAfter(call), id: newID("eipalloc"), ip: ip}
-	if err := r.tags.Merge(tags, e.id); err != nil {
-		return nil, err
-	}
-	r.eips[e.id] = e
-	return &ec2.AllocateAddressOutput{AllocationId: aws.String(e.id), PublicIp: aws.String(ip.String()), Domain: types.DomainTypeVpc,
-		PublicIpv4Pool: aws.String("amazon"), NetworkBorderGroup: aws.String(call.Region)}, nil
+	return core.Locked(b.state, call, func(r *region) (*ec2.AllocateAddressOutput, error) {
+		ip, ok := r.freeAddress()
+		if !ok {
+			return nil, core.Errorf("AddressLimitExceeded", "The maximum number of addresses has been reached.")
+		}
+		e := &eip{Readable: core.ReadableAfter(call), id: newID("eipalloc"), ip: ip}
+		if err := r.tags.Merge(tags, e.id); err != nil {
+			return nil, err
+		}
+		r.eips[e.id] = e
+		return &ec2.AllocateAddressOutput{AllocationId: aws.String(e.id), PublicIp: aws.String(ip.String()), Domain: types.DomainTypeVpc,
+			PublicIpv4Pool: aws.String("amazon"), NetworkBorderGroup: aws.String(call.Region)}, nil
+	})
 }
 
 func (b *Backend) describeAddresses(call *core.Call, in *ec2.DescribeAddressesInput) (*ec2.DescribeAddressesOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	addrs, _, err := describe(call, r.eips, eipKind, in.AllocationIds, in.Filters, paging{}, func(id string, e *eip) view[types.Address] {
-		d := r.describeAddress(e, call)
-		return view[types.Address]{d, d.Tags, fields{
-			"allocation-id": {id}, "public-ip": {e.ip.String()}, "domain": {"vpc"}, "network-border-group": {call.Region},
-			"association-id": text(d.AssociationId), "network-interface-id": text(d.NetworkInterfaceId),
-			"private-ip-address": text(d.PrivateIpAddress), "network-interface-owner-id": text(d.NetworkInterfaceOwnerId),
-		}}
-	})
-	if err != nil || len(in.PublicIps) == 0 {
-		return &ec2.DescribeAddressesOutput{Addresses: addrs}, err
-	}
-	byIP := map[string]types.Address{}
-	for _, a := range addrs {
-		byIP[aws.ToString(a.PublicIp)] = a
-	}
-	out := []types.Address{}
-	for _, ip := range in.PublicIps {
-		a, ok := byIP[ip]
-		if !ok {
-			return nil, core.Errorf("InvalidAddress.NotFound", "Address '%s' not found.", ip)
+	return core.Locked(b.state, call, func(r *region) (*ec2.DescribeAddressesOutput, error) {
+		addrs, _, err := describe(call, r.eips, eipKind, in.AllocationIds, in.Filters, paging{}, func(id string, e *eip) view[types.Address] {
+			d := r.describeAddress(e, call)
+			return view[types.Address]{d, d.Tags, fields{
+				"allocation-id": {id}, "public-ip": {e.ip.String()}, "domain": {"vpc"}, "network-border-group": {call.Region},
+				"association-id": text(d.AssociationId), "network-interface-id": text(d.NetworkInterfaceId),
+				"private-ip-address": text(d.PrivateIpAddress), "network-interface-owner-id": text(d.NetworkInterfaceOwnerId),
+			}}
+		})
+		if err != nil || len(in.PublicIps) == 0 {
+			return &ec2.DescribeAddressesOutput{Addresses: addrs}, err
 		}
-		out = append(out, a)
-	}
-	return &ec2.DescribeAddressesOutput{Addresses: out}, nil
+		byIP := map[string]types.Address{}
+		for _, a := range addrs {
+			byIP[aws.ToString(a.PublicIp)] = a
+		}
+		out := []types.Address{}
+		for _, ip := range in.PublicIps {
+			a, ok := byIP[ip]
+			if !ok {
+				return nil, core.Errorf("InvalidAddress.NotFound", "Address '%s' not found.", ip)
+			}
+			out = append(out, a)
+		}
+		return &ec2.DescribeAddressesOutput{Addresses: out}, nil
+	})
 }
 
 // releaseAddress refuses while a NAT gateway uses the address (until the gateway is deleted).
 func (b *Backend) releaseAddress(call *core.Call, in *ec2.ReleaseAddressInput) (*ec2.ReleaseAddressOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	if in.AllocationId == nil && in.PublicIp != nil {
-		return nil, core.Errorf("InvalidParameterValue", "You must specify an allocation id when releasing a VPC elastic IP address")
-	}
-	e, err := get(call, r.eips, eipKind, aws.ToString(in.AllocationId))
-	if err != nil {
-		return nil, err
-	}
-	if r.user(e, call) != nil {
-		return nil, core.Errorf("InvalidIPAddress.InUse", "Address %s is in use.", e.ip)
-	}
-	delete(r.eips, e.id)
-	r.tags.Delete(e.id)
-	return &ec2.ReleaseAddressOutput{}, nil
+	return core.Locked(b.state, call, func(r *region) (*ec2.ReleaseAddressOutput, error) {
+		if in.AllocationId == nil && in.PublicIp != nil {
+			return nil, core.Errorf("InvalidParameterValue", "You must specify an allocation id when releasing a VPC elastic IP address")
+		}
+		e, err := get(call, r.eips, eipKind, aws.ToString(in.AllocationId))
+		if err != nil {
+			return nil, err
+		}
+		if r.user(e, call) != nil {
+			return nil, core.Errorf("InvalidIPAddress.InUse", "Address %s is in use.", e.ip)
+		}
+		delete(r.eips, e.id)
+		r.tags.Delete(e.id)
+		return &ec2.ReleaseAddressOutput{}, nil
+	})
 }

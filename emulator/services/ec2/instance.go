@@ -267,20 +267,17 @@ func (i *instance) usesGroup(id string, now time.Time) bool {
 	return i.holdsAddress(now) && slices.Contains(i.groups, id)
 }
 
-// instancesOf returns call's region, its instances out of sight forgotten, and the instances
-// ids name (an unknown id is an error). The caller holds b.mu.
-func (b *Backend) instancesOf(call *core.Call, ids []string) (*region, []*instance, error) {
-	r := b.regions.Of(call)
-	r.purgeInstances(call.Now)
-	list, err := r.instancesNamed(ids)
-	return r, list, err
+// withInstances runs f, holding the backend's lock, on call's region, its instances out of sight
+// forgotten, and the instances ids name; an unknown id is an error.
+func withInstances[O any](b *Backend, call *core.Call, ids []string, f func(r *region, list []*instance) (O, error)) (O, error) {
+	return withFound(b, call, func(r *region) ([]*instance, error) { r.purgeInstances(call.Now); return r.instancesNamed(ids) }, f)
 }
 
-// instanceOf returns call's region, its instances out of sight forgotten, and instance id. The
-// caller holds b.mu.
-func (b *Backend) instanceOf(call *core.Call, id string) (*region, *instance, error) {
-	r := b.regions.Of(call)
-	r.purgeInstances(call.Now)
-	i, err := get(call, r.instances, instanceKind, id)
-	return r, i, err
+// withInstance runs f, holding the backend's lock, on call's region, its instances out of sight
+// forgotten, and instance id.
+func withInstance[O any](b *Backend, call *core.Call, id string, f func(r *region, i *instance) (O, error)) (O, error) {
+	return withFound(b, call, func(r *region) (*instance, error) {
+		r.purgeInstances(call.Now)
+		return get(call, r.instances, instanceKind, id)
+	}, f)
 }

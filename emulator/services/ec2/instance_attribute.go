@@ -114,88 +114,80 @@ func (r *region) attributeChanges(call *core.Call, in *ec2.ModifyInstanceAttribu
 // modifyInstanceAttribute changes one attribute of an instance, as AWS allows per call. The
 // instance type, user data and EBS optimization change only while the instance is stopped.
 func (b *Backend) modifyInstanceAttribute(call *core.Call, in *ec2.ModifyInstanceAttributeInput) (*ec2.ModifyInstanceAttributeOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, i, err := b.instanceOf(call, aws.ToString(in.InstanceId))
-	if err != nil {
-		return nil, err
-	}
-	if i.ending(call.Now) {
-		return nil, incorrectState(i.id, "modified")
-	}
-	changes, err := r.attributeChanges(call, in, i)
-	switch {
-	case err != nil:
-		return nil, err
-	case len(changes) == 0:
-		return nil, core.Errorf("MissingParameter", "The request must contain the parameter attribute")
-	case len(changes) > 1:
-		return nil, core.Errorf("InvalidParameterCombination", "Only one attribute can be modified at a time")
-	}
-	c := changes[0]
-	if c.whenStopped && i.state(call.Now) != types.InstanceStateNameStopped {
-		return nil, core.Errorf("IncorrectInstanceState", "The instance '%s' is not in the 'stopped' state.", i.id)
-	}
-	if err := dryRun(in.DryRun); err != nil {
-		return nil, err
-	}
-	c.apply(i)
-	return &ec2.ModifyInstanceAttributeOutput{}, nil
+	return withInstance(b, call, aws.ToString(in.InstanceId), func(r *region, i *instance) (*ec2.ModifyInstanceAttributeOutput, error) {
+		if i.ending(call.Now) {
+			return nil, incorrectState(i.id, "modified")
+		}
+		changes, err := r.attributeChanges(call, in, i)
+		switch {
+		case err != nil:
+			return nil, err
+		case len(changes) == 0:
+			return nil, core.Errorf("MissingParameter", "The request must contain the parameter attribute")
+		case len(changes) > 1:
+			return nil, core.Errorf("InvalidParameterCombination", "Only one attribute can be modified at a time")
+		}
+		c := changes[0]
+		if c.whenStopped && i.state(call.Now) != types.InstanceStateNameStopped {
+			return nil, core.Errorf("IncorrectInstanceState", "The instance '%s' is not in the 'stopped' state.", i.id)
+		}
+		if err := dryRun(in.DryRun); err != nil {
+			return nil, err
+		}
+		c.apply(i)
+		return &ec2.ModifyInstanceAttributeOutput{}, nil
+	})
 }
 
 // describeInstanceAttribute answers one attribute of an instance.
 func (b *Backend) describeInstanceAttribute(call *core.Call, in *ec2.DescribeInstanceAttributeInput) (*ec2.DescribeInstanceAttributeOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, i, err := b.instanceOf(call, aws.ToString(in.InstanceId))
-	if err != nil {
-		return nil, err
-	}
-	out := &ec2.DescribeInstanceAttributeOutput{InstanceId: aws.String(i.id)}
-	value := func(s string) *types.AttributeValue {
-		if s == "" {
-			return &types.AttributeValue{}
+	return withInstance(b, call, aws.ToString(in.InstanceId), func(r *region, i *instance) (*ec2.DescribeInstanceAttributeOutput, error) {
+		out := &ec2.DescribeInstanceAttributeOutput{InstanceId: aws.String(i.id)}
+		value := func(s string) *types.AttributeValue {
+			if s == "" {
+				return &types.AttributeValue{}
+			}
+			return &types.AttributeValue{Value: aws.String(s)}
 		}
-		return &types.AttributeValue{Value: aws.String(s)}
-	}
-	flag := func(v bool) *types.AttributeBooleanValue { return &types.AttributeBooleanValue{Value: aws.Bool(v)} }
-	switch in.Attribute {
-	case "":
-		return nil, core.Errorf("MissingParameter", "The request must contain the parameter attribute")
-	case types.InstanceAttributeNameInstanceType:
-		out.InstanceType = value(i.instanceType)
-	case types.InstanceAttributeNameUserData:
-		out.UserData = value(i.userData)
-	case types.InstanceAttributeNameDisableApiTermination:
-		out.DisableApiTermination = flag(i.disableTermination)
-	case types.InstanceAttributeNameDisableApiStop:
-		out.DisableApiStop = flag(i.disableStop)
-	case types.InstanceAttributeNameInstanceInitiatedShutdownBehavior:
-		out.InstanceInitiatedShutdownBehavior = value(string(i.shutdownBehavior))
-	case types.InstanceAttributeNameSourceDestCheck:
-		out.SourceDestCheck = flag(i.sourceDestCheck)
-	case types.InstanceAttributeNameEbsOptimized:
-		out.EbsOptimized = flag(i.ebsOptimized)
-	case types.InstanceAttributeNameGroupSet:
-		out.Groups = r.groupIdentifiers(i.groups)
-	case types.InstanceAttributeNameRootDeviceName:
-		out.RootDeviceName = value(rootDevice)
-	case types.InstanceAttributeNameBlockDeviceMapping:
-		out.BlockDeviceMappings = r.describeInstance(i, call).BlockDeviceMappings
-	case types.InstanceAttributeNameKernel:
-		out.KernelId = value("")
-	case types.InstanceAttributeNameRamdisk:
-		out.RamdiskId = value("")
-	case types.InstanceAttributeNameProductCodes:
-		out.ProductCodes = []types.ProductCode{}
-	case types.InstanceAttributeNameSriovNetSupport:
-		out.SriovNetSupport = value("")
-	case types.InstanceAttributeNameEnaSupport:
-		out.EnaSupport = flag(true)
-	case types.InstanceAttributeNameEnclaveOptions:
-		out.EnclaveOptions = &types.EnclaveOptions{Enabled: aws.Bool(false)}
-	default:
-		return nil, core.Errorf("InvalidParameterValue", "Value (%s) for parameter attribute is invalid. Unknown attribute.", in.Attribute)
-	}
-	return out, nil
+		flag := func(v bool) *types.AttributeBooleanValue { return &types.AttributeBooleanValue{Value: aws.Bool(v)} }
+		switch in.Attribute {
+		case "":
+			return nil, core.Errorf("MissingParameter", "The request must contain the parameter attribute")
+		case types.InstanceAttributeNameInstanceType:
+			out.InstanceType = value(i.instanceType)
+		case types.InstanceAttributeNameUserData:
+			out.UserData = value(i.userData)
+		case types.InstanceAttributeNameDisableApiTermination:
+			out.DisableApiTermination = flag(i.disableTermination)
+		case types.InstanceAttributeNameDisableApiStop:
+			out.DisableApiStop = flag(i.disableStop)
+		case types.InstanceAttributeNameInstanceInitiatedShutdownBehavior:
+			out.InstanceInitiatedShutdownBehavior = value(string(i.shutdownBehavior))
+		case types.InstanceAttributeNameSourceDestCheck:
+			out.SourceDestCheck = flag(i.sourceDestCheck)
+		case types.InstanceAttributeNameEbsOptimized:
+			out.EbsOptimized = flag(i.ebsOptimized)
+		case types.InstanceAttributeNameGroupSet:
+			out.Groups = r.groupIdentifiers(i.groups)
+		case types.InstanceAttributeNameRootDeviceName:
+			out.RootDeviceName = value(rootDevice)
+		case types.InstanceAttributeNameBlockDeviceMapping:
+			out.BlockDeviceMappings = r.describeInstance(i, call).BlockDeviceMappings
+		case types.InstanceAttributeNameKernel:
+			out.KernelId = value("")
+		case types.InstanceAttributeNameRamdisk:
+			out.RamdiskId = value("")
+		case types.InstanceAttributeNameProductCodes:
+			out.ProductCodes = []types.ProductCode{}
+		case types.InstanceAttributeNameSriovNetSupport:
+			out.SriovNetSupport = value("")
+		case types.InstanceAttributeNameEnaSupport:
+			out.EnaSupport = flag(true)
+		case types.InstanceAttributeNameEnclaveOptions:
+			out.EnclaveOptions = &types.EnclaveOptions{Enabled: aws.Bool(false)}
+		default:
+			return nil, core.Errorf("InvalidParameterValue", "Value (%s) for parameter attribute is invalid. Unknown attribute.", in.Attribute)
+		}
+		return out, nil
+	})
 }

@@ -53,27 +53,26 @@ func (b *Backend) describeInstances(call *core.Call, in *ec2.DescribeInstancesIn
 	if len(in.InstanceIds) > 0 && in.MaxResults != nil {
 		return nil, core.Errorf("InvalidParameterCombination", "The parameter instancesSet cannot be used with the parameter maxResults")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	r.purgeInstances(call.Now)
-	items, next, err := describe(call, r.instances, instanceKind, in.InstanceIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, i *instance) view[reserved] {
-		d := r.describeInstance(i, call)
-		return view[reserved]{reserved{i.reservation, d}, d.Tags, instanceFields(i, d, call)}
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := &ec2.DescribeInstancesOutput{Reservations: []types.Reservation{}, NextToken: next}
-	at := map[string]int{} // reservation id -> its index in out.Reservations
-	for _, item := range items {
-		n, ok := at[item.reservation]
-		if !ok {
-			n, at[item.reservation] = len(out.Reservations), len(out.Reservations)
-			out.Reservations = append(out.Reservations, types.Reservation{ReservationId: aws.String(item.reservation), OwnerId: aws.String(call.Account),
-				Groups: []types.GroupIdentifier{}})
+	return core.Locked(b.state, call, func(r *region) (*ec2.DescribeInstancesOutput, error) {
+		r.purgeInstances(call.Now)
+		items, next, err := describe(call, r.instances, instanceKind, in.InstanceIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, i *instance) view[reserved] {
+			d := r.describeInstance(i, call)
+			return view[reserved]{reserved{i.reservation, d}, d.Tags, instanceFields(i, d, call)}
+		})
+		if err != nil {
+			return nil, err
 		}
-		out.Reservations[n].Instances = append(out.Reservations[n].Instances, item.instance)
-	}
-	return out, nil
+		out := &ec2.DescribeInstancesOutput{Reservations: []types.Reservation{}, NextToken: next}
+		at := map[string]int{} // reservation id -> its index in out.Reservations
+		for _, item := range items {
+			n, ok := at[item.reservation]
+			if !ok {
+				n, at[item.reservation] = len(out.Reservations), len(out.Reservations)
+				out.Reservations = append(out.Reservations, types.Reservation{ReservationId: aws.String(item.reservation), OwnerId: aws.String(call.Account),
+					Groups: []types.GroupIdentifier{}})
+			}
+			out.Reservations[n].Instances = append(out.Reservations[n].Instances, item.instance)
+		}
+		return out, nil
+	})
 }

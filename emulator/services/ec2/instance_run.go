@@ -100,13 +100,7 @@ func checkUserData(data string) error {
 
 // checkShutdownBehavior validates InstanceInitiatedShutdownBehavior, stop when unset.
 func checkShutdownBehavior(b types.ShutdownBehavior) (types.ShutdownBehavior, error) {
-	switch b {
-	case "":
-		return types.ShutdownBehaviorStop, nil
-	case types.ShutdownBehaviorStop, types.ShutdownBehaviorTerminate:
-		return b, nil
-	}
-	return "", core.Errorf("InvalidParameterValue", "Value (%s) for parameter instanceInitiatedShutdownBehavior is invalid.", b)
+	return enumParam(b, "instanceInitiatedShutdownBehavior", types.ShutdownBehaviorStop, types.ShutdownBehaviorTerminate)
 }
 
 // metadataOptions applies requested metadata options to current ones, checking each value.
@@ -419,78 +413,77 @@ func (b *Backend) runInstances(call *core.Call, in *ec2.RunInstancesInput) (*ec2
 	}
 	request := *in
 	request.ClientToken, request.DryRun = nil, nil
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	r.purgeInstances(call.Now)
-	token := aws.ToString(in.ClientToken)
-	if res, ok := r.reservations[r.runTokens[token]]; ok && token != "" {
-		if !reflect.DeepEqual(res.request, request) {
-			return nil, core.Errorf("IdempotentParameterMismatch", "Arguments on this idempotent request are inconsistent with arguments used in previous request(s).")
+	return core.Locked(b.state, call, func(r *region) (*ec2.RunInstancesOutput, error) {
+		r.purgeInstances(call.Now)
+		token := aws.ToString(in.ClientToken)
+		if res, ok := r.reservations[r.runTokens[token]]; ok && token != "" {
+			if !reflect.DeepEqual(res.request, request) {
+				return nil, core.Errorf("IdempotentParameterMismatch", "Arguments on this idempotent request are inconsistent with arguments used in previous request(s).")
+			}
+			return runOutput(r.describeReservation(res, call)), nil
 		}
-		return runOutput(r.describeReservation(res, call)), nil
-	}
-	s, names, err := r.launchSubnet(call, l, in)
-	if err != nil {
-		return nil, err
-	}
-	ids, err := r.groupIDs(call, l.groups, names)
-	if err != nil {
-		return nil, err
-	}
-	groups, err := r.launchGroups(call, ids, s)
-	if err != nil {
-		return nil, err
-	}
-	addrs := r.privateAddresses(s, call.Now, l.max)
-	if len(addrs) < l.min {
-		return nil, core.Errorf("InsufficientFreeAddressesInSubnet", "There are not enough free addresses in subnet '%s' to satisfy the requested number of instances.", s.id)
-	}
-	public := s.mapPublicIP
-	if l.publicIP != nil {
-		public = *l.publicIP
-	}
-	var publics []netip.Addr
-	if public {
-		if publics, err = r.publicAddresses(len(addrs)); err != nil {
+		s, names, err := r.launchSubnet(call, l, in)
+		if err != nil {
 			return nil, err
 		}
-	}
-	if err := dryRun(in.DryRun); err != nil {
-		return nil, err
-	}
-	res := &reservation{id: newID("r"), token: token, request: request}
-	for range addrs {
-		res.instances = append(res.instances, newID("i"))
-	}
-	if err := r.tags.Merge(l.tags, res.instances...); err != nil {
-		return nil, err
-	}
-	for n, id := range res.instances {
-		i := &instance{Readable: core.ReadableAfter(call), id: id, reservation: res.id, image: l.image, instanceType: l.instanceType, subnet: s.id, vpc: s.vpc, zone: s.zone,
-			groups: groups, eni: newID("eni"), attachment: newID("eni-attach"), mac: macAddress(), privateIP: addrs[n], wantsPublicIP: public,
-			keyName: l.keyName, userData: l.userData, profile: l.profile, metadata: l.metadata, metadataApplied: call.Now.Add(call.Transition),
-			monitoring: l.monitoring, disableTermination: l.disableTermination, disableStop: l.disableStop, shutdownBehavior: l.shutdownBehavior,
-			sourceDestCheck: true, ebsOptimized: l.ebsOptimized, token: token, launchIndex: int32(n), launched: call.Now}
-		if l.monitoring {
-			i.monitoringSettled = call.Now.Add(call.Transition)
+		ids, err := r.groupIDs(call, l.groups, names)
+		if err != nil {
+			return nil, err
 		}
-		for _, d := range l.devices {
-			i.devices = append(i.devices, types.InstanceBlockDeviceMapping{DeviceName: aws.String(d.name), Ebs: &types.EbsInstanceBlockDevice{
-				VolumeId: aws.String(newID("vol")), Status: types.AttachmentStatusAttached, AttachTime: aws.Time(call.Now),
-				DeleteOnTermination: aws.Bool(d.deleteOnTermination)}})
+		groups, err := r.launchGroups(call, ids, s)
+		if err != nil {
+			return nil, err
 		}
+		addrs := r.privateAddresses(s, call.Now, l.max)
+		if len(addrs) < l.min {
+			return nil, core.Errorf("InsufficientFreeAddressesInSubnet", "There are not enough free addresses in subnet '%s' to satisfy the requested number of instances.", s.id)
+		}
+		public := s.mapPublicIP
+		if l.publicIP != nil {
+			public = *l.publicIP
+		}
+		var publics []netip.Addr
 		if public {
-			i.publicIP = publics[n]
+			if publics, err = r.publicAddresses(len(addrs)); err != nil {
+				return nil, err
+			}
 		}
-		i.move(call.Now, call.Transition, types.InstanceStateNamePending, types.InstanceStateNameRunning)
-		r.instances[id] = i
-	}
-	r.reservations[res.id] = res
-	if token != "" {
-		r.runTokens[token] = res.id
-	}
-	return runOutput(r.describeReservation(res, call)), nil
+		if err := dryRun(in.DryRun); err != nil {
+			return nil, err
+		}
+		res := &reservation{id: newID("r"), token: token, request: request}
+		for range addrs {
+			res.instances = append(res.instances, newID("i"))
+		}
+		if err := r.tags.Merge(l.tags, res.instances...); err != nil {
+			return nil, err
+		}
+		for n, id := range res.instances {
+			i := &instance{Readable: core.ReadableAfter(call), id: id, reservation: res.id, image: l.image, instanceType: l.instanceType, subnet: s.id, vpc: s.vpc, zone: s.zone,
+				groups: groups, eni: newID("eni"), attachment: newID("eni-attach"), mac: macAddress(), privateIP: addrs[n], wantsPublicIP: public,
+				keyName: l.keyName, userData: l.userData, profile: l.profile, metadata: l.metadata, metadataApplied: call.Now.Add(call.Transition),
+				monitoring: l.monitoring, disableTermination: l.disableTermination, disableStop: l.disableStop, shutdownBehavior: l.shutdownBehavior,
+				sourceDestCheck: true, ebsOptimized: l.ebsOptimized, token: token, launchIndex: int32(n), launched: call.Now}
+			if l.monitoring {
+				i.monitoringSettled = call.Now.Add(call.Transition)
+			}
+			for _, d := range l.devices {
+				i.devices = append(i.devices, types.InstanceBlockDeviceMapping{DeviceName: aws.String(d.name), Ebs: &types.EbsInstanceBlockDevice{
+					VolumeId: aws.String(newID("vol")), Status: types.AttachmentStatusAttached, AttachTime: aws.Time(call.Now),
+					DeleteOnTermination: aws.Bool(d.deleteOnTermination)}})
+			}
+			if public {
+				i.publicIP = publics[n]
+			}
+			i.move(call.Now, call.Transition, types.InstanceStateNamePending, types.InstanceStateNameRunning)
+			r.instances[id] = i
+		}
+		r.reservations[res.id] = res
+		if token != "" {
+			r.runTokens[token] = res.id
+		}
+		return runOutput(r.describeReservation(res, call)), nil
+	})
 }
 
 // runOutput is RunInstances' answer: the reservation.

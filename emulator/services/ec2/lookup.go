@@ -5,12 +5,10 @@ import "github.com/runner-codes/infra-operator/emulator/internal/core"
 // The lookups below let other emulated services (ELBv2, EKS, Lambda) check the EC2 resources a
 // request names, in the same account and region, without reaching into EC2's state.
 
-// scoped runs f on the EC2 state of scope, holding b.mu; the state is made on first use, since
-// every account's region starts with its default VPC.
+// scoped runs f on the EC2 state of scope, holding the backend's lock; the state is made on
+// first use, since every account's region starts with its default VPC.
 func (b *Backend) scoped(scope core.Scope, f func(r *region)) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f(b.regions.For(scope))
+	core.With(b.state, scope, func(r *region) any { f(r); return nil })
 }
 
 // VpcExists reports whether the VPC exists.

@@ -114,13 +114,9 @@ func (b *Backend) createNatGateway(call *core.Call, in *ec2.CreateNatGatewayInpu
 	if err := required("SubnetId", in.SubnetId); err != nil {
 		return nil, err
 	}
-	conn := in.ConnectivityType
-	switch conn {
-	case "":
-		conn = types.ConnectivityTypePublic
-	case types.ConnectivityTypePublic, types.ConnectivityTypePrivate:
-	default:
-		return nil, core.Errorf("InvalidParameterValue", "Value (%s) for parameter connectivityType is invalid.", conn)
+	conn, err := enumParam(in.ConnectivityType, "connectivityType", types.ConnectivityTypePublic, types.ConnectivityTypePrivate)
+	if err != nil {
+		return nil, err
 	}
 	alloc := aws.ToString(in.AllocationId)
 	switch {
@@ -136,52 +132,51 @@ func (b *Backend) createNatGateway(call *core.Call, in *ec2.CreateNatGatewayInpu
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	r.purgeNats(call.Now)
-	token := aws.ToString(in.ClientToken)
-	if id, ok := r.natTokens[token]; ok && token != "" {
-		n := r.nats[id]
-		if n.subnet != aws.ToString(in.SubnetId) || n.allocation != alloc || n.connectivity != conn {
-			return nil, core.Errorf("IdempotentParameterMismatch", "The client token %s was already used with different parameters.", token)
+	return core.Locked(b.state, call, func(r *region) (*ec2.CreateNatGatewayOutput, error) {
+		r.purgeNats(call.Now)
+		token := aws.ToString(in.ClientToken)
+		if id, ok := r.natTokens[token]; ok && token != "" {
+			n := r.nats[id]
+			if n.subnet != aws.ToString(in.SubnetId) || n.allocation != alloc || n.connectivity != conn {
+				return nil, core.Errorf("IdempotentParameterMismatch", "The client token %s was already used with different parameters.", token)
+			}
+			d := r.describeNat(n, call)
+			return &ec2.CreateNatGatewayOutput{ClientToken: in.ClientToken, NatGateway: &d}, nil
 		}
-		d := r.describeNat(n, call)
-		return &ec2.CreateNatGatewayOutput{ClientToken: in.ClientToken, NatGateway: &d}, nil
-	}
-	s, err := get(call, r.subnets, subnetKind, aws.ToString(in.SubnetId))
-	if err != nil {
-		return nil, err
-	}
-	n := &natGateway{Readable: core.ReadableAfter(call), id: newID("nat"), subnet: s.id, vpc: s.vpc, allocation: alloc, connectivity: conn, token: token,
-		eni: newID("eni"), created: call.Now, ready: call.Now.Add(call.Transition)}
-	if alloc != "" {
-		e, err := get(call, r.eips, eipKind, alloc)
+		s, err := get(call, r.subnets, subnetKind, aws.ToString(in.SubnetId))
 		if err != nil {
 			return nil, err
 		}
-		if r.user(e, call) != nil {
-			n.failCode, n.failMsg = "Resource.AlreadyAssociated", "Elastic IP address ["+alloc+"] is already associated"
+		n := &natGateway{Readable: core.ReadableAfter(call), id: newID("nat"), subnet: s.id, vpc: s.vpc, allocation: alloc, connectivity: conn, token: token,
+			eni: newID("eni"), created: call.Now, ready: call.Now.Add(call.Transition)}
+		if alloc != "" {
+			e, err := get(call, r.eips, eipKind, alloc)
+			if err != nil {
+				return nil, err
+			}
+			if r.user(e, call) != nil {
+				n.failCode, n.failMsg = "Resource.AlreadyAssociated", "Elastic IP address ["+alloc+"] is already associated"
+			}
+			n.assoc = newID("eipassoc")
 		}
-		n.assoc = newID("eipassoc")
-	}
-	if conn == types.ConnectivityTypePublic && n.failCode == "" && !r.hasInternetGateway(s.vpc) {
-		n.failCode, n.failMsg = "Gateway.NotAttached", "Network "+s.vpc+" has no Internet gateway attached"
-	}
-	addrs := r.privateAddresses(s, call.Now, 1)
-	if len(addrs) == 0 {
-		return nil, core.Errorf("InsufficientFreeAddressesInSubnet", "There are not enough free addresses in subnet '%s' to satisfy the request.", s.id)
-	}
-	if err := r.tags.Merge(tags, n.id); err != nil {
-		return nil, err
-	}
-	n.privateIP = addrs[0]
-	r.nats[n.id] = n
-	if token != "" {
-		r.natTokens[token] = n.id
-	}
-	d := r.describeNat(n, call)
-	return &ec2.CreateNatGatewayOutput{ClientToken: in.ClientToken, NatGateway: &d}, nil
+		if conn == types.ConnectivityTypePublic && n.failCode == "" && !r.hasInternetGateway(s.vpc) {
+			n.failCode, n.failMsg = "Gateway.NotAttached", "Network "+s.vpc+" has no Internet gateway attached"
+		}
+		addrs := r.privateAddresses(s, call.Now, 1)
+		if len(addrs) == 0 {
+			return nil, core.Errorf("InsufficientFreeAddressesInSubnet", "There are not enough free addresses in subnet '%s' to satisfy the request.", s.id)
+		}
+		if err := r.tags.Merge(tags, n.id); err != nil {
+			return nil, err
+		}
+		n.privateIP = addrs[0]
+		r.nats[n.id] = n
+		if token != "" {
+			r.natTokens[token] = n.id
+		}
+		d := r.describeNat(n, call)
+		return &ec2.CreateNatGatewayOutput{ClientToken: in.ClientToken, NatGateway: &d}, nil
+	})
 }
 
 // hasInternetGateway reports whether an internet gateway is attached to a VPC.
@@ -195,30 +190,28 @@ func (r *region) hasInternetGateway(vpcID string) bool {
 }
 
 func (b *Backend) describeNatGateways(call *core.Call, in *ec2.DescribeNatGatewaysInput) (*ec2.DescribeNatGatewaysOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	r.purgeNats(call.Now)
-	nats, next, err := describe(call, r.nats, natKind, in.NatGatewayIds, in.Filter, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, n *natGateway) view[types.NatGateway] {
-		d := r.describeNat(n, call)
-		return view[types.NatGateway]{d, d.Tags, fields{"nat-gateway-id": {id}, "state": {string(d.State)}, "subnet-id": {n.subnet}, "vpc-id": {n.vpc}}}
+	return core.Locked(b.state, call, func(r *region) (*ec2.DescribeNatGatewaysOutput, error) {
+		r.purgeNats(call.Now)
+		nats, next, err := describe(call, r.nats, natKind, in.NatGatewayIds, in.Filter, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, n *natGateway) view[types.NatGateway] {
+			d := r.describeNat(n, call)
+			return view[types.NatGateway]{d, d.Tags, fields{"nat-gateway-id": {id}, "state": {string(d.State)}, "subnet-id": {n.subnet}, "vpc-id": {n.vpc}}}
+		})
+		return &ec2.DescribeNatGatewaysOutput{NatGateways: nats, NextToken: next}, err
 	})
-	return &ec2.DescribeNatGatewaysOutput{NatGateways: nats, NextToken: next}, err
 }
 
 // deleteNatGateway starts deleting a gateway: deleting, then deleted on the clock, when its
 // Elastic IP becomes free. Deleting a gateway already on its way is answered as a success.
 func (b *Backend) deleteNatGateway(call *core.Call, in *ec2.DeleteNatGatewayInput) (*ec2.DeleteNatGatewayOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	r.purgeNats(call.Now)
-	n, err := get(call, r.nats, natKind, aws.ToString(in.NatGatewayId))
-	if err != nil {
-		return nil, err
-	}
-	if n.deleted.IsZero() {
-		n.deleted, n.gone = call.Now, call.Now.Add(call.Transition)
-	}
-	return &ec2.DeleteNatGatewayOutput{NatGatewayId: aws.String(n.id)}, nil
+	return core.Locked(b.state, call, func(r *region) (*ec2.DeleteNatGatewayOutput, error) {
+		r.purgeNats(call.Now)
+		n, err := get(call, r.nats, natKind, aws.ToString(in.NatGatewayId))
+		if err != nil {
+			return nil, err
+		}
+		if n.deleted.IsZero() {
+			n.deleted, n.gone = call.Now, call.Now.Add(call.Transition)
+		}
+		return &ec2.DeleteNatGatewayOutput{NatGatewayId: aws.String(n.id)}, nil
+	})
 }

@@ -127,79 +127,72 @@ func (b *Backend) createRouteTable(call *core.Call, in *ec2.CreateRouteTableInpu
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	token := aws.ToString(in.ClientToken)
-	if t, ok := r.tables[r.rtbTokens[token]]; ok && token != "" {
-		// A repeated ClientToken answers the table it created, as AWS does.
-		if t.vpc != aws.ToString(in.VpcId) {
-			return nil, core.Errorf("IdempotentParameterMismatch", "The client token %s was already used with different parameters.", token)
+	return core.Locked(b.state, call, func(r *region) (*ec2.CreateRouteTableOutput, error) {
+		token := aws.ToString(in.ClientToken)
+		if t, ok := r.tables[r.rtbTokens[token]]; ok && token != "" {
+			// A repeated ClientToken answers the table it created, as AWS does.
+			if t.vpc != aws.ToString(in.VpcId) {
+				return nil, core.Errorf("IdempotentParameterMismatch", "The client token %s was already used with different parameters.", token)
+			}
+			d := r.describeTable(t, call)
+			return &ec2.CreateRouteTableOutput{ClientToken: in.ClientToken, RouteTable: &d}, nil
+		}
+		v, err := get(call, r.vpcs, vpcKind, aws.ToString(in.VpcId))
+		if err != nil {
+			return nil, err
+		}
+		id := newID("rtb")
+		if err := r.tags.Merge(tags, id); err != nil {
+			return nil, err
+		}
+		t := r.newTable(id, v)
+		t.Readable = core.ReadableAfter(call)
+		if token != "" {
+			t.token = token
+			r.rtbTokens[token] = t.id
 		}
 		d := r.describeTable(t, call)
 		return &ec2.CreateRouteTableOutput{ClientToken: in.ClientToken, RouteTable: &d}, nil
-	}
-	v, err := get(call, r.vpcs, vpcKind, aws.ToString(in.VpcId))
-	if err != nil {
-		return nil, err
-	}
-	id := newID("rtb")
-	if err := r.tags.Merge(tags, id); err != nil {
-		return nil, err
-	}
-	t := r.newTable(id, v)
-	t.Readable = core.ReadableAfter(call)
-	if token != "" {
-		t.token = token
-		r.rtbTokens[token] = t.id
-	}
-	d := r.describeTable(t, call)
-	return &ec2.CreateRouteTableOutput{ClientToken: in.ClientToken, RouteTable: &d}, nil
+	})
 }
 
 func (b *Backend) describeRouteTables(call *core.Call, in *ec2.DescribeRouteTablesInput) (*ec2.DescribeRouteTablesOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	tables, next, err := describe(call, r.tables, rtbKind, in.RouteTableIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 100}, func(id string, t *routeTable) view[types.RouteTable] {
-		d := r.describeTable(t, call)
-		f := fields{"route-table-id": {id}, "vpc-id": {t.vpc}, "owner-id": {call.Account}, "association.route-table-association-id": nil,
-			"association.route-table-id": nil, "association.main": nil, "association.subnet-id": nil}
-		for _, a := range d.Associations {
-			f["association.route-table-association-id"] = append(f["association.route-table-association-id"], aws.ToString(a.RouteTableAssociationId))
-			f["association.route-table-id"] = append(f["association.route-table-id"], id)
-			f["association.main"] = append(f["association.main"], boolText(aws.ToBool(a.Main))...)
-			f["association.subnet-id"] = append(f["association.subnet-id"], text(a.SubnetId)...)
-		}
-		for _, rt := range d.Routes {
-			for name, v := range map[string]*string{"route.destination-cidr-block": rt.DestinationCidrBlock, "route.destination-ipv6-cidr-block": rt.DestinationIpv6CidrBlock,
-				"route.destination-prefix-list-id": rt.DestinationPrefixListId, "route.gateway-id": rt.GatewayId, "route.nat-gateway-id": rt.NatGatewayId,
-				"route.vpc-peering-connection-id": rt.VpcPeeringConnectionId, "route.transit-gateway-id": rt.TransitGatewayId,
-				"route.state": aws.String(string(rt.State)), "route.origin": aws.String(string(rt.Origin))} {
-				f[name] = append(f[name], text(v)...)
+	return core.Locked(b.state, call, func(r *region) (*ec2.DescribeRouteTablesOutput, error) {
+		tables, next, err := describe(call, r.tables, rtbKind, in.RouteTableIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 100}, func(id string, t *routeTable) view[types.RouteTable] {
+			d := r.describeTable(t, call)
+			f := fields{"route-table-id": {id}, "vpc-id": {t.vpc}, "owner-id": {call.Account}, "association.route-table-association-id": nil,
+				"association.route-table-id": nil, "association.main": nil, "association.subnet-id": nil}
+			for _, a := range d.Associations {
+				f["association.route-table-association-id"] = append(f["association.route-table-association-id"], aws.ToString(a.RouteTableAssociationId))
+				f["association.route-table-id"] = append(f["association.route-table-id"], id)
+				f["association.main"] = append(f["association.main"], boolText(aws.ToBool(a.Main))...)
+				f["association.subnet-id"] = append(f["association.subnet-id"], text(a.SubnetId)...)
 			}
-		}
-		return view[types.RouteTable]{d, d.Tags, f}
+			for _, rt := range d.Routes {
+				for name, v := range map[string]*string{"route.destination-cidr-block": rt.DestinationCidrBlock, "route.destination-ipv6-cidr-block": rt.DestinationIpv6CidrBlock,
+					"route.destination-prefix-list-id": rt.DestinationPrefixListId, "route.gateway-id": rt.GatewayId, "route.nat-gateway-id": rt.NatGatewayId,
+					"route.vpc-peering-connection-id": rt.VpcPeeringConnectionId, "route.transit-gateway-id": rt.TransitGatewayId,
+					"route.state": aws.String(string(rt.State)), "route.origin": aws.String(string(rt.Origin))} {
+					f[name] = append(f[name], text(v)...)
+				}
+			}
+			return view[types.RouteTable]{d, d.Tags, f}
+		})
+		return &ec2.DescribeRouteTablesOutput{RouteTables: tables, NextToken: next}, err
 	})
-	return &ec2.DescribeRouteTablesOutput{RouteTables: tables, NextToken: next}, err
 }
 
 // deleteRouteTable refuses for the main table and while subnets are associated.
 func (b *Backend) deleteRouteTable(call *core.Call, in *ec2.DeleteRouteTableInput) (*ec2.DeleteRouteTableOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	t, err := get(call, r.tables, rtbKind, aws.ToString(in.RouteTableId))
-	if err != nil {
-		return nil, err
-	}
-	if t.mainAssoc != "" || len(t.assocs) > 0 {
-		return nil, dependencyViolation("routeTable", t.id)
-	}
-	delete(r.tables, t.id)
-	r.tags.Delete(t.id)
-	delete(r.rtbTokens, t.token)
-	return &ec2.DeleteRouteTableOutput{}, nil
+	return withGot(b, call, func(r *region) map[string]*routeTable { return r.tables }, rtbKind, in.RouteTableId, func(r *region, t *routeTable) (*ec2.DeleteRouteTableOutput, error) {
+		if t.mainAssoc != "" || len(t.assocs) > 0 {
+			return nil, dependencyViolation("routeTable", t.id)
+		}
+		delete(r.tables, t.id)
+		r.tags.Delete(t.id)
+		delete(r.rtbTokens, t.token)
+		return &ec2.DeleteRouteTableOutput{}, nil
+	})
 }
 
 // destination validates a route's destination: exactly one of an IPv4 block, an IPv6 block or
@@ -309,9 +302,9 @@ func (t *routeTable) findRoute(dest string) int {
 
 // setRoute creates (or, for ReplaceRoute, replaces) a route.
 func (b *Backend) setRoute(call *core.Call, s routeSpec) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
+	b.state.Lock()
+	defer b.state.Unlock()
+	r := b.state.Of(call)
 	t, err := get(call, r.tables, rtbKind, s.table)
 	if err != nil {
 		return err
@@ -374,24 +367,19 @@ func (b *Backend) replaceRoute(call *core.Call, in *ec2.ReplaceRouteInput) (*ec2
 }
 
 func (b *Backend) deleteRoute(call *core.Call, in *ec2.DeleteRouteInput) (*ec2.DeleteRouteOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	t, err := get(call, r.tables, rtbKind, aws.ToString(in.RouteTableId))
-	if err != nil {
-		return nil, err
-	}
-	dest, param, err := destination(routeSpec{dest4: in.DestinationCidrBlock, dest6: in.DestinationIpv6CidrBlock, prefixList: in.DestinationPrefixListId})
-	if err != nil {
-		return nil, err
-	}
-	i := t.findRoute(dest)
-	switch {
-	case i < 0:
-		return nil, core.Errorf("InvalidRoute.NotFound", "no route with %s %s in route table %s", param, dest, t.id)
-	case t.routes[i].local:
-		return nil, core.Errorf("InvalidParameterValue", "cannot remove local route %s in route table %s", dest, t.id)
-	}
-	t.routes = append(t.routes[:i], t.routes[i+1:]...)
-	return &ec2.DeleteRouteOutput{}, nil
+	return withGot(b, call, func(r *region) map[string]*routeTable { return r.tables }, rtbKind, in.RouteTableId, func(r *region, t *routeTable) (*ec2.DeleteRouteOutput, error) {
+		dest, param, err := destination(routeSpec{dest4: in.DestinationCidrBlock, dest6: in.DestinationIpv6CidrBlock, prefixList: in.DestinationPrefixListId})
+		if err != nil {
+			return nil, err
+		}
+		i := t.findRoute(dest)
+		switch {
+		case i < 0:
+			return nil, core.Errorf("InvalidRoute.NotFound", "no route with %s %s in route table %s", param, dest, t.id)
+		case t.routes[i].local:
+			return nil, core.Errorf("InvalidParameterValue", "cannot remove local route %s in route table %s", dest, t.id)
+		}
+		t.routes = append(t.routes[:i], t.routes[i+1:]...)
+		return &ec2.DeleteRouteOutput{}, nil
+	})
 }

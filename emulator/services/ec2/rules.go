@@ -292,141 +292,142 @@ func (q ruleRequest) permissions() ([]types.IpPermission, error) {
 	return []types.IpPermission{p}, nil
 }
 
+// inGroup runs f, holding the backend's lock, on the caller's region, the security group a rule
+// request names and the direction of its rules (egress or ingress): the part of authorizing and
+// revoking rules that is alike.
+func inGroup[T any](b *Backend, call *core.Call, q ruleRequest, f func(r *region, g *securityGroup, egress bool) ([]T, error)) ([]T, error) {
+	return core.Locked(b.state, call, func(r *region) ([]T, error) {
+		g, err := r.group(call, q.groupID, q.groupName)
+		if err != nil {
+			return nil, err
+		}
+		return f(r, g, q.egress)
+	})
+}
+
 // authorize adds rules to a group; the whole call fails if any rule already exists.
-func (b *Backend) authorize(call *core.Call, q ruleRequest) (*bool, []types.SecurityGroupRule, error) {
+func (b *Backend) authorize(call *core.Call, q ruleRequest) ([]types.SecurityGroupRule, error) {
 	perms, err := q.permissions()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	tags, err := specTags(q.tags, types.ResourceTypeSecurityGroupRule)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	g, err := r.group(call, q.groupID, q.groupName)
-	if err != nil {
-		return nil, nil, err
-	}
-	egress := q.egress
-	add, err := r.expand(call, g.id, egress, perms)
-	if err != nil {
-		return nil, nil, err
-	}
-	in, out := r.rulesOf(g.id)
-	existing := in
-	if egress {
-		existing = out
-	}
-	have := map[string]bool{}
-	count := map[bool]int{}
-	for _, s := range append(existing, add...) {
-		if have[s.key()] {
-			return nil, nil, core.Errorf("InvalidPermission.Duplicate", "the specified rule \"peer: %s, %s, from port: %d, to port: %d, ALLOW\" already exists",
-				s.peer(), strings.ToUpper(s.protocol), s.from, s.to)
+	return inGroup(b, call, q, func(r *region, g *securityGroup, egress bool) ([]types.SecurityGroupRule, error) {
+		add, err := r.expand(call, g.id, egress, perms)
+		if err != nil {
+			return nil, err
 		}
-		have[s.key()] = true
-		if count[s.cidr6 != ""]++; count[s.cidr6 != ""] > maxRules {
-			return nil, nil, core.Errorf("RulesPerSecurityGroupLimitExceeded", "The maximum number of rules per security group has been reached.")
+		in, out := r.rulesOf(g.id)
+		existing := in
+		if egress {
+			existing = out
 		}
-	}
-	ids := make([]string, len(add))
-	for i, s := range add {
-		ids[i] = s.id
-	}
-	if err := r.tags.Merge(tags, ids...); err != nil {
-		return nil, nil, err
-	}
-	rules := []types.SecurityGroupRule{}
-	for _, s := range add {
-		r.addRule(s)
-		rules = append(rules, s.describe(r, call))
-	}
-	return aws.Bool(true), rules, nil
+		have := map[string]bool{}
+		count := map[bool]int{}
+		for _, s := range append(existing, add...) {
+			if have[s.key()] {
+				return nil, core.Errorf("InvalidPermission.Duplicate", "the specified rule \"peer: %s, %s, from port: %d, to port: %d, ALLOW\" already exists",
+					s.peer(), strings.ToUpper(s.protocol), s.from, s.to)
+			}
+			have[s.key()] = true
+			if count[s.cidr6 != ""]++; count[s.cidr6 != ""] > maxRules {
+				return nil, core.Errorf("RulesPerSecurityGroupLimitExceeded", "The maximum number of rules per security group has been reached.")
+			}
+		}
+		ids := make([]string, len(add))
+		for i, s := range add {
+			ids[i] = s.id
+		}
+		if err := r.tags.Merge(tags, ids...); err != nil {
+			return nil, err
+		}
+		rules := []types.SecurityGroupRule{}
+		for _, s := range add {
+			r.addRule(s)
+			rules = append(rules, s.describe(r, call))
+		}
+		return rules, nil
+	})
 }
 
 func (b *Backend) authorizeSecurityGroupIngress(call *core.Call, in *ec2.AuthorizeSecurityGroupIngressInput) (*ec2.AuthorizeSecurityGroupIngressOutput, error) {
-	ok, rules, err := b.authorize(call, ruleRequest{groupID: in.GroupId, groupName: in.GroupName, perms: in.IpPermissions, cidr: in.CidrIp,
+	rules, err := b.authorize(call, ruleRequest{groupID: in.GroupId, groupName: in.GroupName, perms: in.IpPermissions, cidr: in.CidrIp,
 		protocol: in.IpProtocol, sourceGroup: in.SourceSecurityGroupName, from: in.FromPort, to: in.ToPort, tags: in.TagSpecifications})
-	return &ec2.AuthorizeSecurityGroupIngressOutput{Return: ok, SecurityGroupRules: rules}, err
+	return &ec2.AuthorizeSecurityGroupIngressOutput{Return: aws.Bool(true), SecurityGroupRules: rules}, err
 }
 
 func (b *Backend) authorizeSecurityGroupEgress(call *core.Call, in *ec2.AuthorizeSecurityGroupEgressInput) (*ec2.AuthorizeSecurityGroupEgressOutput, error) {
-	ok, rules, err := b.authorize(call, ruleRequest{groupID: in.GroupId, egress: true, perms: in.IpPermissions, cidr: in.CidrIp,
+	rules, err := b.authorize(call, ruleRequest{groupID: in.GroupId, egress: true, perms: in.IpPermissions, cidr: in.CidrIp,
 		protocol: in.IpProtocol, sourceGroup: in.SourceSecurityGroupName, from: in.FromPort, to: in.ToPort, tags: in.TagSpecifications})
-	return &ec2.AuthorizeSecurityGroupEgressOutput{Return: ok, SecurityGroupRules: rules}, err
+	return &ec2.AuthorizeSecurityGroupEgressOutput{Return: aws.Bool(true), SecurityGroupRules: rules}, err
 }
 
 // revoke removes rules named by id or by value; as in a non-default VPC, if any is not there
 // the call fails with InvalidPermission.NotFound and nothing is revoked.
-func (b *Backend) revoke(call *core.Call, q ruleRequest) (*bool, []types.RevokedSecurityGroupRule, error) {
+func (b *Backend) revoke(call *core.Call, q ruleRequest) ([]types.RevokedSecurityGroupRule, error) {
 	perms, err := q.permissions()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	g, err := r.group(call, q.groupID, q.groupName)
-	if err != nil {
-		return nil, nil, err
-	}
-	egress := q.egress
-	var drop []*sgRule
-	for _, id := range q.ids {
-		s, err := get(call, r.rules, ruleKind, id)
-		if err != nil || s.group != g.id || s.egress != egress {
-			return nil, nil, ruleKind.missing(id)
+	return inGroup(b, call, q, func(r *region, g *securityGroup, egress bool) ([]types.RevokedSecurityGroupRule, error) {
+		var drop []*sgRule
+		for _, id := range q.ids {
+			s, err := get(call, r.rules, ruleKind, id)
+			if err != nil || s.group != g.id || s.egress != egress {
+				return nil, ruleKind.missing(id)
+			}
+			drop = append(drop, s)
 		}
-		drop = append(drop, s)
-	}
-	want, err := r.expand(call, g.id, egress, perms)
-	if err != nil {
-		return nil, nil, err
-	}
-	byKey := map[string]*sgRule{}
-	for _, s := range r.rules {
-		byKey[s.key()] = s
-	}
-	for _, w := range want {
-		s, ok := byKey[w.key()]
-		if !ok {
-			return nil, nil, core.Errorf("InvalidPermission.NotFound", "The specified rule does not exist in this security group.")
+		want, err := r.expand(call, g.id, egress, perms)
+		if err != nil {
+			return nil, err
 		}
-		drop = append(drop, s)
-	}
-	revoked := []types.RevokedSecurityGroupRule{}
-	for _, s := range drop {
-		if _, ok := r.rules[s.id]; !ok {
-			continue
+		byKey := map[string]*sgRule{}
+		for _, s := range r.rules {
+			byKey[s.key()] = s
 		}
-		delete(r.rules, s.id)
-		r.tags.Delete(s.id)
-		revoked = append(revoked, types.RevokedSecurityGroupRule{SecurityGroupRuleId: aws.String(s.id), GroupId: aws.String(s.group),
-			IsEgress: aws.Bool(s.egress), IpProtocol: aws.String(s.protocol), FromPort: aws.Int32(s.from), ToPort: aws.Int32(s.to),
-			CidrIpv4: optional(s.cidr4), CidrIpv6: optional(s.cidr6), PrefixListId: optional(s.prefixList),
-			ReferencedGroupId: optional(s.refGroup), Description: optional(s.description)})
-	}
-	return aws.Bool(true), revoked, nil
+		for _, w := range want {
+			s, ok := byKey[w.key()]
+			if !ok {
+				return nil, core.Errorf("InvalidPermission.NotFound", "The specified rule does not exist in this security group.")
+			}
+			drop = append(drop, s)
+		}
+		revoked := []types.RevokedSecurityGroupRule{}
+		for _, s := range drop {
+			if _, ok := r.rules[s.id]; !ok {
+				continue
+			}
+			delete(r.rules, s.id)
+			r.tags.Delete(s.id)
+			revoked = append(revoked, types.RevokedSecurityGroupRule{SecurityGroupRuleId: aws.String(s.id), GroupId: aws.String(s.group),
+				IsEgress: aws.Bool(s.egress), IpProtocol: aws.String(s.protocol), FromPort: aws.Int32(s.from), ToPort: aws.Int32(s.to),
+				CidrIpv4: optional(s.cidr4), CidrIpv6: optional(s.cidr6), PrefixListId: optional(s.prefixList),
+				ReferencedGroupId: optional(s.refGroup), Description: optional(s.description)})
+		}
+		return revoked, nil
+	})
 }
 
 func (b *Backend) revokeSecurityGroupIngress(call *core.Call, in *ec2.RevokeSecurityGroupIngressInput) (*ec2.RevokeSecurityGroupIngressOutput, error) {
-	ok, revoked, err := b.revoke(call, ruleRequest{groupID: in.GroupId, groupName: in.GroupName, perms: in.IpPermissions, cidr: in.CidrIp,
+	revoked, err := b.revoke(call, ruleRequest{groupID: in.GroupId, groupName: in.GroupName, perms: in.IpPermissions, cidr: in.CidrIp,
 		protocol: in.IpProtocol, sourceGroup: in.SourceSecurityGroupName, from: in.FromPort, to: in.ToPort, ids: in.SecurityGroupRuleIds})
-	return &ec2.RevokeSecurityGroupIngressOutput{Return: ok, RevokedSecurityGroupRules: revoked}, err
+	return &ec2.RevokeSecurityGroupIngressOutput{Return: aws.Bool(true), RevokedSecurityGroupRules: revoked}, err
 }
 
 func (b *Backend) revokeSecurityGroupEgress(call *core.Call, in *ec2.RevokeSecurityGroupEgressInput) (*ec2.RevokeSecurityGroupEgressOutput, error) {
-	ok, revoked, err := b.revoke(call, ruleRequest{groupID: in.GroupId, egress: true, perms: in.IpPermissions, cidr: in.CidrIp,
+	revoked, err := b.revoke(call, ruleRequest{groupID: in.GroupId, egress: true, perms: in.IpPermissions, cidr: in.CidrIp,
 		protocol: in.IpProtocol, sourceGroup: in.SourceSecurityGroupName, from: in.FromPort, to: in.ToPort, ids: in.SecurityGroupRuleIds})
-	return &ec2.RevokeSecurityGroupEgressOutput{Return: ok, RevokedSecurityGroupRules: revoked}, err
+	return &ec2.RevokeSecurityGroupEgressOutput{Return: aws.Bool(true), RevokedSecurityGroupRules: revoked}, err
 }
 
 func (b *Backend) describeSecurityGroupRules(call *core.Call, in *ec2.DescribeSecurityGroupRulesInput) (*ec2.DescribeSecurityGroupRulesOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
+	b.state.Lock()
+	defer b.state.Unlock()
+	r := b.state.Of(call)
 	rules, next, err := describe(call, r.rules, ruleKind, in.SecurityGroupRuleIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, s *sgRule) view[types.SecurityGroupRule] {
 		d := s.describe(r, call)
 		return view[types.SecurityGroupRule]{d, d.Tags, fields{"group-id": {s.group}, "security-group-rule-id": {id}}}

@@ -116,75 +116,72 @@ func (b *Backend) createSecurityGroup(call *core.Call, in *ec2.CreateSecurityGro
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	v := r.defaultVpc()
-	if in.VpcId != nil {
-		if v, err = get(call, r.vpcs, vpcKind, aws.ToString(in.VpcId)); err != nil {
+	return core.Locked(b.state, call, func(r *region) (*ec2.CreateSecurityGroupOutput, error) {
+		v := r.defaultVpc()
+		if in.VpcId != nil {
+			if v, err = get(call, r.vpcs, vpcKind, aws.ToString(in.VpcId)); err != nil {
+				return nil, err
+			}
+		} else if v == nil {
+			return nil, noDefaultVPC
+		}
+		for _, g := range r.groups {
+			if g.vpc == v.id && g.name == name {
+				return nil, core.Errorf("InvalidGroup.Duplicate", "The security group '%s' already exists for VPC '%s'", name, v.id)
+			}
+		}
+		g := &securityGroup{Readable: core.ReadableAfter(call), id: newID("sg"), name: name, description: aws.ToString(in.Description), vpc: v.id}
+		if err := r.tags.Merge(tags, g.id); err != nil {
 			return nil, err
 		}
-	} else if v == nil {
-		return nil, noDefaultVPC
-	}
-	for _, g := range r.groups {
-		if g.vpc == v.id && g.name == name {
-			return nil, core.Errorf("InvalidGroup.Duplicate", "The security group '%s' already exists for VPC '%s'", name, v.id)
-		}
-	}
-	g := &securityGroup{Readable: core.ReadableAfter(call), id: newID("sg"), name: name, description: aws.ToString(in.Description), vpc: v.id}
-	if err := r.tags.Merge(tags, g.id); err != nil {
-		return nil, err
-	}
-	r.groups[g.id] = g
-	r.addRule(&sgRule{id: newID("sgr"), group: g.id, egress: true, protocol: "-1", from: -1, to: -1, cidr4: "0.0.0.0/0"})
-	return &ec2.CreateSecurityGroupOutput{GroupId: aws.String(g.id), SecurityGroupArn: aws.String(call.Scope().ARN("ec2", "security-group/"+g.id)),
-		Tags: r.tagList(g.id)}, nil
+		r.groups[g.id] = g
+		r.addRule(&sgRule{id: newID("sgr"), group: g.id, egress: true, protocol: "-1", from: -1, to: -1, cidr4: "0.0.0.0/0"})
+		return &ec2.CreateSecurityGroupOutput{GroupId: aws.String(g.id), SecurityGroupArn: aws.String(call.Scope().ARN("ec2", "security-group/"+g.id)),
+			Tags: r.tagList(g.id)}, nil
+	})
 }
 
 func (b *Backend) describeSecurityGroups(call *core.Call, in *ec2.DescribeSecurityGroupsInput) (*ec2.DescribeSecurityGroupsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	ids, err := r.groupIDs(call, in.GroupIds, in.GroupNames)
-	if err != nil {
-		return nil, err
-	}
-	groups, next, err := describe(call, r.groups, sgKind, ids, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, g *securityGroup) view[types.SecurityGroup] {
-		d := r.describeGroup(g, call)
-		f := fields{"group-id": {id}, "group-name": {g.name}, "vpc-id": {g.vpc}, "description": {g.description}, "owner-id": {call.Account}}
-		in, out := r.rulesOf(id)
-		ruleFields(f, "ip-permission.", in)
-		ruleFields(f, "egress.ip-permission.", out)
-		return view[types.SecurityGroup]{d, d.Tags, f}
+	return core.Locked(b.state, call, func(r *region) (*ec2.DescribeSecurityGroupsOutput, error) {
+		ids, err := r.groupIDs(call, in.GroupIds, in.GroupNames)
+		if err != nil {
+			return nil, err
+		}
+		groups, next, err := describe(call, r.groups, sgKind, ids, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, g *securityGroup) view[types.SecurityGroup] {
+			d := r.describeGroup(g, call)
+			f := fields{"group-id": {id}, "group-name": {g.name}, "vpc-id": {g.vpc}, "description": {g.description}, "owner-id": {call.Account}}
+			in, out := r.rulesOf(id)
+			ruleFields(f, "ip-permission.", in)
+			ruleFields(f, "egress.ip-permission.", out)
+			return view[types.SecurityGroup]{d, d.Tags, f}
+		})
+		return &ec2.DescribeSecurityGroupsOutput{SecurityGroups: groups, NextToken: next}, err
 	})
-	return &ec2.DescribeSecurityGroupsOutput{SecurityGroups: groups, NextToken: next}, err
 }
 
 // deleteSecurityGroup refuses for a VPC's default group (CannotDelete), and while another
 // group's rule refers to the group or an instance that is not terminated is in it
 // (DependencyViolation).
 func (b *Backend) deleteSecurityGroup(call *core.Call, in *ec2.DeleteSecurityGroupInput) (*ec2.DeleteSecurityGroupOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	g, err := r.group(call, in.GroupId, in.GroupName)
-	if err != nil {
-		return nil, err
-	}
-	if g.isDefault {
-		return nil, core.Errorf("CannotDelete", "the specified group: \"%s\" name: \"default\" cannot be deleted by a user", g.id)
-	}
-	for _, rule := range r.rules {
-		if rule.refGroup == g.id && rule.group != g.id {
-			return nil, core.Errorf("DependencyViolation", "resource %s has a dependent object", g.id)
+	return core.Locked(b.state, call, func(r *region) (*ec2.DeleteSecurityGroupOutput, error) {
+		g, err := r.group(call, in.GroupId, in.GroupName)
+		if err != nil {
+			return nil, err
 		}
-	}
-	for _, i := range r.instances {
-		if i.usesGroup(g.id, call.Now) {
-			return nil, core.Errorf("DependencyViolation", "resource %s has a dependent object", g.id)
+		if g.isDefault {
+			return nil, core.Errorf("CannotDelete", "the specified group: \"%s\" name: \"default\" cannot be deleted by a user", g.id)
 		}
-	}
-	r.dropGroup(g.id)
-	return &ec2.DeleteSecurityGroupOutput{GroupId: aws.String(g.id), Return: aws.Bool(true)}, nil
+		for _, rule := range r.rules {
+			if rule.refGroup == g.id && rule.group != g.id {
+				return nil, core.Errorf("DependencyViolation", "resource %s has a dependent object", g.id)
+			}
+		}
+		for _, i := range r.instances {
+			if i.usesGroup(g.id, call.Now) {
+				return nil, core.Errorf("DependencyViolation", "resource %s has a dependent object", g.id)
+			}
+		}
+		r.dropGroup(g.id)
+		return &ec2.DeleteSecurityGroupOutput{GroupId: aws.String(g.id), Return: aws.Bool(true)}, nil
+	})
 }

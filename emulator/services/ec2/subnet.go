@@ -141,108 +141,97 @@ func (b *Backend) createSubnet(call *core.Call, in *ec2.CreateSubnetInput) (*ec2
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	v, err := get(call, r.vpcs, vpcKind, aws.ToString(in.VpcId))
-	if err != nil {
-		return nil, err
-	}
-	if !contains(v.cidr, p) {
-		return nil, core.Errorf("InvalidSubnet.Range", "The CIDR '%s' is invalid.", cidr)
-	}
-	inVpc := 0
-	for _, s := range r.subnets {
-		if s.vpc == v.id {
-			inVpc++
-			if s.cidr.Overlaps(p) {
-				return nil, core.Errorf("InvalidSubnet.Conflict", "The CIDR '%s' conflicts with another subnet", cidr)
+	return withGot(b, call, func(r *region) map[string]*vpc { return r.vpcs }, vpcKind, in.VpcId, func(r *region, v *vpc) (*ec2.CreateSubnetOutput, error) {
+		if !contains(v.cidr, p) {
+			return nil, core.Errorf("InvalidSubnet.Range", "The CIDR '%s' is invalid.", cidr)
+		}
+		inVpc := 0
+		for _, s := range r.subnets {
+			if s.vpc == v.id {
+				inVpc++
+				if s.cidr.Overlaps(p) {
+					return nil, core.Errorf("InvalidSubnet.Conflict", "The CIDR '%s' conflicts with another subnet", cidr)
+				}
 			}
 		}
-	}
-	z, err := subnetZone(call, aws.ToString(in.AvailabilityZone), aws.ToString(in.AvailabilityZoneId), inVpc)
-	if err != nil {
-		return nil, err
-	}
-	s := &subnet{Readable: core.ReadableAfter(call), id: newID("subnet"), vpc: v.id, cidr: p, zone: z, available: call.Now.Add(call.Transition)}
-	if in.Ipv6CidrBlock != nil {
-		if s.ipv6, err = r.subnetIPv6(v, aws.ToString(in.Ipv6CidrBlock)); err != nil {
+		z, err := subnetZone(call, aws.ToString(in.AvailabilityZone), aws.ToString(in.AvailabilityZoneId), inVpc)
+		if err != nil {
 			return nil, err
 		}
-		s.ipv6Assoc = newID("subnet-cidr-assoc")
-	}
-	if err := r.tags.Merge(tags, s.id); err != nil {
-		return nil, err
-	}
-	r.subnets[s.id] = s
-	d := r.describeSubnet(s, call)
-	return &ec2.CreateSubnetOutput{Subnet: &d}, nil
+		s := &subnet{Readable: core.ReadableAfter(call), id: newID("subnet"), vpc: v.id, cidr: p, zone: z, available: call.Now.Add(call.Transition)}
+		if in.Ipv6CidrBlock != nil {
+			if s.ipv6, err = r.subnetIPv6(v, aws.ToString(in.Ipv6CidrBlock)); err != nil {
+				return nil, err
+			}
+			s.ipv6Assoc = newID("subnet-cidr-assoc")
+		}
+		if err := r.tags.Merge(tags, s.id); err != nil {
+			return nil, err
+		}
+		r.subnets[s.id] = s
+		d := r.describeSubnet(s, call)
+		return &ec2.CreateSubnetOutput{Subnet: &d}, nil
+	})
 }
 
 func (b *Backend) describeSubnets(call *core.Call, in *ec2.DescribeSubnetsInput) (*ec2.DescribeSubnetsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	subnets, next, err := describe(call, r.subnets, subnetKind, in.SubnetIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, s *subnet) view[types.Subnet] {
-		d := r.describeSubnet(s, call)
-		return view[types.Subnet]{d, d.Tags, fields{
-			"subnet-id": {id}, "vpc-id": {s.vpc}, "cidr-block": {s.cidr.String()}, "cidr": {s.cidr.String()}, "cidrBlock": {s.cidr.String()},
-			"availability-zone": {s.zone.name}, "availabilityZone": {s.zone.name}, "availability-zone-id": {s.zone.id},
-			"state": {string(d.State)}, "default-for-az": boolText(s.defaultForAz), "defaultForAz": boolText(s.defaultForAz), "owner-id": {call.Account},
-			"map-public-ip-on-launch": boolText(s.mapPublicIP), "assign-ipv6-address-on-creation": boolText(s.assignIPv6),
-			"ipv6-cidr-block-association.ipv6-cidr-block": text(ipv6Text(s.ipv6)), "subnet-arn": {aws.ToString(d.SubnetArn)},
-			"available-ip-address-count": {strconv.Itoa(int(aws.ToInt32(d.AvailableIpAddressCount)))},
-		}}
+	return core.Locked(b.state, call, func(r *region) (*ec2.DescribeSubnetsOutput, error) {
+		subnets, next, err := describe(call, r.subnets, subnetKind, in.SubnetIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, s *subnet) view[types.Subnet] {
+			d := r.describeSubnet(s, call)
+			return view[types.Subnet]{d, d.Tags, fields{
+				"subnet-id": {id}, "vpc-id": {s.vpc}, "cidr-block": {s.cidr.String()}, "cidr": {s.cidr.String()}, "cidrBlock": {s.cidr.String()},
+				"availability-zone": {s.zone.name}, "availabilityZone": {s.zone.name}, "availability-zone-id": {s.zone.id},
+				"state": {string(d.State)}, "default-for-az": boolText(s.defaultForAz), "defaultForAz": boolText(s.defaultForAz), "owner-id": {call.Account},
+				"map-public-ip-on-launch": boolText(s.mapPublicIP), "assign-ipv6-address-on-creation": boolText(s.assignIPv6),
+				"ipv6-cidr-block-association.ipv6-cidr-block": text(ipv6Text(s.ipv6)), "subnet-arn": {aws.ToString(d.SubnetArn)},
+				"available-ip-address-count": {strconv.Itoa(int(aws.ToInt32(d.AvailableIpAddressCount)))},
+			}}
+		})
+		return &ec2.DescribeSubnetsOutput{Subnets: subnets, NextToken: next}, err
 	})
-	return &ec2.DescribeSubnetsOutput{Subnets: subnets, NextToken: next}, err
 }
 
 // deleteSubnet refuses while a network interface is in the subnet (a NAT gateway's, or an
 // instance's until it is terminated); explicit route table associations go with the subnet, as
 // on AWS.
 func (b *Backend) deleteSubnet(call *core.Call, in *ec2.DeleteSubnetInput) (*ec2.DeleteSubnetOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	id := aws.ToString(in.SubnetId)
-	if _, err := get(call, r.subnets, subnetKind, id); err != nil {
-		return nil, err
-	}
-	if len(r.heldAddresses(id, call.Now)) > 0 {
-		return nil, dependencyViolation("subnet", id)
-	}
-	for _, t := range r.tables {
-		for assoc, sub := range t.assocs {
-			if sub == id {
-				delete(t.assocs, assoc)
+	return core.Locked(b.state, call, func(r *region) (*ec2.DeleteSubnetOutput, error) {
+		id := aws.ToString(in.SubnetId)
+		if _, err := get(call, r.subnets, subnetKind, id); err != nil {
+			return nil, err
+		}
+		if len(r.heldAddresses(id, call.Now)) > 0 {
+			return nil, dependencyViolation("subnet", id)
+		}
+		for _, t := range r.tables {
+			for assoc, sub := range t.assocs {
+				if sub == id {
+					delete(t.assocs, assoc)
+				}
 			}
 		}
-	}
-	delete(r.subnets, id)
-	r.tags.Delete(id)
-	return &ec2.DeleteSubnetOutput{}, nil
+		delete(r.subnets, id)
+		r.tags.Delete(id)
+		return &ec2.DeleteSubnetOutput{}, nil
+	})
 }
 
 // modifySubnetAttribute changes one attribute per call, as AWS requires.
 func (b *Backend) modifySubnetAttribute(call *core.Call, in *ec2.ModifySubnetAttributeInput) (*ec2.ModifySubnetAttributeOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := get(call, b.regions.Of(call).subnets, subnetKind, aws.ToString(in.SubnetId))
-	if err != nil {
-		return nil, err
-	}
-	others := in.CustomerOwnedIpv4Pool != nil || in.DisableLniAtDeviceIndex != nil || in.EnableDns64 != nil || in.EnableLniAtDeviceIndex != nil ||
-		in.EnableResourceNameDnsAAAARecordOnLaunch != nil || in.EnableResourceNameDnsARecordOnLaunch != nil ||
-		in.MapCustomerOwnedIpOnLaunch != nil || in.PrivateDnsHostnameTypeOnLaunch != ""
-	switch {
-	case others:
-		return nil, core.Errorf("UnsupportedOperation", "The emulator models only the mapPublicIpOnLaunch and assignIpv6AddressOnCreation subnet attributes.")
-	case (in.MapPublicIpOnLaunch == nil) == (in.AssignIpv6AddressOnCreation == nil):
-		return nil, core.Errorf("InvalidParameterCombination", "Only one attribute can be modified at a time")
-	case in.MapPublicIpOnLaunch != nil:
-		s.mapPublicIP = aws.ToBool(in.MapPublicIpOnLaunch.Value)
-	default:
-		s.assignIPv6 = aws.ToBool(in.AssignIpv6AddressOnCreation.Value)
-	}
-	return &ec2.ModifySubnetAttributeOutput{}, nil
+	return withGot(b, call, func(r *region) map[string]*subnet { return r.subnets }, subnetKind, in.SubnetId, func(r *region, s *subnet) (*ec2.ModifySubnetAttributeOutput, error) {
+		others := in.CustomerOwnedIpv4Pool != nil || in.DisableLniAtDeviceIndex != nil || in.EnableDns64 != nil || in.EnableLniAtDeviceIndex != nil ||
+			in.EnableResourceNameDnsAAAARecordOnLaunch != nil || in.EnableResourceNameDnsARecordOnLaunch != nil ||
+			in.MapCustomerOwnedIpOnLaunch != nil || in.PrivateDnsHostnameTypeOnLaunch != ""
+		switch {
+		case others:
+			return nil, core.Errorf("UnsupportedOperation", "The emulator models only the mapPublicIpOnLaunch and assignIpv6AddressOnCreation subnet attributes.")
+		case (in.MapPublicIpOnLaunch == nil) == (in.AssignIpv6AddressOnCreation == nil):
+			return nil, core.Errorf("InvalidParameterCombination", "Only one attribute can be modified at a time")
+		case in.MapPublicIpOnLaunch != nil:
+			s.mapPublicIP = aws.ToBool(in.MapPublicIpOnLaunch.Value)
+		default:
+			s.assignIPv6 = aws.ToBool(in.AssignIpv6AddressOnCreation.Value)
+		}
+		return &ec2.ModifySubnetAttributeOutput{}, nil
+	})
 }

@@ -71,40 +71,29 @@ func lookup[T any](m map[string]T, id string) any {
 	return nil
 }
 
+// tagging serves CreateTags and DeleteTags on the resources of the caller's region, by id: those
+// of any type tags may be put on that eventual consistency does not hide from the call.
+func (b *Backend) tagging() core.Tagging[string, types.Tag] {
+	return core.Tagging[string, types.Tag]{Lock: b.state, Find: func(call *core.Call, id string) (core.TagTarget, error) {
+		r := b.state.Of(call)
+		return core.TagTarget{Tags: r.tags, ID: id}, r.exists(call, id)
+	}}
+}
+
 // createTags adds or replaces tags on every resource, or on none when one would break EC2's
 // rules.
 func (b *Backend) createTags(call *core.Call, in *ec2.CreateTagsInput) (*ec2.CreateTagsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	for _, id := range in.Resources {
-		if err := r.exists(call, id); err != nil {
-			return nil, err
-		}
-	}
 	tags, _ := core.TagMap(in.Tags, tagPair)
-	if err := r.tags.Merge(tags, in.Resources...); err != nil {
-		return nil, err
-	}
-	return &ec2.CreateTagsOutput{}, nil
+	return &ec2.CreateTagsOutput{}, b.tagging().AddAll(call, in.Resources, tags)
 }
 
 // deleteTags removes tags: a tag given without a value is removed whatever its value; with a
 // value, only when the value matches.
 func (b *Backend) deleteTags(call *core.Call, in *ec2.DeleteTagsInput) (*ec2.DeleteTagsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	for _, id := range in.Resources {
-		if err := r.exists(call, id); err != nil {
-			return nil, err
+	return &ec2.DeleteTagsOutput{}, b.tagging().Each(call, in.Resources, func(t core.TagTarget) error {
+		for _, tag := range in.Tags {
+			t.Tags.RemoveValued(t.ID, aws.ToString(tag.Key), tag.Value)
 		}
-		have := r.tags.Map(id)
-		for _, t := range in.Tags {
-			if k := aws.ToString(t.Key); t.Value == nil || have[k] == aws.ToString(t.Value) {
-				r.tags.Remove(id, k)
-			}
-		}
-	}
-	return &ec2.DeleteTagsOutput{}, nil
+		return nil
+	})
 }

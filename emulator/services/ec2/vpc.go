@@ -76,13 +76,9 @@ func (b *Backend) createVpc(call *core.Call, in *ec2.CreateVpcInput) (*ec2.Creat
 	if err != nil {
 		return nil, err
 	}
-	tenancy := in.InstanceTenancy
-	switch tenancy {
-	case "":
-		tenancy = types.TenancyDefault
-	case types.TenancyDefault, types.TenancyDedicated:
-	default:
-		return nil, core.Errorf("InvalidParameterValue", "Value (%s) for parameter instanceTenancy is invalid.", tenancy)
+	tenancy, err := enumParam(in.InstanceTenancy, "instanceTenancy", types.TenancyDefault, types.TenancyDedicated)
+	if err != nil {
+		return nil, err
 	}
 	if aws.ToBool(in.DryRun) {
 		return nil, &core.APIError{Code: "DryRunOperation", Status: 412, Message: "Request would have succeeded, but DryRun flag is set."}
@@ -96,32 +92,30 @@ func (b *Backend) createVpc(call *core.Call, in *ec2.CreateVpcInput) (*ec2.Creat
 	if aws.ToBool(in.AmazonProvidedIpv6CidrBlock) {
 		v.ipv6, v.ipv6Assoc = amazonIPv6(), newID("vpc-cidr-assoc")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	if err := r.tags.Merge(tags, v.id); err != nil {
-		return nil, err
-	}
-	r.vpcs[v.id] = v
-	r.addDefaultGroup(v.id)
-	r.addMainTable(v)
-	d := v.describe(call.Account, call.Now, r.tagList(v.id))
-	return &ec2.CreateVpcOutput{Vpc: &d}, nil
+	return core.Locked(b.state, call, func(r *region) (*ec2.CreateVpcOutput, error) {
+		if err := r.tags.Merge(tags, v.id); err != nil {
+			return nil, err
+		}
+		r.vpcs[v.id] = v
+		r.addDefaultGroup(v.id)
+		r.addMainTable(v)
+		d := v.describe(call.Account, call.Now, r.tagList(v.id))
+		return &ec2.CreateVpcOutput{Vpc: &d}, nil
+	})
 }
 
 func (b *Backend) describeVpcs(call *core.Call, in *ec2.DescribeVpcsInput) (*ec2.DescribeVpcsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	vpcs, next, err := describe(call, r.vpcs, vpcKind, in.VpcIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, v *vpc) view[types.Vpc] {
-		d := v.describe(call.Account, call.Now, r.tagList(id))
-		return view[types.Vpc]{d, d.Tags, fields{
-			"vpc-id": {id}, "cidr": {v.cidr.String()}, "cidr-block-association.cidr-block": {v.cidr.String()},
-			"ipv6-cidr-block-association.ipv6-cidr-block": text(ipv6Text(v.ipv6)),
-			"state": {string(d.State)}, "is-default": boolText(v.isDefault), "owner-id": {call.Account}, "dhcp-options-id": {v.dhcp},
-		}}
+	return core.Locked(b.state, call, func(r *region) (*ec2.DescribeVpcsOutput, error) {
+		vpcs, next, err := describe(call, r.vpcs, vpcKind, in.VpcIds, in.Filters, paging{in.MaxResults, in.NextToken, 5, 1000}, func(id string, v *vpc) view[types.Vpc] {
+			d := v.describe(call.Account, call.Now, r.tagList(id))
+			return view[types.Vpc]{d, d.Tags, fields{
+				"vpc-id": {id}, "cidr": {v.cidr.String()}, "cidr-block-association.cidr-block": {v.cidr.String()},
+				"ipv6-cidr-block-association.ipv6-cidr-block": text(ipv6Text(v.ipv6)),
+				"state": {string(d.State)}, "is-default": boolText(v.isDefault), "owner-id": {call.Account}, "dhcp-options-id": {v.dhcp},
+			}}
+		})
+		return &ec2.DescribeVpcsOutput{Vpcs: vpcs, NextToken: next}, err
 	})
-	return &ec2.DescribeVpcsOutput{Vpcs: vpcs, NextToken: next}, err
 }
 
 // ipv6Text is an optional IPv6 block as text.
@@ -136,84 +130,75 @@ func ipv6Text(p netip.Prefix) *string {
 // groups other than its default one or route tables other than its main one; those two go
 // with it.
 func (b *Backend) deleteVpc(call *core.Call, in *ec2.DeleteVpcInput) (*ec2.DeleteVpcOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	id := aws.ToString(in.VpcId)
-	if _, err := get(call, r.vpcs, vpcKind, id); err != nil {
-		return nil, err
-	}
-	for _, s := range r.subnets {
-		if s.vpc == id {
-			return nil, dependencyViolation("vpc", id)
+	return core.Locked(b.state, call, func(r *region) (*ec2.DeleteVpcOutput, error) {
+		id := aws.ToString(in.VpcId)
+		if _, err := get(call, r.vpcs, vpcKind, id); err != nil {
+			return nil, err
 		}
-	}
-	for _, g := range r.igws {
-		if g.vpc == id {
-			return nil, dependencyViolation("vpc", id)
+		for _, s := range r.subnets {
+			if s.vpc == id {
+				return nil, dependencyViolation("vpc", id)
+			}
 		}
-	}
-	for _, g := range r.groups {
-		if g.vpc == id && !g.isDefault {
-			return nil, dependencyViolation("vpc", id)
+		for _, g := range r.igws {
+			if g.vpc == id {
+				return nil, dependencyViolation("vpc", id)
+			}
 		}
-	}
-	for _, t := range r.tables {
-		if t.vpc == id && t.mainAssoc == "" {
-			return nil, dependencyViolation("vpc", id)
+		for _, g := range r.groups {
+			if g.vpc == id && !g.isDefault {
+				return nil, dependencyViolation("vpc", id)
+			}
 		}
-	}
-	for gid, g := range r.groups {
-		if g.vpc == id {
-			r.dropGroup(gid)
+		for _, t := range r.tables {
+			if t.vpc == id && t.mainAssoc == "" {
+				return nil, dependencyViolation("vpc", id)
+			}
 		}
-	}
-	for tid, t := range r.tables {
-		if t.vpc == id {
-			delete(r.tables, tid)
-			r.tags.Delete(tid)
+		for gid, g := range r.groups {
+			if g.vpc == id {
+				r.dropGroup(gid)
+			}
 		}
-	}
-	delete(r.vpcs, id)
-	r.tags.Delete(id)
-	return &ec2.DeleteVpcOutput{}, nil
+		for tid, t := range r.tables {
+			if t.vpc == id {
+				delete(r.tables, tid)
+				r.tags.Delete(tid)
+			}
+		}
+		delete(r.vpcs, id)
+		r.tags.Delete(id)
+		return &ec2.DeleteVpcOutput{}, nil
+	})
 }
 
 func (b *Backend) modifyVpcAttribute(call *core.Call, in *ec2.ModifyVpcAttributeInput) (*ec2.ModifyVpcAttributeOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	v, err := get(call, b.regions.Of(call).vpcs, vpcKind, aws.ToString(in.VpcId))
-	if err != nil {
-		return nil, err
-	}
-	set := 0
-	if in.EnableDnsSupport != nil {
-		v.dnsSupport, set = aws.ToBool(in.EnableDnsSupport.Value), set+1
-	}
-	if in.EnableDnsHostnames != nil {
-		v.dnsHostnames, set = aws.ToBool(in.EnableDnsHostnames.Value), set+1
-	}
-	if set != 1 {
-		return nil, core.Errorf("InvalidParameterCombination", "Only one attribute can be modified at a time")
-	}
-	return &ec2.ModifyVpcAttributeOutput{}, nil
+	return withGot(b, call, func(r *region) map[string]*vpc { return r.vpcs }, vpcKind, in.VpcId, func(r *region, v *vpc) (*ec2.ModifyVpcAttributeOutput, error) {
+		set := 0
+		if in.EnableDnsSupport != nil {
+			v.dnsSupport, set = aws.ToBool(in.EnableDnsSupport.Value), set+1
+		}
+		if in.EnableDnsHostnames != nil {
+			v.dnsHostnames, set = aws.ToBool(in.EnableDnsHostnames.Value), set+1
+		}
+		if set != 1 {
+			return nil, core.Errorf("InvalidParameterCombination", "Only one attribute can be modified at a time")
+		}
+		return &ec2.ModifyVpcAttributeOutput{}, nil
+	})
 }
 
 func (b *Backend) describeVpcAttribute(call *core.Call, in *ec2.DescribeVpcAttributeInput) (*ec2.DescribeVpcAttributeOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	v, err := get(call, b.regions.Of(call).vpcs, vpcKind, aws.ToString(in.VpcId))
-	if err != nil {
-		return nil, err
-	}
-	out := &ec2.DescribeVpcAttributeOutput{VpcId: in.VpcId}
-	switch in.Attribute {
-	case types.VpcAttributeNameEnableDnsSupport:
-		out.EnableDnsSupport = &types.AttributeBooleanValue{Value: aws.Bool(v.dnsSupport)}
-	case types.VpcAttributeNameEnableDnsHostnames:
-		out.EnableDnsHostnames = &types.AttributeBooleanValue{Value: aws.Bool(v.dnsHostnames)}
-	default:
-		return nil, core.Errorf("InvalidParameterValue", "Value (%s) for parameter attribute is invalid.", in.Attribute)
-	}
-	return out, nil
+	return withGot(b, call, func(r *region) map[string]*vpc { return r.vpcs }, vpcKind, in.VpcId, func(r *region, v *vpc) (*ec2.DescribeVpcAttributeOutput, error) {
+		out := &ec2.DescribeVpcAttributeOutput{VpcId: in.VpcId}
+		switch in.Attribute {
+		case types.VpcAttributeNameEnableDnsSupport:
+			out.EnableDnsSupport = &types.AttributeBooleanValue{Value: aws.Bool(v.dnsSupport)}
+		case types.VpcAttributeNameEnableDnsHostnames:
+			out.EnableDnsHostnames = &types.AttributeBooleanValue{Value: aws.Bool(v.dnsHostnames)}
+		default:
+			return nil, core.Errorf("InvalidParameterValue", "Value (%s) for parameter attribute is invalid.", in.Attribute)
+		}
+		return out, nil
+	})
 }

@@ -19,11 +19,10 @@ package ecr
 
 import (
 	"fmt"
-	"net/http"
 	"regexp"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ecr"
 	"github.com/aws/aws-sdk-go-v2/service/ecr/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -31,10 +30,9 @@ import (
 
 // Backend holds the registry of every account and region.
 type Backend struct {
-	keys    core.Keys
-	mu      sync.Mutex
-	regions *core.Regions[*registry]
-	tags    *core.Tags // by repository ARN
+	keys  core.Keys
+	state *core.Backend[*registry]
+	tags  *core.Tags // by repository ARN
 }
 
 // registry is one account's private registry in one region: its repositories by name and its
@@ -47,40 +45,38 @@ type registry struct {
 // New returns an empty ECR backend whose KMS encryption keys are checked against keys.
 func New(keys core.Keys) *Backend {
 	return &Backend{keys: keys, tags: core.NewTags(tagRules),
-		regions: core.NewRegions(func(core.Scope) *registry { return &registry{repos: map[string]*repository{}} })}
+		state: core.NewBackend(func(core.Scope) *registry { return &registry{repos: map[string]*repository{}} })}
 }
 
 // Service describes ECR to the router.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName:  "ecr",
-		ID:           "ECR",
-		Protocol:     core.ProtocolJSON11,
-		TargetPrefix: "AmazonEC2ContainerRegistry_V20150921",
-		Throttle:     &core.APIError{Code: "ThrottlingException", Status: http.StatusBadRequest, Message: "Rate exceeded"},
-		Operations: map[string]core.Operation{
-			"CreateRepository":              core.Op(b.createRepository),
-			"DescribeRepositories":          core.Op(b.describeRepositories),
-			"DeleteRepository":              core.Op(b.deleteRepository),
-			"PutImageTagMutability":         core.Op(b.putImageTagMutability),
-			"PutImageScanningConfiguration": core.Op(b.putImageScanningConfiguration),
-			"PutLifecyclePolicy":            core.Op(b.putLifecyclePolicy),
-			"GetLifecyclePolicy":            core.Op(b.getLifecyclePolicy),
-			"DeleteLifecyclePolicy":         core.Op(b.deleteLifecyclePolicy),
-			"SetRepositoryPolicy":           core.Op(b.setRepositoryPolicy),
-			"GetRepositoryPolicy":           core.Op(b.getRepositoryPolicy),
-			"DeleteRepositoryPolicy":        core.Op(b.deleteRepositoryPolicy),
-			"PutImage":                      core.Op(b.putImage),
-			"ListImages":                    core.Op(b.listImages),
-			"BatchDeleteImage":              core.Op(b.batchDeleteImage),
-			"TagResource":                   core.Op(b.tagResource),
-			"UntagResource":                 core.Op(b.untagResource),
-			"ListTagsForResource":           core.Op(b.listTagsForResource),
-			"DescribeRegistry":              core.Op(b.describeRegistry),
-			"PutReplicationConfiguration":   core.Op(b.putReplicationConfiguration),
-		},
-		Dump: b.dump,
+	tagging := b.tagging()
+	s := core.JSONService("ecr", "ECR", "AmazonEC2ContainerRegistry_V20150921")
+	s.Dump = b.dump
+	s.Operations = map[string]core.Operation{
+		"CreateRepository":              core.Op(b.createRepository),
+		"DescribeRepositories":          core.Op(b.describeRepositories),
+		"DeleteRepository":              core.Op(b.deleteRepository),
+		"PutImageTagMutability":         core.Op(b.putImageTagMutability),
+		"PutImageScanningConfiguration": core.Op(b.putImageScanningConfiguration),
+		"PutLifecyclePolicy":            core.Op(b.putLifecyclePolicy),
+		"GetLifecyclePolicy":            core.Op(b.getLifecyclePolicy),
+		"DeleteLifecyclePolicy":         core.Op(b.deleteLifecyclePolicy),
+		"SetRepositoryPolicy":           core.Op(b.setRepositoryPolicy),
+		"GetRepositoryPolicy":           core.Op(b.getRepositoryPolicy),
+		"DeleteRepositoryPolicy":        core.Op(b.deleteRepositoryPolicy),
+		"PutImage":                      core.Op(b.putImage),
+		"ListImages":                    core.Op(b.listImages),
+		"BatchDeleteImage":              core.Op(b.batchDeleteImage),
+		"TagResource":                   core.AddListOp[ecr.TagResourceOutput](tagging, func(in *ecr.TagResourceInput) (*string, []types.Tag) { return in.ResourceArn, in.Tags }),
+		"UntagResource":                 core.RemoveOp[ecr.UntagResourceOutput](tagging, func(in *ecr.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
+		"ListTagsForResource": core.ListOp(tagging, func(in *ecr.ListTagsForResourceInput) *string { return in.ResourceArn }, func(tags []types.Tag) *ecr.ListTagsForResourceOutput {
+			return &ecr.ListTagsForResourceOutput{Tags: tags}
+		}),
+		"DescribeRegistry":            core.Op(b.describeRegistry),
+		"PutReplicationConfiguration": core.Op(b.putReplicationConfiguration),
 	}
+	return s
 }
 
 // invalidParameter is ECR's InvalidParameterException for a parameter that breaks a constraint,
@@ -107,9 +103,9 @@ func repositoryNotFound(name, registryID string) error {
 	return core.Errorf("RepositoryNotFoundException", "The repository with name '%s' does not exist in the registry with id '%s'", name, registryID)
 }
 
-// lookup returns the repository a request names in the call's registry (or the one its
-// RegistryId names). The caller holds b.mu.
-func (b *Backend) lookup(call *core.Call, registryID, name *string) (*repository, error) {
+// lookup returns the repository a request names in reg, the call's registry (or the one its
+// RegistryId names). The caller holds the backend's mutex.
+func lookup(reg *registry, call *core.Call, registryID, name *string) (*repository, error) {
 	if err := checkRegistry(registryID); err != nil {
 		return nil, err
 	}
@@ -120,7 +116,7 @@ func (b *Backend) lookup(call *core.Call, registryID, name *string) (*repository
 	if registryID != nil {
 		owner = *registryID
 	}
-	r, ok := b.regions.Of(call).repos[aws.ToString(name)]
+	r, ok := reg.repos[aws.ToString(name)]
 	if !ok || owner != call.Account {
 		return nil, repositoryNotFound(aws.ToString(name), owner)
 	}
@@ -129,10 +125,8 @@ func (b *Backend) lookup(call *core.Call, registryID, name *string) (*repository
 
 // dump returns every repository, for debugging.
 func (b *Backend) dump() any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	out := map[string]any{}
-	for scope, reg := range b.regions.All() {
+	for scope, reg := range b.state.All() {
 		for name, r := range reg.repos {
 			out[fmt.Sprintf("%s/%s/%s", scope.Account, scope.Region, name)] = map[string]any{
 				"repository": r.describe(), "images": len(r.images), "tags": b.tags.Map(r.arn),

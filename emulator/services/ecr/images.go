@@ -101,34 +101,34 @@ func (b *Backend) putImage(call *core.Call, in *ecr.PutImageInput) (*ecr.PutImag
 	if in.ImageTag != nil && (len(tag) < 1 || len(tag) > 300) {
 		return nil, invalidParameter("imageTag", "must have length between 1 and 300")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
-	if err != nil {
-		return nil, err
-	}
-	_, exists := r.images[digest]
-	current, tagged := r.tagged[tag]
-	switch {
-	case tag == "" && exists:
-		return nil, core.Errorf("ImageAlreadyExistsException", "Image with digest '%s' already exists in the repository with name '%s' in registry with id '%s'", digest, r.name, r.registryID)
-	case tag != "" && tagged && current == digest:
-		return nil, core.Errorf("ImageAlreadyExistsException", "Image with digest '%s' and tag '%s' already exists in the repository with name '%s' in registry with id '%s'", digest, tag, r.name, r.registryID)
-	case tag != "" && tagged && r.immutable(tag):
-		return nil, core.Errorf("ImageTagAlreadyExistsException", "The image tag '%s' already exists in the '%s' repository and cannot be overwritten because the tag is immutable.", tag, r.name)
-	}
-	if !exists {
-		r.images[digest] = &image{digest: digest, manifest: manifest, mediaType: mediaType, pushed: call.Now}
-	}
-	if tag != "" {
-		r.tagged[tag] = digest
-	}
-	id := types.ImageIdentifier{ImageDigest: aws.String(digest)}
-	if tag != "" {
-		id.ImageTag = aws.String(tag)
-	}
-	return &ecr.PutImageOutput{Image: &types.Image{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name), ImageId: &id,
-		ImageManifest: aws.String(manifest), ImageManifestMediaType: aws.String(r.images[digest].mediaType)}}, nil
+	return core.Locked(b.state, call, func(reg *registry) (*ecr.PutImageOutput, error) {
+		r, err := lookup(reg, call, in.RegistryId, in.RepositoryName)
+		if err != nil {
+			return nil, err
+		}
+		_, exists := r.images[digest]
+		current, tagged := r.tagged[tag]
+		switch {
+		case tag == "" && exists:
+			return nil, core.Errorf("ImageAlreadyExistsException", "Image with digest '%s' already exists in the repository with name '%s' in registry with id '%s'", digest, r.name, r.registryID)
+		case tag != "" && tagged && current == digest:
+			return nil, core.Errorf("ImageAlreadyExistsException", "Image with digest '%s' and tag '%s' already exists in the repository with name '%s' in registry with id '%s'", digest, tag, r.name, r.registryID)
+		case tag != "" && tagged && r.immutable(tag):
+			return nil, core.Errorf("ImageTagAlreadyExistsException", "The image tag '%s' already exists in the '%s' repository and cannot be overwritten because the tag is immutable.", tag, r.name)
+		}
+		if !exists {
+			r.images[digest] = &image{digest: digest, manifest: manifest, mediaType: mediaType, pushed: call.Now}
+		}
+		if tag != "" {
+			r.tagged[tag] = digest
+		}
+		id := types.ImageIdentifier{ImageDigest: aws.String(digest)}
+		if tag != "" {
+			id.ImageTag = aws.String(tag)
+		}
+		return &ecr.PutImageOutput{Image: &types.Image{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name), ImageId: &id,
+			ImageManifest: aws.String(manifest), ImageManifestMediaType: aws.String(r.images[digest].mediaType)}}, nil
+	})
 }
 
 // imageIDs returns the identifiers ListImages answers for a repository's images with the tag
@@ -164,17 +164,17 @@ func (b *Backend) listImages(call *core.Call, in *ecr.ListImagesInput) (*ecr.Lis
 	if !slices.Contains(status.Values(), status) {
 		return nil, invalidParameter("filter.tagStatus", "must be one of "+strings.Join(enumStrings(status.Values()), ", "))
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
-	if err != nil {
-		return nil, err
-	}
-	page, next, err := paginate(r.imageIDs(status), in.NextToken, size)
-	if err != nil {
-		return nil, err
-	}
-	return &ecr.ListImagesOutput{ImageIds: append([]types.ImageIdentifier{}, page...), NextToken: next}, nil
+	return core.Locked(b.state, call, func(reg *registry) (*ecr.ListImagesOutput, error) {
+		r, err := lookup(reg, call, in.RegistryId, in.RepositoryName)
+		if err != nil {
+			return nil, err
+		}
+		page, next, err := paginate(r.imageIDs(status), in.NextToken, size)
+		if err != nil {
+			return nil, err
+		}
+		return &ecr.ListImagesOutput{ImageIds: append([]types.ImageIdentifier{}, page...), NextToken: next}, nil
+	})
 }
 
 // imageFailure is one BatchDeleteImage failure.
@@ -188,24 +188,24 @@ func (b *Backend) batchDeleteImage(call *core.Call, in *ecr.BatchDeleteImageInpu
 	if n := len(in.ImageIds); n < 1 || n > 100 {
 		return nil, invalidParameter("imageIds", "must have length between 1 and 100")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
-	if err != nil {
-		return nil, err
-	}
-	out := &ecr.BatchDeleteImageOutput{ImageIds: []types.ImageIdentifier{}, Failures: []types.ImageFailure{}}
-	for _, id := range in.ImageIds {
-		deleted, failure := r.deleteImage(id)
-		if failure != nil {
-			out.Failures = append(out.Failures, *failure)
+	return core.Locked(b.state, call, func(reg *registry) (*ecr.BatchDeleteImageOutput, error) {
+		r, err := lookup(reg, call, in.RegistryId, in.RepositoryName)
+		if err != nil {
+			return nil, err
 		}
-		out.ImageIds = append(out.ImageIds, deleted...)
-	}
-	slices.SortStableFunc(out.ImageIds, func(x, y types.ImageIdentifier) int {
-		return cmp.Compare(aws.ToString(x.ImageDigest), aws.ToString(y.ImageDigest))
+		out := &ecr.BatchDeleteImageOutput{ImageIds: []types.ImageIdentifier{}, Failures: []types.ImageFailure{}}
+		for _, id := range in.ImageIds {
+			deleted, failure := r.deleteImage(id)
+			if failure != nil {
+				out.Failures = append(out.Failures, *failure)
+			}
+			out.ImageIds = append(out.ImageIds, deleted...)
+		}
+		slices.SortStableFunc(out.ImageIds, func(x, y types.ImageIdentifier) int {
+			return cmp.Compare(aws.ToString(x.ImageDigest), aws.ToString(y.ImageDigest))
+		})
+		return out, nil
 	})
-	return out, nil
 }
 
 // deleteImage deletes what one identifier names: by tag, that tag (and its image once it has no

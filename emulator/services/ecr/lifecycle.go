@@ -144,47 +144,16 @@ func lifecycleNotFound(r *repository) error {
 
 // putLifecyclePolicy sets a repository's lifecycle policy.
 func (b *Backend) putLifecyclePolicy(call *core.Call, in *ecr.PutLifecyclePolicyInput) (*ecr.PutLifecyclePolicyOutput, error) {
-	text := aws.ToString(in.LifecyclePolicyText)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkLifecycle(text); err != nil {
-		return nil, err
-	}
-	r.lifecyclePolicy = text
-	return &ecr.PutLifecyclePolicyOutput{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name), LifecyclePolicyText: aws.String(text)}, nil
+	return putDocument[ecr.PutLifecyclePolicyOutput](b, lifecyclePolicy, call, in.RegistryId, in.RepositoryName, in.LifecyclePolicyText)
 }
 
 // getLifecyclePolicy returns a repository's lifecycle policy. It has never been evaluated, so
 // the answer has no lastEvaluatedAt.
 func (b *Backend) getLifecyclePolicy(call *core.Call, in *ecr.GetLifecyclePolicyInput) (*ecr.GetLifecyclePolicyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
-	if err != nil {
-		return nil, err
-	}
-	if r.lifecyclePolicy == "" {
-		return nil, lifecycleNotFound(r)
-	}
-	return &ecr.GetLifecyclePolicyOutput{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name), LifecyclePolicyText: aws.String(r.lifecyclePolicy)}, nil
+	return readDocument[ecr.GetLifecyclePolicyOutput](b, lifecyclePolicy, call, in.RegistryId, in.RepositoryName, false)
 }
 
 // deleteLifecyclePolicy removes a repository's lifecycle policy and returns it.
 func (b *Backend) deleteLifecyclePolicy(call *core.Call, in *ecr.DeleteLifecyclePolicyInput) (*ecr.DeleteLifecyclePolicyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
-	if err != nil {
-		return nil, err
-	}
-	if r.lifecyclePolicy == "" {
-		return nil, lifecycleNotFound(r)
-	}
-	text := r.lifecyclePolicy
-	r.lifecyclePolicy = ""
-	return &ecr.DeleteLifecyclePolicyOutput{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name), LifecyclePolicyText: aws.String(text)}, nil
+	return readDocument[ecr.DeleteLifecyclePolicyOutput](b, lifecyclePolicy, call, in.RegistryId, in.RepositoryName, true)
 }

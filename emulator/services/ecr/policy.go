@@ -3,7 +3,6 @@ package ecr
 import (
 	"encoding/json"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ecr"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -58,46 +57,15 @@ func policyNotFound(r *repository) error {
 
 // setRepositoryPolicy sets a repository's policy.
 func (b *Backend) setRepositoryPolicy(call *core.Call, in *ecr.SetRepositoryPolicyInput) (*ecr.SetRepositoryPolicyOutput, error) {
-	text := aws.ToString(in.PolicyText)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkPolicy(text); err != nil {
-		return nil, err
-	}
-	r.policy = text
-	return &ecr.SetRepositoryPolicyOutput{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name), PolicyText: aws.String(text)}, nil
+	return putDocument[ecr.SetRepositoryPolicyOutput](b, repositoryPolicy, call, in.RegistryId, in.RepositoryName, in.PolicyText)
 }
 
 // getRepositoryPolicy returns a repository's policy.
 func (b *Backend) getRepositoryPolicy(call *core.Call, in *ecr.GetRepositoryPolicyInput) (*ecr.GetRepositoryPolicyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
-	if err != nil {
-		return nil, err
-	}
-	if r.policy == "" {
-		return nil, policyNotFound(r)
-	}
-	return &ecr.GetRepositoryPolicyOutput{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name), PolicyText: aws.String(r.policy)}, nil
+	return readDocument[ecr.GetRepositoryPolicyOutput](b, repositoryPolicy, call, in.RegistryId, in.RepositoryName, false)
 }
 
 // deleteRepositoryPolicy removes a repository's policy and returns it.
 func (b *Backend) deleteRepositoryPolicy(call *core.Call, in *ecr.DeleteRepositoryPolicyInput) (*ecr.DeleteRepositoryPolicyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
-	if err != nil {
-		return nil, err
-	}
-	if r.policy == "" {
-		return nil, policyNotFound(r)
-	}
-	text := r.policy
-	r.policy = ""
-	return &ecr.DeleteRepositoryPolicyOutput{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name), PolicyText: aws.String(text)}, nil
+	return readDocument[ecr.DeleteRepositoryPolicyOutput](b, repositoryPolicy, call, in.RegistryId, in.RepositoryName, true)
 }

@@ -55,10 +55,10 @@ func checkReplication(call *core.Call, cfg *types.ReplicationConfiguration) erro
 // describeRegistry describes the caller's registry in the region: its ID and its replication
 // configuration (no rules until one is put).
 func (b *Backend) describeRegistry(call *core.Call, _ *ecr.DescribeRegistryInput) (*ecr.DescribeRegistryOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	rules := append([]types.ReplicationRule{}, b.regions.Of(call).replication...)
-	return &ecr.DescribeRegistryOutput{RegistryId: aws.String(call.Account), ReplicationConfiguration: &types.ReplicationConfiguration{Rules: rules}}, nil
+	return core.Locked(b.state, call, func(reg *registry) (*ecr.DescribeRegistryOutput, error) {
+		rules := append([]types.ReplicationRule{}, reg.replication...)
+		return &ecr.DescribeRegistryOutput{RegistryId: aws.String(call.Account), ReplicationConfiguration: &types.ReplicationConfiguration{Rules: rules}}, nil
+	})
 }
 
 // putReplicationConfiguration replaces the registry's replication configuration. Nothing is
@@ -67,9 +67,9 @@ func (b *Backend) putReplicationConfiguration(call *core.Call, in *ecr.PutReplic
 	if err := checkReplication(call, in.ReplicationConfiguration); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	rules := append([]types.ReplicationRule{}, in.ReplicationConfiguration.Rules...)
-	b.regions.Of(call).replication = rules
-	return &ecr.PutReplicationConfigurationOutput{ReplicationConfiguration: &types.ReplicationConfiguration{Rules: append([]types.ReplicationRule{}, rules...)}}, nil
+	return core.Locked(b.state, call, func(reg *registry) (*ecr.PutReplicationConfigurationOutput, error) {
+		rules := append([]types.ReplicationRule{}, in.ReplicationConfiguration.Rules...)
+		reg.replication = rules
+		return &ecr.PutReplicationConfigurationOutput{ReplicationConfiguration: &types.ReplicationConfiguration{Rules: append([]types.ReplicationRule{}, rules...)}}, nil
+	})
 }

@@ -73,7 +73,7 @@ func (b *Backend) createRepository(call *core.Call, in *ecr.CreateRepositoryInpu
 	if err != nil {
 		return nil, err
 	}
-	tags, err := requestTags(in.Tags)
+	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
 	if err != nil {
 		return nil, err
 	}
@@ -81,25 +81,24 @@ func (b *Backend) createRepository(call *core.Call, in *ecr.CreateRepositoryInpu
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	reg := b.regions.Of(call)
-	if _, ok := reg.repos[name]; ok {
-		return nil, core.Errorf("RepositoryAlreadyExistsException", "The repository with name '%s' already exists in the registry with id '%s'", name, call.Account)
-	}
-	r := &repository{
-		name: name, arn: call.Scope().ARN("ecr", "repository/"+name), registryID: call.Account,
-		uri:     call.Account + ".dkr.ecr." + call.Region + ".amazonaws.com/" + name,
-		created: call.Now, mutability: mutability, exclusions: exclusions, encryption: enc,
-		scanOnPush: in.ImageScanningConfiguration != nil && in.ImageScanningConfiguration.ScanOnPush,
-		images:     map[string]*image{}, tagged: map[string]string{},
-	}
-	if err := b.tags.Replace(r.arn, tags); err != nil {
-		return nil, err
-	}
-	reg.repos[name] = r
-	d := r.describe()
-	return &ecr.CreateRepositoryOutput{Repository: &d}, nil
+	return core.Locked(b.state, call, func(reg *registry) (*ecr.CreateRepositoryOutput, error) {
+		if _, ok := reg.repos[name]; ok {
+			return nil, core.Errorf("RepositoryAlreadyExistsException", "The repository with name '%s' already exists in the registry with id '%s'", name, call.Account)
+		}
+		r := &repository{
+			name: name, arn: call.Scope().ARN("ecr", "repository/"+name), registryID: call.Account,
+			uri:     call.Account + ".dkr.ecr." + call.Region + ".amazonaws.com/" + name,
+			created: call.Now, mutability: mutability, exclusions: exclusions, encryption: enc,
+			scanOnPush: in.ImageScanningConfiguration != nil && in.ImageScanningConfiguration.ScanOnPush,
+			images:     map[string]*image{}, tagged: map[string]string{},
+		}
+		if err := b.tags.Replace(r.arn, tags); err != nil {
+			return nil, err
+		}
+		reg.repos[name] = r
+		d := r.describe()
+		return &ecr.CreateRepositoryOutput{Repository: &d}, nil
+	})
 }
 
 // describeRepositories describes the repositories the request names, or every repository of the
@@ -115,51 +114,50 @@ func (b *Backend) describeRepositories(call *core.Call, in *ecr.DescribeReposito
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	out := &ecr.DescribeRepositoriesOutput{Repositories: []types.Repository{}}
-	if len(in.RepositoryNames) > 0 {
-		for _, name := range in.RepositoryNames {
-			r, err := b.lookup(call, in.RegistryId, aws.String(name))
-			if err != nil {
-				return nil, err
+	return core.Locked(b.state, call, func(reg *registry) (*ecr.DescribeRepositoriesOutput, error) {
+		out := &ecr.DescribeRepositoriesOutput{Repositories: []types.Repository{}}
+		if len(in.RepositoryNames) > 0 {
+			for _, name := range in.RepositoryNames {
+				r, err := lookup(reg, call, in.RegistryId, aws.String(name))
+				if err != nil {
+					return nil, err
+				}
+				out.Repositories = append(out.Repositories, r.describe())
 			}
-			out.Repositories = append(out.Repositories, r.describe())
+			return out, nil
 		}
+		var names []string
+		if in.RegistryId == nil || *in.RegistryId == call.Account {
+			names = core.SortedKeys(reg.repos)
+		}
+		page, next, err := paginate(names, in.NextToken, size)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range page {
+			out.Repositories = append(out.Repositories, reg.repos[name].describe())
+		}
+		out.NextToken = next
 		return out, nil
-	}
-	reg := b.regions.Of(call)
-	var names []string
-	if in.RegistryId == nil || *in.RegistryId == call.Account {
-		names = core.SortedKeys(reg.repos)
-	}
-	page, next, err := paginate(names, in.NextToken, size)
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range page {
-		out.Repositories = append(out.Repositories, reg.repos[name].describe())
-	}
-	out.NextToken = next
-	return out, nil
+	})
 }
 
 // deleteRepository deletes a repository; one that holds images only when forced.
 func (b *Backend) deleteRepository(call *core.Call, in *ecr.DeleteRepositoryInput) (*ecr.DeleteRepositoryOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
-	if err != nil {
-		return nil, err
-	}
-	if len(r.images) > 0 && !in.Force {
-		return nil, core.Errorf("RepositoryNotEmptyException",
-			"The repository with name '%s' in registry with id '%s' cannot be deleted because it still contains images", r.name, r.registryID)
-	}
-	delete(b.regions.Of(call).repos, r.name)
-	b.tags.Delete(r.arn)
-	d := r.describe()
-	return &ecr.DeleteRepositoryOutput{Repository: &d}, nil
+	return core.Locked(b.state, call, func(reg *registry) (*ecr.DeleteRepositoryOutput, error) {
+		r, err := lookup(reg, call, in.RegistryId, in.RepositoryName)
+		if err != nil {
+			return nil, err
+		}
+		if len(r.images) > 0 && !in.Force {
+			return nil, core.Errorf("RepositoryNotEmptyException",
+				"The repository with name '%s' in registry with id '%s' cannot be deleted because it still contains images", r.name, r.registryID)
+		}
+		delete(reg.repos, r.name)
+		b.tags.Delete(r.arn)
+		d := r.describe()
+		return &ecr.DeleteRepositoryOutput{Repository: &d}, nil
+	})
 }
 
 // checkMutability returns a request's tag mutability (MUTABLE when it names none) and its
@@ -214,15 +212,15 @@ func (b *Backend) putImageTagMutability(call *core.Call, in *ecr.PutImageTagMuta
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
-	if err != nil {
-		return nil, err
-	}
-	r.mutability, r.exclusions = m, filters
-	return &ecr.PutImageTagMutabilityOutput{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name),
-		ImageTagMutability: m, ImageTagMutabilityExclusionFilters: slices.Clone(filters)}, nil
+	return core.Locked(b.state, call, func(reg *registry) (*ecr.PutImageTagMutabilityOutput, error) {
+		r, err := lookup(reg, call, in.RegistryId, in.RepositoryName)
+		if err != nil {
+			return nil, err
+		}
+		r.mutability, r.exclusions = m, filters
+		return &ecr.PutImageTagMutabilityOutput{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name),
+			ImageTagMutability: m, ImageTagMutabilityExclusionFilters: slices.Clone(filters)}, nil
+	})
 }
 
 // putImageScanningConfiguration turns a repository's scan on push on or off.
@@ -230,13 +228,13 @@ func (b *Backend) putImageScanningConfiguration(call *core.Call, in *ecr.PutImag
 	if in.ImageScanningConfiguration == nil {
 		return nil, invalidParameter("imageScanningConfiguration", "must not be null")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.lookup(call, in.RegistryId, in.RepositoryName)
-	if err != nil {
-		return nil, err
-	}
-	r.scanOnPush = in.ImageScanningConfiguration.ScanOnPush
-	return &ecr.PutImageScanningConfigurationOutput{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name),
-		ImageScanningConfiguration: &types.ImageScanningConfiguration{ScanOnPush: r.scanOnPush}}, nil
+	return core.Locked(b.state, call, func(reg *registry) (*ecr.PutImageScanningConfigurationOutput, error) {
+		r, err := lookup(reg, call, in.RegistryId, in.RepositoryName)
+		if err != nil {
+			return nil, err
+		}
+		r.scanOnPush = in.ImageScanningConfiguration.ScanOnPush
+		return &ecr.PutImageScanningConfigurationOutput{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name),
+			ImageScanningConfiguration: &types.ImageScanningConfiguration{ScanOnPush: r.scanOnPush}}, nil
+	})
 }

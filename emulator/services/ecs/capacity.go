@@ -70,8 +70,9 @@ var namespaceName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // namespace returns the ARN of the Service Connect namespace a request names: an ARN as it is, a
 // name as the ARN of the namespace of that name the emulator made for it (the same for the same
-// name in the region). An empty name removes the default namespace. The caller holds b.mu.
-func (b *Backend) namespace(call *core.Call, ref *string) (string, error) {
+// name in the region). An empty name removes the default namespace. The caller holds the backend's
+// mutex.
+func (r *region) namespace(call *core.Call, ref *string) (string, error) {
 	s := aws.ToString(ref)
 	switch {
 	case s == "" || namespaceARN.MatchString(s):
@@ -79,7 +80,6 @@ func (b *Backend) namespace(call *core.Call, ref *string) (string, error) {
 	case len(s) > 1024 || !namespaceName.MatchString(s):
 		return "", invalidParameter("The specified namespace '%s' is not a valid namespace name or ARN.", s)
 	}
-	r := b.regions.Of(call)
 	if arn, ok := r.namespaces[s]; ok {
 		return arn, nil
 	}

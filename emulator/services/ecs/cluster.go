@@ -124,29 +124,28 @@ func (b *Backend) createCluster(call *core.Call, in *ecs.CreateClusterInput) (*e
 	if err := checkStrategy(in.DefaultCapacityProviderStrategy, in.CapacityProviders); err != nil {
 		return nil, err
 	}
-	tags, err := requestTags(in.Tags)
+	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	if c, ok := r.clusters[name]; ok && c.status == statusActive {
-		return &ecs.CreateClusterOutput{Cluster: ptr(b.full(c, call.Now))}, nil
-	}
-	c := &cluster{name: name, arn: call.Scope().ARN("ecs", "cluster/"+name), status: statusActive, insights: insights,
-		providers: slices.Clone(in.CapacityProviders), strategy: slices.Clone(in.DefaultCapacityProviderStrategy),
-		configuration: in.Configuration, services: map[string]*service{}}
-	if in.ServiceConnectDefaults != nil {
-		if c.namespace, err = b.namespace(call, in.ServiceConnectDefaults.Namespace); err != nil {
+	return core.Locked(b.state, call, func(r *region) (*ecs.CreateClusterOutput, error) {
+		if c, ok := r.clusters[name]; ok && c.status == statusActive {
+			return &ecs.CreateClusterOutput{Cluster: ptr(b.full(c, call.Now))}, nil
+		}
+		c := &cluster{name: name, arn: call.Scope().ARN("ecs", "cluster/"+name), status: statusActive, insights: insights,
+			providers: slices.Clone(in.CapacityProviders), strategy: slices.Clone(in.DefaultCapacityProviderStrategy),
+			configuration: in.Configuration, services: map[string]*service{}}
+		if in.ServiceConnectDefaults != nil {
+			if c.namespace, err = r.namespace(call, in.ServiceConnectDefaults.Namespace); err != nil {
+				return nil, err
+			}
+		}
+		if err := b.tags.Replace(c.arn, tags); err != nil {
 			return nil, err
 		}
-	}
-	if err := b.tags.Replace(c.arn, tags); err != nil {
-		return nil, err
-	}
-	r.clusters[name] = c
-	return &ecs.CreateClusterOutput{Cluster: ptr(b.full(c, call.Now))}, nil
+		r.clusters[name] = c
+		return &ecs.CreateClusterOutput{Cluster: ptr(b.full(c, call.Now))}, nil
+	})
 }
 
 // ptr returns a pointer to a copy of v.
@@ -163,32 +162,32 @@ func (b *Backend) describeClusters(call *core.Call, in *ecs.DescribeClustersInpu
 	if len(refs) > 100 {
 		return nil, invalidParameter("Clusters cannot have more than 100 elements")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	out := &ecs.DescribeClustersOutput{Clusters: []types.Cluster{}, Failures: []types.Failure{}}
-	for _, ref := range refs {
-		name := clusterName(&ref)
-		c, ok := b.regions.Of(call).clusters[name]
-		if !ok {
-			out.Failures = append(out.Failures, types.Failure{Arn: aws.String(call.Scope().ARN("ecs", "cluster/"+name)), Reason: aws.String("MISSING")})
-			continue
+	return core.Locked(b.state, call, func(r *region) (*ecs.DescribeClustersOutput, error) {
+		out := &ecs.DescribeClustersOutput{Clusters: []types.Cluster{}, Failures: []types.Failure{}}
+		for _, ref := range refs {
+			name := clusterName(&ref)
+			c, ok := r.clusters[name]
+			if !ok {
+				out.Failures = append(out.Failures, types.Failure{Arn: aws.String(call.Scope().ARN("ecs", "cluster/"+name)), Reason: aws.String("MISSING")})
+				continue
+			}
+			d := b.full(c, call.Now)
+			if !slices.Contains(in.Include, types.ClusterFieldSettings) {
+				d.Settings = nil
+			}
+			if !slices.Contains(in.Include, types.ClusterFieldStatistics) {
+				d.Statistics = nil
+			}
+			if !slices.Contains(in.Include, types.ClusterFieldConfigurations) {
+				d.Configuration = nil
+			}
+			if !slices.Contains(in.Include, types.ClusterFieldTags) {
+				d.Tags = nil
+			}
+			out.Clusters = append(out.Clusters, d)
 		}
-		d := b.full(c, call.Now)
-		if !slices.Contains(in.Include, types.ClusterFieldSettings) {
-			d.Settings = nil
-		}
-		if !slices.Contains(in.Include, types.ClusterFieldStatistics) {
-			d.Statistics = nil
-		}
-		if !slices.Contains(in.Include, types.ClusterFieldConfigurations) {
-			d.Configuration = nil
-		}
-		if !slices.Contains(in.Include, types.ClusterFieldTags) {
-			d.Tags = nil
-		}
-		out.Clusters = append(out.Clusters, d)
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
 // listClusters lists the ARNs of the region's ACTIVE clusters by pages of up to 100.
@@ -197,20 +196,19 @@ func (b *Backend) listClusters(call *core.Call, in *ecs.ListClustersInput) (*ecs
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var arns []string
-	r := b.regions.Of(call)
-	for _, name := range core.SortedKeys(r.clusters) {
-		if c := r.clusters[name]; c.status == statusActive {
-			arns = append(arns, c.arn)
+	return core.Locked(b.state, call, func(r *region) (*ecs.ListClustersOutput, error) {
+		var arns []string
+		for _, name := range core.SortedKeys(r.clusters) {
+			if c := r.clusters[name]; c.status == statusActive {
+				arns = append(arns, c.arn)
+			}
 		}
-	}
-	page, next, err := paginate(arns, in.NextToken, size)
-	if err != nil {
-		return nil, err
-	}
-	return &ecs.ListClustersOutput{ClusterArns: append([]string{}, page...), NextToken: next}, nil
+		page, next, err := paginate(arns, in.NextToken, size)
+		if err != nil {
+			return nil, err
+		}
+		return &ecs.ListClustersOutput{ClusterArns: append([]string{}, page...), NextToken: next}, nil
+	})
 }
 
 // updateCluster changes a cluster's settings, configuration and Service Connect defaults.
@@ -219,26 +217,26 @@ func (b *Backend) updateCluster(call *core.Call, in *ecs.UpdateClusterInput) (*e
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, err := b.activeCluster(call, in.Cluster)
-	if err != nil {
-		return nil, err
-	}
-	if in.ServiceConnectDefaults != nil {
-		ns, err := b.namespace(call, in.ServiceConnectDefaults.Namespace)
+	return core.Locked(b.state, call, func(r *region) (*ecs.UpdateClusterOutput, error) {
+		c, err := r.activeCluster(in.Cluster)
 		if err != nil {
 			return nil, err
 		}
-		c.namespace = ns
-	}
-	if insights != "" {
-		c.insights = insights
-	}
-	if in.Configuration != nil {
-		c.configuration = in.Configuration
-	}
-	return &ecs.UpdateClusterOutput{Cluster: ptr(b.full(c, call.Now))}, nil
+		if in.ServiceConnectDefaults != nil {
+			ns, err := r.namespace(call, in.ServiceConnectDefaults.Namespace)
+			if err != nil {
+				return nil, err
+			}
+			c.namespace = ns
+		}
+		if insights != "" {
+			c.insights = insights
+		}
+		if in.Configuration != nil {
+			c.configuration = in.Configuration
+		}
+		return &ecs.UpdateClusterOutput{Cluster: ptr(b.full(c, call.Now))}, nil
+	})
 }
 
 // updateClusterSettings changes a cluster's Container Insights setting.
@@ -250,14 +248,14 @@ func (b *Backend) updateClusterSettings(call *core.Call, in *ecs.UpdateClusterSe
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, err := b.activeCluster(call, in.Cluster)
-	if err != nil {
-		return nil, err
-	}
-	c.insights = insights
-	return &ecs.UpdateClusterSettingsOutput{Cluster: ptr(b.full(c, call.Now))}, nil
+	return core.Locked(b.state, call, func(r *region) (*ecs.UpdateClusterSettingsOutput, error) {
+		c, err := r.activeCluster(in.Cluster)
+		if err != nil {
+			return nil, err
+		}
+		c.insights = insights
+		return &ecs.UpdateClusterSettingsOutput{Cluster: ptr(b.full(c, call.Now))}, nil
+	})
 }
 
 // putClusterCapacityProviders replaces a cluster's capacity providers and default strategy; a
@@ -269,41 +267,41 @@ func (b *Backend) putClusterCapacityProviders(call *core.Call, in *ecs.PutCluste
 	if err := checkStrategy(in.DefaultCapacityProviderStrategy, in.CapacityProviders); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, err := b.activeCluster(call, in.Cluster)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range c.services {
-		if s.status == statusInactive {
-			continue
+	return core.Locked(b.state, call, func(r *region) (*ecs.PutClusterCapacityProvidersOutput, error) {
+		c, err := r.activeCluster(in.Cluster)
+		if err != nil {
+			return nil, err
 		}
-		for _, item := range s.strategy {
-			if !slices.Contains(in.CapacityProviders, aws.ToString(item.CapacityProvider)) {
-				return nil, core.Errorf("ResourceInUseException", "The specified capacity provider %s is in use and cannot be removed.", aws.ToString(item.CapacityProvider))
+		for _, s := range c.services {
+			if s.status == statusInactive {
+				continue
+			}
+			for _, item := range s.strategy {
+				if !slices.Contains(in.CapacityProviders, aws.ToString(item.CapacityProvider)) {
+					return nil, core.Errorf("ResourceInUseException", "The specified capacity provider %s is in use and cannot be removed.", aws.ToString(item.CapacityProvider))
+				}
 			}
 		}
-	}
-	c.providers, c.strategy = slices.Clone(in.CapacityProviders), slices.Clone(in.DefaultCapacityProviderStrategy)
-	return &ecs.PutClusterCapacityProvidersOutput{Cluster: ptr(b.full(c, call.Now))}, nil
+		c.providers, c.strategy = slices.Clone(in.CapacityProviders), slices.Clone(in.DefaultCapacityProviderStrategy)
+		return &ecs.PutClusterCapacityProvidersOutput{Cluster: ptr(b.full(c, call.Now))}, nil
+	})
 }
 
 // deleteCluster makes a cluster INACTIVE, unless it has active services or running tasks.
 func (b *Backend) deleteCluster(call *core.Call, in *ecs.DeleteClusterInput) (*ecs.DeleteClusterOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, err := b.activeCluster(call, in.Cluster)
-	if err != nil {
-		return nil, err
-	}
-	active, _, running, pending := c.counts(call.Now)
-	if active[fargate]+active[ec2] > 0 {
-		return nil, core.Errorf("ClusterContainsServicesException", "The Cluster cannot be deleted while Services are active.")
-	}
-	if running[fargate]+running[ec2]+pending[fargate]+pending[ec2] > 0 {
-		return nil, core.Errorf("ClusterContainsTasksException", "The Cluster cannot be deleted while Tasks are active.")
-	}
-	c.status = statusInactive
-	return &ecs.DeleteClusterOutput{Cluster: ptr(b.full(c, call.Now))}, nil
+	return core.Locked(b.state, call, func(r *region) (*ecs.DeleteClusterOutput, error) {
+		c, err := r.activeCluster(in.Cluster)
+		if err != nil {
+			return nil, err
+		}
+		active, _, running, pending := c.counts(call.Now)
+		if active[fargate]+active[ec2] > 0 {
+			return nil, core.Errorf("ClusterContainsServicesException", "The Cluster cannot be deleted while Services are active.")
+		}
+		if running[fargate]+running[ec2]+pending[fargate]+pending[ec2] > 0 {
+			return nil, core.Errorf("ClusterContainsTasksException", "The Cluster cannot be deleted while Tasks are active.")
+		}
+		c.status = statusInactive
+		return &ecs.DeleteClusterOutput{Cluster: ptr(b.full(c, call.Now))}, nil
+	})
 }

@@ -21,12 +21,12 @@
 package ecs
 
 import (
-	"net/http"
 	"regexp"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ecs"
+	"github.com/aws/aws-sdk-go-v2/service/ecs/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
@@ -39,8 +39,7 @@ const TransitionTime = time.Second
 type Backend struct {
 	clock   *core.Clock
 	network core.Network
-	mu      sync.Mutex
-	regions *core.Regions[*region]
+	state   *core.Backend[*region]
 	tags    *core.Tags // by resource ARN
 }
 
@@ -55,42 +54,39 @@ type region struct {
 // New returns an empty ECS backend on clock, whose services' subnets and security groups are
 // checked against network.
 func New(clock *core.Clock, network core.Network) *Backend {
-	return &Backend{clock: clock, network: network, tags: core.NewTags(tagRules), regions: core.NewRegions(func(core.Scope) *region {
+	return &Backend{clock: clock, network: network, tags: core.NewTags(tagRules), state: core.NewBackend(func(core.Scope) *region {
 		return &region{clusters: map[string]*cluster{}, families: map[string][]*taskDefinition{}, namespaces: map[string]string{}}
 	})}
 }
 
 // Service describes ECS to the router.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName:  "ecs",
-		ID:           "ECS",
-		Protocol:     core.ProtocolJSON11,
-		TargetPrefix: "AmazonEC2ContainerServiceV20141113",
-		Transition:   TransitionTime,
-		Throttle:     &core.APIError{Code: "ThrottlingException", Status: http.StatusBadRequest, Message: "Rate exceeded"},
-		Operations: map[string]core.Operation{
-			"CreateCluster":               core.Op(b.createCluster),
-			"DescribeClusters":            core.Op(b.describeClusters),
-			"ListClusters":                core.Op(b.listClusters),
-			"UpdateCluster":               core.Op(b.updateCluster),
-			"UpdateClusterSettings":       core.Op(b.updateClusterSettings),
-			"PutClusterCapacityProviders": core.Op(b.putClusterCapacityProviders),
-			"DeleteCluster":               core.Op(b.deleteCluster),
-			"RegisterTaskDefinition":      core.Op(b.registerTaskDefinition),
-			"DescribeTaskDefinition":      core.Op(b.describeTaskDefinition),
-			"DeregisterTaskDefinition":    core.Op(b.deregisterTaskDefinition),
-			"CreateService":               core.Op(b.createService),
-			"UpdateService":               core.Op(b.updateService),
-			"DeleteService":               core.Op(b.deleteService),
-			"DescribeServices":            core.Op(b.describeServices),
-			"ListServices":                core.Op(b.listServices),
-			"TagResource":                 core.Op(b.tagResource),
-			"UntagResource":               core.Op(b.untagResource),
-			"ListTagsForResource":         core.Op(b.listTagsForResource),
-		},
-		Dump: b.dump,
+	tagging := b.tagging()
+	s := core.JSONService("ecs", "ECS", "AmazonEC2ContainerServiceV20141113")
+	s.Transition, s.Dump = TransitionTime, b.dump
+	s.Operations = map[string]core.Operation{
+		"CreateCluster":               core.Op(b.createCluster),
+		"DescribeClusters":            core.Op(b.describeClusters),
+		"ListClusters":                core.Op(b.listClusters),
+		"UpdateCluster":               core.Op(b.updateCluster),
+		"UpdateClusterSettings":       core.Op(b.updateClusterSettings),
+		"PutClusterCapacityProviders": core.Op(b.putClusterCapacityProviders),
+		"DeleteCluster":               core.Op(b.deleteCluster),
+		"RegisterTaskDefinition":      core.Op(b.registerTaskDefinition),
+		"DescribeTaskDefinition":      core.Op(b.describeTaskDefinition),
+		"DeregisterTaskDefinition":    core.Op(b.deregisterTaskDefinition),
+		"CreateService":               core.Op(b.createService),
+		"UpdateService":               core.Op(b.updateService),
+		"DeleteService":               core.Op(b.deleteService),
+		"DescribeServices":            core.Op(b.describeServices),
+		"ListServices":                core.Op(b.listServices),
+		"TagResource":                 core.AddListOp[ecs.TagResourceOutput](tagging, func(in *ecs.TagResourceInput) (*string, []types.Tag) { return in.ResourceArn, in.Tags }),
+		"UntagResource":               core.RemoveOp[ecs.UntagResourceOutput](tagging, func(in *ecs.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
+		"ListTagsForResource": core.ListOp(tagging, func(in *ecs.ListTagsForResourceInput) *string { return in.ResourceArn }, func(tags []types.Tag) *ecs.ListTagsForResourceOutput {
+			return &ecs.ListTagsForResourceOutput{Tags: tags}
+		}),
 	}
+	return s
 }
 
 // invalidParameter is ECS's InvalidParameterException.
@@ -117,9 +113,9 @@ func clusterName(ref *string) string {
 	return s
 }
 
-// activeCluster returns the ACTIVE cluster a request names. The caller holds b.mu.
-func (b *Backend) activeCluster(call *core.Call, ref *string) (*cluster, error) {
-	c, ok := b.regions.Of(call).clusters[clusterName(ref)]
+// activeCluster returns the ACTIVE cluster a request names. The caller holds the backend's mutex.
+func (r *region) activeCluster(ref *string) (*cluster, error) {
+	c, ok := r.clusters[clusterName(ref)]
 	if !ok || c.status != statusActive {
 		return nil, clusterNotFound
 	}
@@ -128,10 +124,8 @@ func (b *Backend) activeCluster(call *core.Call, ref *string) (*cluster, error) 
 
 // dump returns every cluster with its services, for debugging.
 func (b *Backend) dump() any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	out := map[string]any{}
-	for scope, r := range b.regions.All() {
+	for scope, r := range b.state.All() {
 		for _, c := range r.clusters {
 			out[c.arn] = map[string]any{"scope": scope, "cluster": b.full(c, b.clock.Now()), "services": len(c.services)}
 		}

@@ -129,9 +129,9 @@ var (
 )
 
 // activeService returns the ACTIVE service a request names in an ACTIVE cluster. The caller
-// holds b.mu.
-func (b *Backend) activeService(call *core.Call, clusterRef, ref *string) (*service, error) {
-	c, err := b.activeCluster(call, clusterRef)
+// holds the backend's mutex.
+func (r *region) activeService(call *core.Call, clusterRef, ref *string) (*service, error) {
+	c, err := r.activeCluster(clusterRef)
 	if err != nil {
 		return nil, err
 	}
@@ -147,8 +147,8 @@ func (b *Backend) activeService(call *core.Call, clusterRef, ref *string) (*serv
 }
 
 // usableTaskDefinition returns the ACTIVE task definition revision a request names.
-func (b *Backend) usableTaskDefinition(call *core.Call, ref *string) (*taskDefinition, error) {
-	t, ok := b.taskDefinitionOf(call, aws.ToString(ref))
+func (r *region) usableTaskDefinition(ref *string) (*taskDefinition, error) {
+	t, ok := r.taskDefinitionOf(aws.ToString(ref))
 	if !ok {
 		return nil, invalidParameter("TaskDefinition not found.")
 	}
@@ -215,56 +215,56 @@ func (b *Backend) createService(call *core.Call, in *ecs.CreateServiceInput) (*e
 	if desired < 0 {
 		return nil, invalidParameter("Desired count must be 0 or more.")
 	}
-	tags, err := requestTags(in.Tags)
+	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, err := b.activeCluster(call, in.Cluster)
-	if err != nil {
-		return nil, err
-	}
-	t, err := b.usableTaskDefinition(call, in.TaskDefinition)
-	if err != nil {
-		return nil, err
-	}
-	if s, ok := c.services[name]; ok {
-		if s.settle(call.Now); s.status != statusInactive {
-			return nil, invalidParameter("Creation of service was not idempotent.")
-		}
-	}
-	s := &service{name: name, arn: call.Scope().ARN("ecs", "service/"+c.name+"/"+name), clusterARN: c.arn, status: statusActive,
-		deploymentID: fmt.Sprintf("ecs-svc/%019d", rand.Uint64()%1e19), taskDefinition: t, launchType: in.LaunchType,
-		strategy: slices.Clone(in.CapacityProviderStrategy), network: in.NetworkConfiguration, scheduling: in.SchedulingStrategy, created: call.Now}
-	if s.scheduling == "" {
-		s.scheduling = types.SchedulingStrategyReplica
-	}
-	switch {
-	case len(s.strategy) > 0:
-		if err := checkStrategy(s.strategy, c.providers); err != nil {
+	return core.Locked(b.state, call, func(r *region) (*ecs.CreateServiceOutput, error) {
+		c, err := r.activeCluster(in.Cluster)
+		if err != nil {
 			return nil, err
 		}
-	case s.launchType == "" && len(c.strategy) > 0:
-		s.strategy = slices.Clone(c.strategy)
-	case s.launchType == "":
-		s.launchType = types.LaunchTypeEc2
-	}
-	if s.kind() == fargate && !t.fargate() {
-		return nil, invalidParameter("Task definition does not support launch_type FARGATE.")
-	}
-	if s.kind() == fargate && s.scheduling == types.SchedulingStrategyDaemon {
-		return nil, invalidParameter("The DAEMON scheduling strategy is not supported with the FARGATE launch type.")
-	}
-	if err := b.checkNetwork(call, t, in.NetworkConfiguration); err != nil {
-		return nil, err
-	}
-	if err := b.tags.Replace(s.arn, tags); err != nil {
-		return nil, err
-	}
-	s.scale(desired, call.Now, call.Transition)
-	c.services[name] = s
-	return &ecs.CreateServiceOutput{Service: ptr(b.describe(s, call.Now, true))}, nil
+		t, err := r.usableTaskDefinition(in.TaskDefinition)
+		if err != nil {
+			return nil, err
+		}
+		if s, ok := c.services[name]; ok {
+			if s.settle(call.Now); s.status != statusInactive {
+				return nil, invalidParameter("Creation of service was not idempotent.")
+			}
+		}
+		s := &service{name: name, arn: call.Scope().ARN("ecs", "service/"+c.name+"/"+name), clusterARN: c.arn, status: statusActive,
+			deploymentID: fmt.Sprintf("ecs-svc/%019d", rand.Uint64()%1e19), taskDefinition: t, launchType: in.LaunchType,
+			strategy: slices.Clone(in.CapacityProviderStrategy), network: in.NetworkConfiguration, scheduling: in.SchedulingStrategy, created: call.Now}
+		if s.scheduling == "" {
+			s.scheduling = types.SchedulingStrategyReplica
+		}
+		switch {
+		case len(s.strategy) > 0:
+			if err := checkStrategy(s.strategy, c.providers); err != nil {
+				return nil, err
+			}
+		case s.launchType == "" && len(c.strategy) > 0:
+			s.strategy = slices.Clone(c.strategy)
+		case s.launchType == "":
+			s.launchType = types.LaunchTypeEc2
+		}
+		if s.kind() == fargate && !t.fargate() {
+			return nil, invalidParameter("Task definition does not support launch_type FARGATE.")
+		}
+		if s.kind() == fargate && s.scheduling == types.SchedulingStrategyDaemon {
+			return nil, invalidParameter("The DAEMON scheduling strategy is not supported with the FARGATE launch type.")
+		}
+		if err := b.checkNetwork(call, t, in.NetworkConfiguration); err != nil {
+			return nil, err
+		}
+		if err := b.tags.Replace(s.arn, tags); err != nil {
+			return nil, err
+		}
+		s.scale(desired, call.Now, call.Transition)
+		c.services[name] = s
+		return &ecs.CreateServiceOutput{Service: ptr(b.describe(s, call.Now, true))}, nil
+	})
 }
 
 // updateService changes an ACTIVE service's desired count or task definition.
@@ -272,43 +272,43 @@ func (b *Backend) updateService(call *core.Call, in *ecs.UpdateServiceInput) (*e
 	if in.DesiredCount != nil && *in.DesiredCount < 0 {
 		return nil, invalidParameter("Desired count must be 0 or more.")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.activeService(call, in.Cluster, in.Service)
-	if err != nil {
-		return nil, err
-	}
-	if in.TaskDefinition != nil {
-		t, err := b.usableTaskDefinition(call, in.TaskDefinition)
+	return core.Locked(b.state, call, func(r *region) (*ecs.UpdateServiceOutput, error) {
+		s, err := r.activeService(call, in.Cluster, in.Service)
 		if err != nil {
 			return nil, err
 		}
-		if s.kind() == fargate && !t.fargate() {
-			return nil, invalidParameter("Task definition does not support launch_type FARGATE.")
+		if in.TaskDefinition != nil {
+			t, err := r.usableTaskDefinition(in.TaskDefinition)
+			if err != nil {
+				return nil, err
+			}
+			if s.kind() == fargate && !t.fargate() {
+				return nil, invalidParameter("Task definition does not support launch_type FARGATE.")
+			}
+			s.taskDefinition = t
 		}
-		s.taskDefinition = t
-	}
-	if in.DesiredCount != nil {
-		s.scale(*in.DesiredCount, call.Now, call.Transition)
-	}
-	return &ecs.UpdateServiceOutput{Service: ptr(b.describe(s, call.Now, false))}, nil
+		if in.DesiredCount != nil {
+			s.scale(*in.DesiredCount, call.Now, call.Transition)
+		}
+		return &ecs.UpdateServiceOutput{Service: ptr(b.describe(s, call.Now, false))}, nil
+	})
 }
 
 // deleteService deletes a service scaled to 0, or any service when forced: it is DRAINING until
 // its tasks have stopped, then INACTIVE.
 func (b *Backend) deleteService(call *core.Call, in *ecs.DeleteServiceInput) (*ecs.DeleteServiceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.activeService(call, in.Cluster, in.Service)
-	if err != nil {
-		return nil, err
-	}
-	if s.desired > 0 && !aws.ToBool(in.Force) && s.scheduling == types.SchedulingStrategyReplica {
-		return nil, invalidParameter("The service cannot be stopped while it is scaled above 0.")
-	}
-	s.scale(0, call.Now, call.Transition)
-	s.status = statusDraining
-	return &ecs.DeleteServiceOutput{Service: ptr(b.describe(s, call.Now, false))}, nil
+	return core.Locked(b.state, call, func(r *region) (*ecs.DeleteServiceOutput, error) {
+		s, err := r.activeService(call, in.Cluster, in.Service)
+		if err != nil {
+			return nil, err
+		}
+		if s.desired > 0 && !aws.ToBool(in.Force) && s.scheduling == types.SchedulingStrategyReplica {
+			return nil, invalidParameter("The service cannot be stopped while it is scaled above 0.")
+		}
+		s.scale(0, call.Now, call.Transition)
+		s.status = statusDraining
+		return &ecs.DeleteServiceOutput{Service: ptr(b.describe(s, call.Now, false))}, nil
+	})
 }
 
 // describeServices describes up to 10 services of a cluster; each it cannot find is a MISSING
@@ -317,24 +317,24 @@ func (b *Backend) describeServices(call *core.Call, in *ecs.DescribeServicesInpu
 	if n := len(in.Services); n < 1 || n > 10 {
 		return nil, invalidParameter("services can have at most 10 items and cannot be empty.")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, err := b.activeCluster(call, in.Cluster)
-	if err != nil {
-		return nil, err
-	}
-	out := &ecs.DescribeServicesOutput{Services: []types.Service{}, Failures: []types.Failure{}}
-	withTags := slices.Contains(in.Include, types.ServiceFieldTags)
-	for _, ref := range in.Services {
-		name := serviceName(&ref)
-		s, ok := c.services[name]
-		if !ok {
-			out.Failures = append(out.Failures, types.Failure{Arn: aws.String(call.Scope().ARN("ecs", "service/"+c.name+"/"+name)), Reason: aws.String("MISSING")})
-			continue
+	return core.Locked(b.state, call, func(r *region) (*ecs.DescribeServicesOutput, error) {
+		c, err := r.activeCluster(in.Cluster)
+		if err != nil {
+			return nil, err
 		}
-		out.Services = append(out.Services, b.describe(s, call.Now, withTags))
-	}
-	return out, nil
+		out := &ecs.DescribeServicesOutput{Services: []types.Service{}, Failures: []types.Failure{}}
+		withTags := slices.Contains(in.Include, types.ServiceFieldTags)
+		for _, ref := range in.Services {
+			name := serviceName(&ref)
+			s, ok := c.services[name]
+			if !ok {
+				out.Failures = append(out.Failures, types.Failure{Arn: aws.String(call.Scope().ARN("ecs", "service/"+c.name+"/"+name)), Reason: aws.String("MISSING")})
+				continue
+			}
+			out.Services = append(out.Services, b.describe(s, call.Now, withTags))
+		}
+		return out, nil
+	})
 }
 
 // listServices lists the ARNs of a cluster's ACTIVE and DRAINING services, by pages of 10 unless
@@ -344,25 +344,25 @@ func (b *Backend) listServices(call *core.Call, in *ecs.ListServicesInput) (*ecs
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, err := b.activeCluster(call, in.Cluster)
-	if err != nil {
-		return nil, err
-	}
-	var arns []string
-	for _, name := range core.SortedKeys(c.services) {
-		s := c.services[name]
-		s.settle(call.Now)
-		if s.status == statusInactive || (in.LaunchType != "" && in.LaunchType != s.launchType) ||
-			(in.SchedulingStrategy != "" && in.SchedulingStrategy != s.scheduling) {
-			continue
+	return core.Locked(b.state, call, func(r *region) (*ecs.ListServicesOutput, error) {
+		c, err := r.activeCluster(in.Cluster)
+		if err != nil {
+			return nil, err
 		}
-		arns = append(arns, s.arn)
-	}
-	page, next, err := paginate(arns, in.NextToken, size)
-	if err != nil {
-		return nil, err
-	}
-	return &ecs.ListServicesOutput{ServiceArns: append([]string{}, page...), NextToken: next}, nil
+		var arns []string
+		for _, name := range core.SortedKeys(c.services) {
+			s := c.services[name]
+			s.settle(call.Now)
+			if s.status == statusInactive || (in.LaunchType != "" && in.LaunchType != s.launchType) ||
+				(in.SchedulingStrategy != "" && in.SchedulingStrategy != s.scheduling) {
+				continue
+			}
+			arns = append(arns, s.arn)
+		}
+		page, next, err := paginate(arns, in.NextToken, size)
+		if err != nil {
+			return nil, err
+		}
+		return &ecs.ListServicesOutput{ServiceArns: append([]string{}, page...), NextToken: next}, nil
+	})
 }

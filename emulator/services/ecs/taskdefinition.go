@@ -73,47 +73,46 @@ func (b *Backend) registerTaskDefinition(call *core.Call, in *ecs.RegisterTaskDe
 	if err := checkTaskDefinition(in); err != nil {
 		return nil, err
 	}
-	tags, err := requestTags(in.Tags)
+	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	family := aws.ToString(in.Family)
-	revision := int32(len(r.families[family]) + 1)
-	mode := in.NetworkMode
-	if mode == "" {
-		mode = types.NetworkModeBridge
-	}
-	compat := []types.Compatibility{types.CompatibilityEc2}
-	if mode == types.NetworkModeAwsvpc && in.Cpu != nil && in.Memory != nil {
-		compat = append(compat, types.CompatibilityFargate)
-	}
-	t := &taskDefinition{def: types.TaskDefinition{
-		TaskDefinitionArn: aws.String(call.Scope().ARN("ecs", "task-definition/"+family+":"+strconv.Itoa(int(revision)))),
-		Family:            aws.String(family), Revision: revision, Status: types.TaskDefinitionStatusActive,
-		ContainerDefinitions: in.ContainerDefinitions, Cpu: in.Cpu, Memory: in.Memory, NetworkMode: mode,
-		RequiresCompatibilities: in.RequiresCompatibilities, Compatibilities: compat,
-		ExecutionRoleArn: in.ExecutionRoleArn, TaskRoleArn: in.TaskRoleArn, Volumes: in.Volumes,
-		RuntimePlatform: in.RuntimePlatform, EphemeralStorage: in.EphemeralStorage, RegisteredAt: aws.Time(call.Now),
-	}}
-	if err := b.tags.Replace(t.arn(), tags); err != nil {
-		return nil, err
-	}
-	r.families[family] = append(r.families[family], t)
-	return &ecs.RegisterTaskDefinitionOutput{TaskDefinition: ptr(t.def), Tags: core.TagList(b.tags, t.arn(), tag)}, nil
+	return core.Locked(b.state, call, func(r *region) (*ecs.RegisterTaskDefinitionOutput, error) {
+		family := aws.ToString(in.Family)
+		revision := int32(len(r.families[family]) + 1)
+		mode := in.NetworkMode
+		if mode == "" {
+			mode = types.NetworkModeBridge
+		}
+		compat := []types.Compatibility{types.CompatibilityEc2}
+		if mode == types.NetworkModeAwsvpc && in.Cpu != nil && in.Memory != nil {
+			compat = append(compat, types.CompatibilityFargate)
+		}
+		t := &taskDefinition{def: types.TaskDefinition{
+			TaskDefinitionArn: aws.String(call.Scope().ARN("ecs", "task-definition/"+family+":"+strconv.Itoa(int(revision)))),
+			Family:            aws.String(family), Revision: revision, Status: types.TaskDefinitionStatusActive,
+			ContainerDefinitions: in.ContainerDefinitions, Cpu: in.Cpu, Memory: in.Memory, NetworkMode: mode,
+			RequiresCompatibilities: in.RequiresCompatibilities, Compatibilities: compat,
+			ExecutionRoleArn: in.ExecutionRoleArn, TaskRoleArn: in.TaskRoleArn, Volumes: in.Volumes,
+			RuntimePlatform: in.RuntimePlatform, EphemeralStorage: in.EphemeralStorage, RegisteredAt: aws.Time(call.Now),
+		}}
+		if err := b.tags.Replace(t.arn(), tags); err != nil {
+			return nil, err
+		}
+		r.families[family] = append(r.families[family], t)
+		return &ecs.RegisterTaskDefinitionOutput{TaskDefinition: ptr(t.def), Tags: core.TagList(b.tags, t.arn(), tag)}, nil
+	})
 }
 
 // taskDefinitionOf returns the revision a reference names: family:revision or an ARN that
-// revision, whatever its status; a family alone its latest ACTIVE revision. The caller holds
-// b.mu.
-func (b *Backend) taskDefinitionOf(call *core.Call, ref string) (*taskDefinition, bool) {
+// revision, whatever its status; a family alone its latest ACTIVE revision. The caller holds the
+// backend's mutex.
+func (r *region) taskDefinitionOf(ref string) (*taskDefinition, bool) {
 	m := taskDefinitionRef.FindStringSubmatch(ref)
 	if m == nil {
 		return nil, false
 	}
-	revisions := b.regions.Of(call).families[m[1]]
+	revisions := r.families[m[1]]
 	if m[2] == "" {
 		for i := len(revisions) - 1; i >= 0; i-- {
 			if revisions[i].def.Status == types.TaskDefinitionStatusActive {
@@ -131,17 +130,17 @@ func (b *Backend) taskDefinitionOf(call *core.Call, ref string) (*taskDefinition
 
 // describeTaskDefinition describes a task definition revision, with its tags when asked.
 func (b *Backend) describeTaskDefinition(call *core.Call, in *ecs.DescribeTaskDefinitionInput) (*ecs.DescribeTaskDefinitionOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, ok := b.taskDefinitionOf(call, aws.ToString(in.TaskDefinition))
-	if !ok {
-		return nil, clientError("Unable to describe task definition.")
-	}
-	out := &ecs.DescribeTaskDefinitionOutput{TaskDefinition: ptr(t.def)}
-	if slices.Contains(in.Include, types.TaskDefinitionFieldTags) {
-		out.Tags = core.TagList(b.tags, t.arn(), tag)
-	}
-	return out, nil
+	return core.Locked(b.state, call, func(r *region) (*ecs.DescribeTaskDefinitionOutput, error) {
+		t, ok := r.taskDefinitionOf(aws.ToString(in.TaskDefinition))
+		if !ok {
+			return nil, clientError("Unable to describe task definition.")
+		}
+		out := &ecs.DescribeTaskDefinitionOutput{TaskDefinition: ptr(t.def)}
+		if slices.Contains(in.Include, types.TaskDefinitionFieldTags) {
+			out.Tags = core.TagList(b.tags, t.arn(), tag)
+		}
+		return out, nil
+	})
 }
 
 // deregisterTaskDefinition makes a revision INACTIVE: services that use it keep it, new services
@@ -151,15 +150,15 @@ func (b *Backend) deregisterTaskDefinition(call *core.Call, in *ecs.DeregisterTa
 	if !strings.Contains(ref, ":") {
 		return nil, clientError("A task definition revision must be given as family:revision or as its ARN.")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, ok := b.taskDefinitionOf(call, ref)
-	if !ok {
-		return nil, clientError("The specified task definition does not exist.")
-	}
-	if t.def.Status == types.TaskDefinitionStatusActive {
-		t.def.Status = types.TaskDefinitionStatusInactive
-		t.def.DeregisteredAt = aws.Time(call.Now)
-	}
-	return &ecs.DeregisterTaskDefinitionOutput{TaskDefinition: ptr(t.def)}, nil
+	return core.Locked(b.state, call, func(r *region) (*ecs.DeregisterTaskDefinitionOutput, error) {
+		t, ok := r.taskDefinitionOf(ref)
+		if !ok {
+			return nil, clientError("The specified task definition does not exist.")
+		}
+		if t.def.Status == types.TaskDefinitionStatusActive {
+			t.def.Status = types.TaskDefinitionStatusInactive
+			t.def.DeregisteredAt = aws.Time(call.Now)
+		}
+		return &ecs.DeregisterTaskDefinitionOutput{TaskDefinition: ptr(t.def)}, nil
+	})
 }

@@ -21,30 +21,14 @@ type addon struct {
 
 // status returns the add-on's status at now.
 func (a *addon) status(now time.Time) types.AddonStatus {
-	switch a.phase(now) {
-	case phaseCreating:
-		return types.AddonStatusCreating
-	case phaseUpdating:
-		return types.AddonStatusUpdating
-	case phaseDeleting, phaseGone:
-		return types.AddonStatusDeleting
-	}
-	return types.AddonStatusActive
+	return named(a.phase(now), types.AddonStatusCreating, types.AddonStatusUpdating, types.AddonStatusDeleting, types.AddonStatusActive)
 }
 
 // addon returns the cluster's add-on named name, settled at now, or nil when there is none or
-// its deletion has ended, when it forgets the add-on and its tags. The caller holds b.mu.
+// its deletion has ended, when it forgets the add-on and its tags. The caller holds the
+// backend's mutex.
 func (c *cluster) addon(r *region, name string, now time.Time) *addon {
-	a, ok := c.addons[name]
-	if !ok {
-		return nil
-	}
-	if a.phase(now) != phaseGone {
-		return a
-	}
-	delete(c.addons, name)
-	r.tags.Delete(aws.ToString(a.cfg.AddonArn))
-	return nil
+	return live(c.addons, name, now, func(a *addon) { r.tags.Delete(aws.ToString(a.cfg.AddonArn)) })
 }
 
 // lookupAddon returns the add-on a request names, or the error EKS answers.
@@ -89,7 +73,7 @@ func (b *Backend) createAddon(call *core.Call, in *eks.CreateAddonInput) (*eks.C
 	if in.NamespaceConfig != nil {
 		return nil, unsupported(map[string]bool{"namespaceConfig": true})
 	}
-	return locked(b, call, func(r *region) (*eks.CreateAddonOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*eks.CreateAddonOutput, error) {
 		c, err := r.cluster("clusterName", aws.ToString(in.ClusterName), call.Now)
 		if err != nil {
 			return nil, err
@@ -111,7 +95,7 @@ func (b *Backend) createAddon(call *core.Call, in *eks.CreateAddonInput) (*eks.C
 		if !ok {
 			return nil, invalidParameter("Addon version specified is not supported")
 		}
-		arn := r.scope.ARN("eks", "addon/"+c.name+"/"+name+"/"+newUUID())
+		arn := r.scope.ARN("eks", "addon/"+c.name+"/"+name+"/"+core.NewUUID())
 		if err := r.tags.Merge(in.Tags, arn); err != nil {
 			return nil, asInvalidParameter(err)
 		}
@@ -125,32 +109,17 @@ func (b *Backend) createAddon(call *core.Call, in *eks.CreateAddonInput) (*eks.C
 	})
 }
 
+// describeAddon answers DescribeAddon with the add-on a request names.
 func (b *Backend) describeAddon(call *core.Call, in *eks.DescribeAddonInput) (*eks.DescribeAddonOutput, error) {
-	return locked(b, call, func(r *region) (*eks.DescribeAddonOutput, error) {
-		c, err := r.cluster("clusterName", aws.ToString(in.ClusterName), call.Now)
-		if err != nil {
-			return nil, err
-		}
-		a, err := c.lookupAddon(r, aws.ToString(in.AddonName), call.Now)
-		if err != nil {
-			return nil, err
-		}
+	return inMember(b, call, (*cluster).lookupAddon, in.ClusterName, in.AddonName, func(r *region, _ *cluster, a *addon) (*eks.DescribeAddonOutput, error) {
 		return &eks.DescribeAddonOutput{Addon: r.describeAddon(a, call.Now)}, nil
 	})
 }
 
+// listAddons answers ListAddons with a page of the names of the cluster's add-ons.
 func (b *Backend) listAddons(call *core.Call, in *eks.ListAddonsInput) (*eks.ListAddonsOutput, error) {
-	return locked(b, call, func(r *region) (*eks.ListAddonsOutput, error) {
-		c, err := r.cluster("clusterName", aws.ToString(in.ClusterName), call.Now)
-		if err != nil {
-			return nil, err
-		}
-		var names []string
-		for _, n := range core.SortedKeys(c.addons) {
-			if c.addon(r, n, call.Now) != nil {
-				names = append(names, n)
-			}
-		}
+	return inCluster(b, call, in.ClusterName, func(r *region, c *cluster) (*eks.ListAddonsOutput, error) {
+		names := liveNames(c.addons, func(n string) bool { return c.addon(r, n, call.Now) != nil })
 		out, next, err := page(names, in.NextToken, in.MaxResults)
 		if err != nil {
 			return nil, err
@@ -163,15 +132,7 @@ func (b *Backend) updateAddon(call *core.Call, in *eks.UpdateAddonInput) (*eks.U
 	if err := addonSettings(in.ServiceAccountRoleArn, in.ResolveConflicts, in.PodIdentityAssociations); err != nil {
 		return nil, err
 	}
-	return locked(b, call, func(r *region) (*eks.UpdateAddonOutput, error) {
-		c, err := r.cluster("clusterName", aws.ToString(in.ClusterName), call.Now)
-		if err != nil {
-			return nil, err
-		}
-		a, err := c.lookupAddon(r, aws.ToString(in.AddonName), call.Now)
-		if err != nil {
-			return nil, err
-		}
+	return inMember(b, call, (*cluster).lookupAddon, in.ClusterName, in.AddonName, func(r *region, c *cluster, a *addon) (*eks.UpdateAddonOutput, error) {
 		if u := a.repeated(in.ClientRequestToken); u != nil {
 			return &eks.UpdateAddonOutput{Update: u.view()}, nil
 		}
@@ -204,16 +165,9 @@ func (b *Backend) updateAddon(call *core.Call, in *eks.UpdateAddonInput) (*eks.U
 	})
 }
 
+// deleteAddon starts the deletion of the add-on a request names: it is DELETING, then gone.
 func (b *Backend) deleteAddon(call *core.Call, in *eks.DeleteAddonInput) (*eks.DeleteAddonOutput, error) {
-	return locked(b, call, func(r *region) (*eks.DeleteAddonOutput, error) {
-		c, err := r.cluster("clusterName", aws.ToString(in.ClusterName), call.Now)
-		if err != nil {
-			return nil, err
-		}
-		a, err := c.lookupAddon(r, aws.ToString(in.AddonName), call.Now)
-		if err != nil {
-			return nil, err
-		}
+	return inMember(b, call, (*cluster).lookupAddon, in.ClusterName, in.AddonName, func(r *region, _ *cluster, a *addon) (*eks.DeleteAddonOutput, error) {
 		a.startDelete(call)
 		return &eks.DeleteAddonOutput{Addon: r.describeAddon(a, call.Now)}, nil
 	})

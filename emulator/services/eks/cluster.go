@@ -28,36 +28,22 @@ type cluster struct {
 
 // status returns the cluster's status at now.
 func (c *cluster) status(now time.Time) types.ClusterStatus {
-	switch c.phase(now) {
-	case phaseCreating:
-		return types.ClusterStatusCreating
-	case phaseUpdating:
-		return types.ClusterStatusUpdating
-	case phaseDeleting, phaseGone:
-		return types.ClusterStatusDeleting
-	}
-	return types.ClusterStatusActive
+	return named(c.phase(now), types.ClusterStatusCreating, types.ClusterStatusUpdating, types.ClusterStatusDeleting, types.ClusterStatusActive)
 }
 
 // lookup returns the cluster named name, settled at now, or nil when there is none or its
-// deletion has ended, when it forgets the cluster and its tags. The caller holds b.mu.
+// deletion has ended, when it forgets the cluster and its tags. The caller holds the backend's
+// mutex.
 func (r *region) lookup(name string, now time.Time) *cluster {
-	c, ok := r.clusters[name]
-	if !ok {
-		return nil
-	}
-	if c.phase(now) != phaseGone {
-		return c
-	}
-	delete(r.clusters, name)
-	r.tags.Delete(c.arn)
-	for _, g := range c.nodegroups {
-		r.tags.Delete(aws.ToString(g.cfg.NodegroupArn))
-	}
-	for _, a := range c.addons {
-		r.tags.Delete(aws.ToString(a.cfg.AddonArn))
-	}
-	return nil
+	return live(r.clusters, name, now, func(c *cluster) {
+		r.tags.Delete(c.arn)
+		for _, g := range c.nodegroups {
+			r.tags.Delete(aws.ToString(g.cfg.NodegroupArn))
+		}
+		for _, a := range c.addons {
+			r.tags.Delete(aws.ToString(a.cfg.AddonArn))
+		}
+	})
 }
 
 // cluster returns the cluster a request names in param, or the error EKS answers.
@@ -92,7 +78,7 @@ func (b *Backend) createCluster(call *core.Call, in *eks.CreateClusterInput) (*e
 	if err := checkName("name", name, maxClusterName); err != nil {
 		return nil, err
 	}
-	return locked(b, call, func(r *region) (*eks.CreateClusterOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*eks.CreateClusterOutput, error) {
 		if c := r.lookup(name, call.Now); c != nil {
 			if c.token != "" && c.token == aws.ToString(in.ClientRequestToken) {
 				return &eks.CreateClusterOutput{Cluster: r.describe(c, call.Now)}, nil
@@ -163,7 +149,7 @@ func (b *Backend) newCluster(call *core.Call, name string, in *eks.CreateCluster
 }
 
 func (b *Backend) describeCluster(call *core.Call, in *eks.DescribeClusterInput) (*eks.DescribeClusterOutput, error) {
-	return locked(b, call, func(r *region) (*eks.DescribeClusterOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*eks.DescribeClusterOutput, error) {
 		c, err := r.cluster("name", aws.ToString(in.Name), call.Now)
 		if err != nil {
 			return nil, err
@@ -172,14 +158,10 @@ func (b *Backend) describeCluster(call *core.Call, in *eks.DescribeClusterInput)
 	})
 }
 
+// listClusters answers ListClusters with a page of the names of the region's clusters.
 func (b *Backend) listClusters(call *core.Call, in *eks.ListClustersInput) (*eks.ListClustersOutput, error) {
-	return locked(b, call, func(r *region) (*eks.ListClustersOutput, error) {
-		var names []string
-		for _, name := range core.SortedKeys(r.clusters) {
-			if r.lookup(name, call.Now) != nil {
-				names = append(names, name)
-			}
-		}
+	return core.Locked(b.state, call, func(r *region) (*eks.ListClustersOutput, error) {
+		names := liveNames(r.clusters, func(n string) bool { return r.lookup(n, call.Now) != nil })
 		out, next, err := page(names, in.NextToken, in.MaxResults)
 		if err != nil {
 			return nil, err
@@ -189,15 +171,13 @@ func (b *Backend) listClusters(call *core.Call, in *eks.ListClustersInput) (*eks
 }
 
 func (b *Backend) deleteCluster(call *core.Call, in *eks.DeleteClusterInput) (*eks.DeleteClusterOutput, error) {
-	return locked(b, call, func(r *region) (*eks.DeleteClusterOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*eks.DeleteClusterOutput, error) {
 		c, err := r.cluster("name", aws.ToString(in.Name), call.Now)
 		if err != nil {
 			return nil, err
 		}
-		for _, n := range core.SortedKeys(c.nodegroups) {
-			if c.nodegroup(r, n, call.Now) != nil {
-				return nil, inUse("Cluster has nodegroups attached")
-			}
+		if len(liveNames(c.nodegroups, func(n string) bool { return c.nodegroup(r, n, call.Now) != nil })) > 0 {
+			return nil, inUse("Cluster has nodegroups attached")
 		}
 		if c.phase(call.Now) == phaseUpdating {
 			return nil, inUse("Cannot delete because cluster %s currently has an update in progress", c.name)

@@ -33,7 +33,7 @@ type clusterUpdate struct {
 }
 
 func (b *Backend) updateClusterConfig(call *core.Call, in *eks.UpdateClusterConfigInput) (*eks.UpdateClusterConfigOutput, error) {
-	return locked(b, call, func(r *region) (*eks.UpdateClusterConfigOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*eks.UpdateClusterConfigOutput, error) {
 		c, err := r.cluster("name", aws.ToString(in.Name), call.Now)
 		if err != nil {
 			return nil, err
@@ -207,7 +207,7 @@ func (c *cluster) upgradePolicyUpdate(support types.SupportType) (*clusterUpdate
 }
 
 func (b *Backend) updateClusterVersion(call *core.Call, in *eks.UpdateClusterVersionInput) (*eks.UpdateClusterVersionOutput, error) {
-	return locked(b, call, func(r *region) (*eks.UpdateClusterVersionOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*eks.UpdateClusterVersionOutput, error) {
 		c, err := r.cluster("name", aws.ToString(in.Name), call.Now)
 		if err != nil {
 			return nil, err
@@ -234,7 +234,7 @@ func (b *Backend) updateClusterVersion(call *core.Call, in *eks.UpdateClusterVer
 }
 
 func (b *Backend) associateEncryptionConfig(call *core.Call, in *eks.AssociateEncryptionConfigInput) (*eks.AssociateEncryptionConfigOutput, error) {
-	return locked(b, call, func(r *region) (*eks.AssociateEncryptionConfigOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*eks.AssociateEncryptionConfigOutput, error) {
 		c, err := r.cluster("name", aws.ToString(in.ClusterName), call.Now)
 		if err != nil {
 			return nil, err

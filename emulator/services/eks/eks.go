@@ -27,10 +27,10 @@ package eks
 
 import (
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
@@ -52,8 +52,7 @@ type Network interface {
 type Backend struct {
 	clock   *core.Clock
 	network Network
-	mu      sync.Mutex
-	regions *core.Regions[*region]
+	state   *core.Backend[*region]
 }
 
 // region is what one account has in one region.
@@ -71,53 +70,44 @@ func newRegion(scope core.Scope) *region {
 // New returns an empty EKS backend on clock that checks subnets and security groups against
 // network.
 func New(clock *core.Clock, network Network) *Backend {
-	return &Backend{clock: clock, network: network, regions: core.NewRegions(newRegion)}
+	return &Backend{clock: clock, network: network, state: core.NewBackend(newRegion)}
 }
 
 // Service describes EKS to the router.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName: "eks",
-		ID:          "EKS",
-		Protocol:    core.ProtocolRESTJSON,
-		Model:       models.MustLoad("eks"),
-		Transition:  TransitionTime,
-		Throttle:    &core.APIError{Code: "ThrottlingException", Status: http.StatusTooManyRequests, Message: "Rate exceeded"},
-		Operations: map[string]core.Operation{
-			"CreateCluster":             core.Op(b.createCluster),
-			"DescribeCluster":           core.Op(b.describeCluster),
-			"ListClusters":              core.Op(b.listClusters),
-			"DeleteCluster":             core.Op(b.deleteCluster),
-			"UpdateClusterConfig":       core.Op(b.updateClusterConfig),
-			"UpdateClusterVersion":      core.Op(b.updateClusterVersion),
-			"AssociateEncryptionConfig": core.Op(b.associateEncryptionConfig),
-			"DescribeUpdate":            core.Op(b.describeUpdate),
-			"ListUpdates":               core.Op(b.listUpdates),
-			"CreateNodegroup":           core.Op(b.createNodegroup),
-			"DescribeNodegroup":         core.Op(b.describeNodegroup),
-			"ListNodegroups":            core.Op(b.listNodegroups),
-			"UpdateNodegroupConfig":     core.Op(b.updateNodegroupConfig),
-			"UpdateNodegroupVersion":    core.Op(b.updateNodegroupVersion),
-			"DeleteNodegroup":           core.Op(b.deleteNodegroup),
-			"CreateAddon":               core.Op(b.createAddon),
-			"DescribeAddon":             core.Op(b.describeAddon),
-			"ListAddons":                core.Op(b.listAddons),
-			"UpdateAddon":               core.Op(b.updateAddon),
-			"DeleteAddon":               core.Op(b.deleteAddon),
-			"DescribeAddonVersions":     core.Op(b.describeAddonVersions),
-			"TagResource":               core.Op(b.tagResource),
-			"UntagResource":             core.Op(b.untagResource),
-			"ListTagsForResource":       core.Op(b.listTagsForResource),
-		},
-		Dump: b.dump,
+	tagging := b.tagging()
+	s := core.RESTService("eks", "EKS", core.ProtocolRESTJSON, models.MustLoad("eks"),
+		&core.APIError{Code: "ThrottlingException", Status: http.StatusTooManyRequests, Message: "Rate exceeded"})
+	s.Transition, s.Dump = TransitionTime, b.dump
+	s.Operations = map[string]core.Operation{
+		"CreateCluster":             core.Op(b.createCluster),
+		"DescribeCluster":           core.Op(b.describeCluster),
+		"ListClusters":              core.Op(b.listClusters),
+		"DeleteCluster":             core.Op(b.deleteCluster),
+		"UpdateClusterConfig":       core.Op(b.updateClusterConfig),
+		"UpdateClusterVersion":      core.Op(b.updateClusterVersion),
+		"AssociateEncryptionConfig": core.Op(b.associateEncryptionConfig),
+		"DescribeUpdate":            core.Op(b.describeUpdate),
+		"ListUpdates":               core.Op(b.listUpdates),
+		"CreateNodegroup":           core.Op(b.createNodegroup),
+		"DescribeNodegroup":         core.Op(b.describeNodegroup),
+		"ListNodegroups":            core.Op(b.listNodegroups),
+		"UpdateNodegroupConfig":     core.Op(b.updateNodegroupConfig),
+		"UpdateNodegroupVersion":    core.Op(b.updateNodegroupVersion),
+		"DeleteNodegroup":           core.Op(b.deleteNodegroup),
+		"CreateAddon":               core.Op(b.createAddon),
+		"DescribeAddon":             core.Op(b.describeAddon),
+		"ListAddons":                core.Op(b.listAddons),
+		"UpdateAddon":               core.Op(b.updateAddon),
+		"DeleteAddon":               core.Op(b.deleteAddon),
+		"DescribeAddonVersions":     core.Op(b.describeAddonVersions),
+		"TagResource":               core.AddOp[eks.TagResourceOutput](tagging, func(in *eks.TagResourceInput) (*string, map[string]string) { return in.ResourceArn, in.Tags }),
+		"UntagResource":             core.RemoveOp[eks.UntagResourceOutput](tagging, func(in *eks.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
+		"ListTagsForResource": core.MapOp(tagging, func(in *eks.ListTagsForResourceInput) *string { return in.ResourceArn }, func(tags map[string]string) *eks.ListTagsForResourceOutput {
+			return &eks.ListTagsForResourceOutput{Tags: tags}
+		}),
 	}
-}
-
-// locked runs f on the caller's resources holding b.mu.
-func locked[O any](b *Backend, call *core.Call, f func(r *region) (*O, error)) (*O, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return f(b.regions.Of(call))
+	return s
 }
 
 // page returns one page of names with EKS's maxResults limits (1 to 100, default 100) and the
@@ -143,11 +133,9 @@ func page(names []string, token *string, maxResults *int32) ([]string, *string, 
 }
 
 func (b *Backend) dump() any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	now := b.clock.Now()
 	out := map[string]any{}
-	for scope, r := range b.regions.All() {
+	for scope, r := range b.state.All() {
 		for _, name := range core.SortedKeys(r.clusters) {
 			c := r.lookup(name, now)
 			if c == nil {

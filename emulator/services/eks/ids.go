@@ -24,17 +24,6 @@ func randomHex(n int) string {
 	return hex.EncodeToString(buf)
 }
 
-// newUUID returns a random version 4 UUID, the form of EKS's update IDs and of the suffixes of
-// node group and add-on ARNs.
-func newUUID() string {
-	buf := make([]byte, 16)
-	_, _ = rand.Read(buf)
-	buf[6] = buf[6]&0x0f | 0x40
-	buf[8] = buf[8]&0x3f | 0x80
-	h := hex.EncodeToString(buf)
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
-
 // endpointID returns the 32 upper-case hex digits that name a cluster's API server endpoint
 // and its OIDC issuer.
 func endpointID() string { return strings.ToUpper(randomHex(16)) }

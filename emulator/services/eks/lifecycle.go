@@ -118,7 +118,7 @@ func (l *lifecycle) repeated(token *string) *update {
 // transition later, and returns it as the response shows it.
 func (l *lifecycle) start(call *core.Call, typ types.UpdateType, params []types.UpdateParam, token *string, apply func()) *types.Update {
 	u := &update{
-		out: types.Update{Id: aws.String(newUUID()), Type: typ, Status: types.UpdateStatusInProgress, Params: params,
+		out: types.Update{Id: aws.String(core.NewUUID()), Type: typ, Status: types.UpdateStatusInProgress, Params: params,
 			CreatedAt: aws.Time(call.Now)},
 		until: call.Now.Add(call.Transition), token: aws.ToString(token), apply: apply,
 	}

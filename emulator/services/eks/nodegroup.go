@@ -33,31 +33,14 @@ type nodegroup struct {
 
 // status returns the node group's status at now.
 func (g *nodegroup) status(now time.Time) types.NodegroupStatus {
-	switch g.phase(now) {
-	case phaseCreating:
-		return types.NodegroupStatusCreating
-	case phaseUpdating:
-		return types.NodegroupStatusUpdating
-	case phaseDeleting, phaseGone:
-		return types.NodegroupStatusDeleting
-	}
-	return types.NodegroupStatusActive
+	return named(g.phase(now), types.NodegroupStatusCreating, types.NodegroupStatusUpdating, types.NodegroupStatusDeleting, types.NodegroupStatusActive)
 }
 
 // nodegroup returns the cluster's node group named name, settled at now, or nil when there is
 // none or its deletion has ended, when it forgets the node group and its tags. The caller holds
-// b.mu.
+// the backend's mutex.
 func (c *cluster) nodegroup(r *region, name string, now time.Time) *nodegroup {
-	g, ok := c.nodegroups[name]
-	if !ok {
-		return nil
-	}
-	if g.phase(now) != phaseGone {
-		return g
-	}
-	delete(c.nodegroups, name)
-	r.tags.Delete(aws.ToString(g.cfg.NodegroupArn))
-	return nil
+	return live(c.nodegroups, name, now, func(g *nodegroup) { r.tags.Delete(aws.ToString(g.cfg.NodegroupArn)) })
 }
 
 // lookupNodegroup returns the node group a request names, or the error EKS answers.
@@ -86,7 +69,7 @@ func (b *Backend) createNodegroup(call *core.Call, in *eks.CreateNodegroupInput)
 	if err := checkName("nodegroupName", name, maxNodegroupName); err != nil {
 		return nil, err
 	}
-	return locked(b, call, func(r *region) (*eks.CreateNodegroupOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*eks.CreateNodegroupOutput, error) {
 		c, err := r.cluster("clusterName", aws.ToString(in.ClusterName), call.Now)
 		if err != nil {
 			return nil, err
@@ -149,7 +132,7 @@ func (b *Backend) newNodegroup(call *core.Call, c *cluster, name string, in *eks
 	if err != nil {
 		return nil, err
 	}
-	id := newUUID()
+	id := core.NewUUID()
 	settings.NodegroupName, settings.ClusterName = aws.String(name), aws.String(c.name)
 	settings.NodegroupArn = aws.String(call.Scope().ARN("eks", "nodegroup/"+c.name+"/"+name+"/"+id))
 	settings.Version, settings.ReleaseVersion = aws.String(version), aws.String(release)
@@ -264,32 +247,17 @@ func orDefault(v *int32, def int32) *int32 {
 	return aws.Int32(*v)
 }
 
+// describeNodegroup answers DescribeNodegroup with the node group a request names.
 func (b *Backend) describeNodegroup(call *core.Call, in *eks.DescribeNodegroupInput) (*eks.DescribeNodegroupOutput, error) {
-	return locked(b, call, func(r *region) (*eks.DescribeNodegroupOutput, error) {
-		c, err := r.cluster("clusterName", aws.ToString(in.ClusterName), call.Now)
-		if err != nil {
-			return nil, err
-		}
-		g, err := c.lookupNodegroup(r, aws.ToString(in.NodegroupName), call.Now)
-		if err != nil {
-			return nil, err
-		}
+	return inMember(b, call, (*cluster).lookupNodegroup, in.ClusterName, in.NodegroupName, func(r *region, _ *cluster, g *nodegroup) (*eks.DescribeNodegroupOutput, error) {
 		return &eks.DescribeNodegroupOutput{Nodegroup: r.describeNodegroup(g, call.Now)}, nil
 	})
 }
 
+// listNodegroups answers ListNodegroups with a page of the names of the cluster's node groups.
 func (b *Backend) listNodegroups(call *core.Call, in *eks.ListNodegroupsInput) (*eks.ListNodegroupsOutput, error) {
-	return locked(b, call, func(r *region) (*eks.ListNodegroupsOutput, error) {
-		c, err := r.cluster("clusterName", aws.ToString(in.ClusterName), call.Now)
-		if err != nil {
-			return nil, err
-		}
-		var names []string
-		for _, n := range core.SortedKeys(c.nodegroups) {
-			if c.nodegroup(r, n, call.Now) != nil {
-				names = append(names, n)
-			}
-		}
+	return inCluster(b, call, in.ClusterName, func(r *region, c *cluster) (*eks.ListNodegroupsOutput, error) {
+		names := liveNames(c.nodegroups, func(n string) bool { return c.nodegroup(r, n, call.Now) != nil })
 		out, next, err := page(names, in.NextToken, in.MaxResults)
 		if err != nil {
 			return nil, err
@@ -298,16 +266,9 @@ func (b *Backend) listNodegroups(call *core.Call, in *eks.ListNodegroupsInput) (
 	})
 }
 
+// deleteNodegroup starts the deletion of the node group a request names: it is DELETING, then gone.
 func (b *Backend) deleteNodegroup(call *core.Call, in *eks.DeleteNodegroupInput) (*eks.DeleteNodegroupOutput, error) {
-	return locked(b, call, func(r *region) (*eks.DeleteNodegroupOutput, error) {
-		c, err := r.cluster("clusterName", aws.ToString(in.ClusterName), call.Now)
-		if err != nil {
-			return nil, err
-		}
-		g, err := c.lookupNodegroup(r, aws.ToString(in.NodegroupName), call.Now)
-		if err != nil {
-			return nil, err
-		}
+	return inMember(b, call, (*cluster).lookupNodegroup, in.ClusterName, in.NodegroupName, func(r *region, _ *cluster, g *nodegroup) (*eks.DeleteNodegroupOutput, error) {
 		g.startDelete(call)
 		return &eks.DeleteNodegroupOutput{Nodegroup: r.describeNodegroup(g, call.Now)}, nil
 	})

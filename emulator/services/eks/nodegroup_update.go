@@ -13,20 +13,6 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
-// clusterNodegroup returns the cluster and the node group a request names, or the error EKS
-// answers.
-func (r *region) clusterNodegroup(call *core.Call, cluster, name *string) (*cluster, *nodegroup, error) {
-	c, err := r.cluster("clusterName", aws.ToString(cluster), call.Now)
-	if err != nil {
-		return nil, nil, err
-	}
-	g, err := c.lookupNodegroup(r, aws.ToString(name), call.Now)
-	if err != nil {
-		return nil, nil, err
-	}
-	return c, g, nil
-}
-
 // activeNodegroup refuses an update of a node group that is not ACTIVE, as EKS does.
 func activeNodegroup(g *nodegroup, now time.Time) error {
 	if g.phase(now) != phaseActive {
@@ -42,11 +28,7 @@ func (b *Backend) updateNodegroupConfig(call *core.Call, in *eks.UpdateNodegroup
 	if in.Labels == nil && in.Taints == nil && in.ScalingConfig == nil && in.UpdateConfig == nil {
 		return nil, invalidParameter("No changes needed")
 	}
-	return locked(b, call, func(r *region) (*eks.UpdateNodegroupConfigOutput, error) {
-		_, g, err := r.clusterNodegroup(call, in.ClusterName, in.NodegroupName)
-		if err != nil {
-			return nil, err
-		}
+	return inMember(b, call, (*cluster).lookupNodegroup, in.ClusterName, in.NodegroupName, func(_ *region, _ *cluster, g *nodegroup) (*eks.UpdateNodegroupConfigOutput, error) {
 		if u := g.repeated(in.ClientRequestToken); u != nil {
 			return &eks.UpdateNodegroupConfigOutput{Update: u.view()}, nil
 		}
@@ -161,11 +143,7 @@ func taintChange(cur []types.Taint, in *types.UpdateTaintsPayload) ([]types.Tain
 }
 
 func (b *Backend) updateNodegroupVersion(call *core.Call, in *eks.UpdateNodegroupVersionInput) (*eks.UpdateNodegroupVersionOutput, error) {
-	return locked(b, call, func(r *region) (*eks.UpdateNodegroupVersionOutput, error) {
-		c, g, err := r.clusterNodegroup(call, in.ClusterName, in.NodegroupName)
-		if err != nil {
-			return nil, err
-		}
+	return inMember(b, call, (*cluster).lookupNodegroup, in.ClusterName, in.NodegroupName, func(_ *region, c *cluster, g *nodegroup) (*eks.UpdateNodegroupVersionOutput, error) {
 		if u := g.repeated(in.ClientRequestToken); u != nil {
 			return &eks.UpdateNodegroupVersionOutput{Update: u.view()}, nil
 		}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/eks"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
@@ -38,7 +37,7 @@ var taggableARN = regexp.MustCompile(`^arn:aws[a-zA-Z-]*:eks:([a-z0-9-]+):(\d{12
 
 // tagged returns the ARN of the live resource a tagging request names, or the error EKS
 // answers: BadRequestException for an ARN that is not an EKS resource's, NotFoundException for
-// a resource that does not exist. The caller holds b.mu.
+// a resource that does not exist. The caller holds the backend's mutex.
 func (r *region) tagged(call *core.Call, arn string) (string, error) {
 	m := taggableARN.FindStringSubmatch(arn)
 	if m == nil {
@@ -68,36 +67,12 @@ func (r *region) tagged(call *core.Call, arn string) (string, error) {
 	return "", missing
 }
 
-func (b *Backend) tagResource(call *core.Call, in *eks.TagResourceInput) (*eks.TagResourceOutput, error) {
-	return locked(b, call, func(r *region) (*eks.TagResourceOutput, error) {
-		arn, err := r.tagged(call, aws.ToString(in.ResourceArn))
-		if err != nil {
-			return nil, err
-		}
-		if err := r.tags.Merge(in.Tags, arn); err != nil {
-			return nil, err
-		}
-		return &eks.TagResourceOutput{}, nil
-	})
-}
-
-func (b *Backend) untagResource(call *core.Call, in *eks.UntagResourceInput) (*eks.UntagResourceOutput, error) {
-	return locked(b, call, func(r *region) (*eks.UntagResourceOutput, error) {
-		arn, err := r.tagged(call, aws.ToString(in.ResourceArn))
-		if err != nil {
-			return nil, err
-		}
-		r.tags.Remove(arn, in.TagKeys...)
-		return &eks.UntagResourceOutput{}, nil
-	})
-}
-
-func (b *Backend) listTagsForResource(call *core.Call, in *eks.ListTagsForResourceInput) (*eks.ListTagsForResourceOutput, error) {
-	return locked(b, call, func(r *region) (*eks.ListTagsForResourceOutput, error) {
-		arn, err := r.tagged(call, aws.ToString(in.ResourceArn))
-		if err != nil {
-			return nil, err
-		}
-		return &eks.ListTagsForResourceOutput{Tags: r.tags.Map(arn)}, nil
-	})
+// tagging serves the tag operations on the clusters, node groups and add-ons of the caller's
+// region, by ARN.
+func (b *Backend) tagging() core.Tagging[*string, struct{}] {
+	return core.Tagging[*string, struct{}]{Lock: b.state, Find: func(call *core.Call, arn *string) (core.TagTarget, error) {
+		r := b.state.Of(call)
+		id, err := r.tagged(call, aws.ToString(arn))
+		return core.TagTarget{Tags: r.tags, ID: id}, err
+	}}
 }

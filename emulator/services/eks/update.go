@@ -7,8 +7,8 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
-// updated returns the lifecycle whose updates a DescribeUpdate or ListUpdates request names:
-// the cluster's, or that of one of its node groups or add-ons. The caller holds b.mu.
+// updated returns the lifecycle whose updates a DescribeUpdate or ListUpdates request names: the
+// cluster's, or that of one of its node groups or add-ons. The caller holds the backend's mutex.
 func (r *region) updated(call *core.Call, name, nodegroup, addon *string) (*lifecycle, error) {
 	c, err := r.cluster("name", aws.ToString(name), call.Now)
 	if err != nil {
@@ -32,7 +32,7 @@ func (r *region) updated(call *core.Call, name, nodegroup, addon *string) (*life
 }
 
 func (b *Backend) describeUpdate(call *core.Call, in *eks.DescribeUpdateInput) (*eks.DescribeUpdateOutput, error) {
-	return locked(b, call, func(r *region) (*eks.DescribeUpdateOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*eks.DescribeUpdateOutput, error) {
 		l, err := r.updated(call, in.Name, in.NodegroupName, in.AddonName)
 		if err != nil {
 			return nil, err
@@ -46,7 +46,7 @@ func (b *Backend) describeUpdate(call *core.Call, in *eks.DescribeUpdateInput) (
 }
 
 func (b *Backend) listUpdates(call *core.Call, in *eks.ListUpdatesInput) (*eks.ListUpdatesOutput, error) {
-	return locked(b, call, func(r *region) (*eks.ListUpdatesOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*eks.ListUpdatesOutput, error) {
 		l, err := r.updated(call, in.Name, in.NodegroupName, in.AddonName)
 		if err != nil {
 			return nil, err

@@ -62,7 +62,7 @@ func parameterGroup(engine, version string) string {
 func (b *Backend) describeCluster(r *region, c *cluster, nodes bool) types.CacheCluster {
 	cfg, l := c.cfg, c.life
 	out := types.CacheCluster{
-		CacheClusterId: aws.String(c.id), ARN: aws.String(c.arn), CacheClusterStatus: aws.String(l.status),
+		CacheClusterId: aws.String(c.id), ARN: aws.String(c.arn), CacheClusterStatus: aws.String(l.Status()),
 		Engine: aws.String(cfg.engine), EngineVersion: aws.String(cfg.version), CacheNodeType: aws.String(cfg.nodeType),
 		NumCacheNodes: aws.Int32(cfg.numNodes), CacheClusterCreateTime: aws.Time(c.created), PreferredAvailabilityZone: aws.String(c.zone),
 		PreferredMaintenanceWindow: aws.String(cfg.maintenance), PendingModifiedValues: cfg.pending.report(),
@@ -89,7 +89,7 @@ func (b *Backend) describeCluster(r *region, c *cluster, nodes bool) types.Cache
 	for _, id := range cfg.securityGroups {
 		out.SecurityGroups = append(out.SecurityGroups, types.SecurityGroupMembership{SecurityGroupId: aws.String(id), Status: aws.String("active")})
 	}
-	ready := l.status != statusCreating
+	ready := l.Status() != statusCreating
 	if cfg.engine == "memcached" && ready {
 		out.ConfigurationEndpoint = endpoint(r, c.id, c.host, "cfg", cfg.port)
 	}
@@ -119,7 +119,7 @@ func clusterNotFound(id string) error {
 	return core.NotFoundf("CacheClusterNotFound", "CacheCluster not found: %s", id)
 }
 
-// lookupCluster returns the cluster a request names. The caller holds b.mu.
+// lookupCluster returns the cluster a request names. The caller holds the backend's mutex.
 func (r *region) lookupCluster(id *string) (*cluster, error) {
 	key := strings.ToLower(aws.ToString(id))
 	c, ok := r.clusters[key]
@@ -137,6 +137,11 @@ func (r *region) zoneOf(subnetGroup string, n int) string {
 		return r.scope.Region + "a"
 	}
 	return g.zones[g.subnets[n%len(g.subnets)]]
+}
+
+// clusterNotAvailable is the InvalidCacheClusterState of a cluster that is not available.
+func clusterNotAvailable(c *cluster) error {
+	return core.Errorf("InvalidCacheClusterState", "Cache cluster %s is not in available state: it is %s.", c.id, c.life.Status())
 }
 
 // checkNodes returns the error AWS gives a number of nodes: 1 for Redis OSS and Valkey outside a
@@ -158,114 +163,105 @@ func (b *Backend) createCacheCluster(call *core.Call, in *elasticache.CreateCach
 	if err != nil {
 		return nil, err
 	}
-	tags, err := requestTags(in.Tags)
+	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	if _, ok := r.clusters[id]; ok {
-		return nil, core.Errorf("CacheClusterAlreadyExists", "Cache cluster %s already exists.", id)
-	}
-	var c *cluster
-	if in.ReplicationGroupId != nil {
-		g, err := r.lookupGroup(in.ReplicationGroupId)
-		if err != nil {
+	return settled(b, call, func(r *region) (*elasticache.CreateCacheClusterOutput, error) {
+		if _, ok := r.clusters[id]; ok {
+			return nil, core.Errorf("CacheClusterAlreadyExists", "Cache cluster %s already exists.", id)
+		}
+		var c *cluster
+		if in.ReplicationGroupId != nil {
+			g, err := r.availableGroup(in.ReplicationGroupId)
+			if err != nil {
+				return nil, err
+			}
+			if len(g.members) >= 6 {
+				return nil, core.Errorf("NodeQuotaForClusterExceeded", "A replication group with cluster mode disabled has at most 6 clusters.")
+			}
+			c = b.member(r, g, id, false, call.Now)
+			g.members = append(g.members, id)
+			g.cfg.numNodes = 1
+		} else {
+			s, err := b.newSettings(call, r, request{engine: in.Engine, version: in.EngineVersion, nodeType: in.CacheNodeType,
+				subnetGroup: in.CacheSubnetGroupName, securityGroups: in.SecurityGroupIds, maintenance: in.PreferredMaintenanceWindow,
+				snapshotWindow: in.SnapshotWindow, authToken: in.AuthToken, retention: in.SnapshotRetentionLimit, port: in.Port, transit: in.TransitEncryptionEnabled})
+			if err != nil {
+				return nil, err
+			}
+			n := aws.ToInt32(in.NumCacheNodes)
+			if in.NumCacheNodes == nil {
+				n = 1
+			}
+			if err := checkNodes(s, n); err != nil {
+				return nil, err
+			}
+			if in.AZMode != "" && s.engine != "memcached" {
+				return nil, invalidValue("AZMode is only supported for Memcached clusters.")
+			}
+			c = &cluster{id: id, arn: r.scope.ARN("elasticache", "cluster:"+id), cfg: &config{settings: s, numNodes: n},
+				life: newLife(call.Transition), created: call.Now, host: core.LowerAlnumID(6), zone: r.zoneOf(s.subnetGroup, 0),
+				crossAZ: in.AZMode == types.AZModeCrossAz}
+			if c.crossAZ {
+				c.zone = "Multiple"
+			}
+			c.life.enter(statusCreating, call.Now)
+		}
+		if err := b.tags.Replace(c.arn, tags); err != nil {
 			return nil, err
 		}
-		if g.life.status != statusAvailable {
-			return nil, invalidGroupState(g)
-		}
-		if len(g.members) >= 6 {
-			return nil, core.Errorf("NodeQuotaForClusterExceeded", "A replication group with cluster mode disabled has at most 6 clusters.")
-		}
-		c = b.member(r, g, id, false, call.Now)
-		g.members = append(g.members, id)
-		g.cfg.numNodes = 1
-	} else {
-		s, err := b.newSettings(call, r, request{engine: in.Engine, version: in.EngineVersion, nodeType: in.CacheNodeType,
-			subnetGroup: in.CacheSubnetGroupName, securityGroups: in.SecurityGroupIds, maintenance: in.PreferredMaintenanceWindow,
-			snapshotWindow: in.SnapshotWindow, authToken: in.AuthToken, retention: in.SnapshotRetentionLimit, port: in.Port, transit: in.TransitEncryptionEnabled})
-		if err != nil {
-			return nil, err
-		}
-		n := aws.ToInt32(in.NumCacheNodes)
-		if in.NumCacheNodes == nil {
-			n = 1
-		}
-		if err := checkNodes(s, n); err != nil {
-			return nil, err
-		}
-		if in.AZMode != "" && s.engine != "memcached" {
-			return nil, invalidValue("AZMode is only supported for Memcached clusters.")
-		}
-		c = &cluster{id: id, arn: r.scope.ARN("elasticache", "cluster:"+id), cfg: &config{settings: s, numNodes: n},
-			life: &life{transition: call.Transition}, created: call.Now, host: core.LowerAlnumID(6), zone: r.zoneOf(s.subnetGroup, 0),
-			crossAZ: in.AZMode == types.AZModeCrossAz}
-		if c.crossAZ {
-			c.zone = "Multiple"
-		}
-		c.life.enter(statusCreating, call.Now)
-	}
-	if err := b.tags.Replace(c.arn, tags); err != nil {
-		return nil, err
-	}
-	r.clusters[id] = c
-	return &elasticache.CreateCacheClusterOutput{CacheCluster: ptr(b.describeCluster(r, c, false))}, nil
+		r.clusters[id] = c
+		return &elasticache.CreateCacheClusterOutput{CacheCluster: ptr(b.describeCluster(r, c, false))}, nil
+	})
 }
 
 // describeCacheClusters describes one cluster, or all of them by pages.
 func (b *Backend) describeCacheClusters(call *core.Call, in *elasticache.DescribeCacheClustersInput) (*elasticache.DescribeCacheClustersOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	var ids []string
-	if in.CacheClusterId != nil {
-		c, err := r.lookupCluster(in.CacheClusterId)
+	return settled(b, call, func(r *region) (*elasticache.DescribeCacheClustersOutput, error) {
+		var ids []string
+		if in.CacheClusterId != nil {
+			c, err := r.lookupCluster(in.CacheClusterId)
+			if err != nil {
+				return nil, err
+			}
+			ids = []string{c.id}
+		} else {
+			for _, id := range core.SortedKeys(r.clusters) {
+				if !aws.ToBool(in.ShowCacheClustersNotInReplicationGroups) || r.clusters[id].group == "" {
+					ids = append(ids, id)
+				}
+			}
+		}
+		items, next, err := core.RecordsPage(ids, in.Marker, in.MaxRecords)
 		if err != nil {
 			return nil, err
 		}
-		ids = []string{c.id}
-	} else {
-		for _, id := range core.SortedKeys(r.clusters) {
-			if !aws.ToBool(in.ShowCacheClustersNotInReplicationGroups) || r.clusters[id].group == "" {
-				ids = append(ids, id)
-			}
+		out := &elasticache.DescribeCacheClustersOutput{CacheClusters: []types.CacheCluster{}, Marker: next}
+		for _, id := range items {
+			out.CacheClusters = append(out.CacheClusters, b.describeCluster(r, r.clusters[id], aws.ToBool(in.ShowCacheNodeInfo)))
 		}
-	}
-	items, next, err := page(ids, in.Marker, in.MaxRecords)
-	if err != nil {
-		return nil, err
-	}
-	out := &elasticache.DescribeCacheClustersOutput{CacheClusters: []types.CacheCluster{}, Marker: next}
-	for _, id := range items {
-		out.CacheClusters = append(out.CacheClusters, b.describeCluster(r, r.clusters[id], aws.ToBool(in.ShowCacheNodeInfo)))
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
 // deleteCacheCluster deletes an available standalone cluster, with a final snapshot when asked
 // (Redis OSS and Valkey): it is deleting for the transition time, then gone.
 func (b *Backend) deleteCacheCluster(call *core.Call, in *elasticache.DeleteCacheClusterInput) (*elasticache.DeleteCacheClusterOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	c, err := r.lookupCluster(in.CacheClusterId)
-	if err != nil {
-		return nil, err
-	}
-	if c.group != "" {
-		return nil, invalidCombination("Cache cluster %s is a member of replication group %s; delete or modify the replication group instead.", c.id, c.group)
-	}
-	if c.life.status != statusAvailable {
-		return nil, core.Errorf("InvalidCacheClusterState", "Cache cluster %s is not in a valid state to be deleted: it is %s.", c.id, c.life.status)
-	}
-	if in.FinalSnapshotIdentifier != nil {
-		if _, err := b.snapshotOf(call, r, *in.FinalSnapshotIdentifier, c, nil); err != nil {
+	return settled(b, call, func(r *region) (*elasticache.DeleteCacheClusterOutput, error) {
+		c, err := r.lookupCluster(in.CacheClusterId)
+		if err != nil {
 			return nil, err
 		}
-	}
-	c.life.enter(statusDeleting, call.Now)
-	return &elasticache.DeleteCacheClusterOutput{CacheCluster: ptr(b.describeCluster(r, c, false))}, nil
+		if c.group != "" {
+			return nil, invalidCombination("Cache cluster %s is a member of replication group %s; delete or modify the replication group instead.", c.id, c.group)
+		}
+		if c.life.Status() != statusAvailable {
+			return nil, core.Errorf("InvalidCacheClusterState", "Cache cluster %s is not in a valid state to be deleted: it is %s.", c.id, c.life.Status())
+		}
+		if err := b.startDeletion(call, r, c.life, in.FinalSnapshotIdentifier, c, nil); err != nil {
+			return nil, err
+		}
+		return &elasticache.DeleteCacheClusterOutput{CacheCluster: ptr(b.describeCluster(r, c, false))}, nil
+	})
 }

@@ -28,13 +28,10 @@ package elasticache
 
 import (
 	"fmt"
-	"net/http"
-	"regexp"
-	"strings"
-	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/elasticache"
+	"github.com/aws/aws-sdk-go-v2/service/elasticache/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
@@ -48,8 +45,7 @@ const TransitionTime = 2 * time.Second
 type Backend struct {
 	clock   *core.Clock
 	network core.Network
-	mu      sync.Mutex
-	regions *core.Regions[*region]
+	state   *core.Backend[*region]
 	tags    *core.Tags // by ARN
 }
 
@@ -65,7 +61,7 @@ type region struct {
 // New returns an empty ElastiCache backend on clock whose subnets and security groups are
 // checked against network.
 func New(clock *core.Clock, network core.Network) *Backend {
-	return &Backend{clock: clock, network: network, tags: core.NewTags(tagRules), regions: core.NewRegions(func(s core.Scope) *region {
+	return &Backend{clock: clock, network: network, tags: core.NewTags(tagRules), state: core.NewBackend(func(s core.Scope) *region {
 		return &region{scope: s, subnetGroups: map[string]*subnetGroup{}, clusters: map[string]*cluster{}, groups: map[string]*group{},
 			snapshots: map[string]*snapshot{}}
 	})}
@@ -73,39 +69,34 @@ func New(clock *core.Clock, network core.Network) *Backend {
 
 // Service describes ElastiCache to the router.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName:  "elasticache",
-		ID:           "ElastiCache",
-		Protocol:     core.ProtocolQuery,
-		XMLNamespace: "http://elasticache.amazonaws.com/doc/2015-02-02/",
-		APIVersion:   "2015-02-02",
-		Model:        models.MustLoad("elasticache"),
-		Transition:   TransitionTime,
-		Throttle:     &core.APIError{Code: "Throttling", Message: "Rate exceeded", Status: http.StatusBadRequest},
-		Operations: map[string]core.Operation{
-			"CreateCacheSubnetGroup":    core.Op(b.createCacheSubnetGroup),
-			"DescribeCacheSubnetGroups": core.Op(b.describeCacheSubnetGroups),
-			"ModifyCacheSubnetGroup":    core.Op(b.modifyCacheSubnetGroup),
-			"DeleteCacheSubnetGroup":    core.Op(b.deleteCacheSubnetGroup),
-			"CreateCacheCluster":        core.Op(b.createCacheCluster),
-			"DescribeCacheClusters":     core.Op(b.describeCacheClusters),
-			"ModifyCacheCluster":        core.Op(b.modifyCacheCluster),
-			"DeleteCacheCluster":        core.Op(b.deleteCacheCluster),
-			"CreateReplicationGroup":    core.Op(b.createReplicationGroup),
-			"DescribeReplicationGroups": core.Op(b.describeReplicationGroups),
-			"ModifyReplicationGroup":    core.Op(b.modifyReplicationGroup),
-			"DeleteReplicationGroup":    core.Op(b.deleteReplicationGroup),
-			"IncreaseReplicaCount":      core.Op(b.increaseReplicaCount),
-			"DecreaseReplicaCount":      core.Op(b.decreaseReplicaCount),
-			"CreateSnapshot":            core.Op(b.createSnapshot),
-			"DescribeSnapshots":         core.Op(b.describeSnapshots),
-			"DeleteSnapshot":            core.Op(b.deleteSnapshot),
-			"AddTagsToResource":         core.Op(b.addTagsToResource),
-			"RemoveTagsFromResource":    core.Op(b.removeTagsFromResource),
-			"ListTagsForResource":       core.Op(b.listTagsForResource),
-		},
-		Dump: b.dump,
+	tagging := b.tagging()
+	s := core.QueryService("elasticache", "ElastiCache", "elasticache", "2015-02-02", models.MustLoad("elasticache"))
+	s.Transition, s.Dump = TransitionTime, b.dump
+	s.Operations = map[string]core.Operation{
+		"CreateCacheSubnetGroup":    core.Op(b.createCacheSubnetGroup),
+		"DescribeCacheSubnetGroups": core.Op(b.describeCacheSubnetGroups),
+		"ModifyCacheSubnetGroup":    core.Op(b.modifyCacheSubnetGroup),
+		"DeleteCacheSubnetGroup":    core.Op(b.deleteCacheSubnetGroup),
+		"CreateCacheCluster":        core.Op(b.createCacheCluster),
+		"DescribeCacheClusters":     core.Op(b.describeCacheClusters),
+		"ModifyCacheCluster":        core.Op(b.modifyCacheCluster),
+		"DeleteCacheCluster":        core.Op(b.deleteCacheCluster),
+		"CreateReplicationGroup":    core.Op(b.createReplicationGroup),
+		"DescribeReplicationGroups": core.Op(b.describeReplicationGroups),
+		"ModifyReplicationGroup":    core.Op(b.modifyReplicationGroup),
+		"DeleteReplicationGroup":    core.Op(b.deleteReplicationGroup),
+		"IncreaseReplicaCount":      core.Op(b.increaseReplicaCount),
+		"DecreaseReplicaCount":      core.Op(b.decreaseReplicaCount),
+		"CreateSnapshot":            core.Op(b.createSnapshot),
+		"DescribeSnapshots":         core.Op(b.describeSnapshots),
+		"DeleteSnapshot":            core.Op(b.deleteSnapshot),
+		"AddTagsToResource":         core.Op(b.addTagsToResource),
+		"RemoveTagsFromResource":    core.Op(b.removeTagsFromResource),
+		"ListTagsForResource": core.ListOp(tagging, func(in *elasticache.ListTagsForResourceInput) *string { return in.ResourceName }, func(tags []types.Tag) *elasticache.ListTagsForResourceOutput {
+			return &elasticache.ListTagsForResourceOutput{TagList: tags}
+		}),
 	}
+	return s
 }
 
 // invalidValue is ElastiCache's InvalidParameterValue.
@@ -118,40 +109,19 @@ func invalidCombination(format string, args ...any) error {
 	return core.Errorf("InvalidParameterCombination", format, args...)
 }
 
-// identifier matches ElastiCache identifiers once lowercased: a letter, then letters, digits and
-// single hyphens, not ending in a hyphen.
-var identifier = regexp.MustCompile(`^[a-z]([a-z0-9]|-[a-z0-9])*$`)
-
 // checkID returns an identifier (of a cluster, group or snapshot) of at most max characters
 // lowercased, as ElastiCache stores it, or InvalidParameterValue naming param.
 func checkID(param, id string, max int) (string, error) {
-	id = strings.ToLower(id)
-	if len(id) > max || !identifier.MatchString(id) {
+	id, ok := core.Identifier(id, max)
+	if !ok {
 		return "", invalidValue("The parameter %s is not a valid identifier. Identifiers must begin with a letter; must contain only ASCII letters, "+
 			"digits, and hyphens; must not end with a hyphen or contain two consecutive hyphens; and must be at most %d characters.", param, max)
 	}
 	return id, nil
 }
 
-// page returns one page of items for a Describe operation with ElastiCache's MaxRecords limits
-// (20 to 100, default 100) and the marker of the next page.
-func page[T any](items []T, marker *string, maxRecords *int32) ([]T, *string, error) {
-	size := int32(100)
-	if maxRecords != nil {
-		if *maxRecords < 20 || *maxRecords > 100 {
-			return nil, nil, invalidValue("Invalid value %d for MaxRecords. Must be between 20 and 100", *maxRecords)
-		}
-		size = *maxRecords
-	}
-	out, next, ok := core.PageAt(items, marker, int(size))
-	if !ok {
-		return nil, nil, invalidValue("Invalid Marker: %s", aws.ToString(marker))
-	}
-	return out, next, nil
-}
-
-// settle brings every cluster, group and snapshot of the region up to now: lifecycles end,
-// pending changes apply in their window, and deleted resources go. The caller holds b.mu.
+// settle brings every cluster, group and snapshot of the region up to now: lifecycles end, pending
+// changes apply in their window, and deleted resources go. The caller holds the backend's mutex.
 func (b *Backend) settle(r *region, now time.Time) {
 	for id, c := range r.clusters {
 		if c.settle(now) {
@@ -170,20 +140,20 @@ func (b *Backend) settle(r *region, now time.Time) {
 	}
 }
 
-// regionOf returns the call's region brought up to the call's time. The caller holds b.mu.
-func (b *Backend) regionOf(call *core.Call) *region {
-	r := b.regions.Of(call)
-	b.settle(r, call.Now)
-	return r
+// settled runs an operation's handler f on the call's region brought up to the call's time,
+// holding the backend's mutex.
+func settled[O any](b *Backend, call *core.Call, f func(r *region) (*O, error)) (*O, error) {
+	return core.Locked(b.state, call, func(r *region) (*O, error) {
+		b.settle(r, call.Now)
+		return f(r)
+	})
 }
 
 // dump returns every resource, for debugging.
 func (b *Backend) dump() any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	now := b.clock.Now()
 	out := map[string]any{}
-	for scope, r := range b.regions.All() {
+	for scope, r := range b.state.All() {
 		b.settle(r, now)
 		prefix := fmt.Sprintf("%s/%s/", scope.Account, scope.Region)
 		for id, c := range r.clusters {

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/elasticache/types"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
 // The statuses of clusters, groups and snapshots.
@@ -15,17 +17,35 @@ const (
 )
 
 // life is the status of a cluster or a replication group on the simulation clock: a transitional
-// status (creating, modifying, deleting) lasts until until. A group shares its life with its
-// member clusters.
+// status (creating, modifying, deleting) lasts the resource's transition time, then it is
+// available, or gone once deleted. A group shares its life with its member clusters.
 type life struct {
-	status     string
-	until      time.Time
+	core.Lifecycle[string]
 	transition time.Duration
+	gone       bool
+}
+
+// newLife returns the life of an available resource whose transitions take transition.
+func newLife(transition time.Duration) *life {
+	return &life{Lifecycle: core.NewLifecycle(statusAvailable), transition: transition}
 }
 
 // enter puts the resource into a transitional status for its transition time from now.
 func (l *life) enter(status string, now time.Time) {
-	l.status, l.until = status, now.Add(l.transition)
+	l.Start(status, now, l.transition)
+}
+
+// startDeletion takes the final snapshot a deletion asks for (final, when not nil) of cluster c,
+// or of group g when it is not nil, and starts the deletion of the resource whose life is l. The
+// caller holds the backend's mutex.
+func (b *Backend) startDeletion(call *core.Call, r *region, l *life, final *string, c *cluster, g *group) error {
+	if final != nil {
+		if _, err := b.snapshotOf(call, r, *final, c, g); err != nil {
+			return err
+		}
+	}
+	l.enter(statusDeleting, call.Now)
+	return nil
 }
 
 // pending are the changes that wait for the maintenance window: node type, engine version and
@@ -72,18 +92,13 @@ func (c *config) apply() {
 // that has lasted its time ends, and pending changes whose window has come apply, the resource
 // modifying for its transition time from then. It reports whether a deletion has finished.
 func settle(l *life, c *config, now time.Time) (gone bool) {
-	if l.status == statusDeleting {
-		return !now.Before(l.until)
+	l.Settle(now, func(s core.Step[string]) { l.gone = l.gone || s.Status == statusDeleting })
+	if l.gone {
+		return true
 	}
-	if l.status != statusAvailable && !now.Before(l.until) {
-		l.status = statusAvailable
-	}
-	if l.status == statusAvailable && !c.pending.empty() && !now.Before(c.pendingAt) {
+	if l.Status() == statusAvailable && !c.pending.empty() && !now.Before(c.pendingAt) {
 		c.apply()
-		l.status, l.until = statusModifying, c.pendingAt.Add(l.transition)
-		if !now.Before(l.until) {
-			l.status = statusAvailable
-		}
+		l.Start(statusModifying, c.pendingAt, l.transition).Settle(now, nil)
 	}
 	return false
 }

@@ -19,11 +19,11 @@ type modification struct {
 	immediately                                               bool
 }
 
-// modify checks a modification against the configuration and makes it: node type, engine
-// version and node count changes are pending until the maintenance window unless applied immediately (then the
-// resource is modifying for its transition time); windows, snapshot retention, security groups
+// modify checks a modification against the configuration and makes it: node type, engine version
+// and node count changes are pending until the maintenance window unless applied immediately (then
+// the resource is modifying for its transition time); windows, snapshot retention, security groups
 // and AUTH tokens change at once, the AUTH token making the resource modifying. The caller holds
-// b.mu.
+// the backend's mutex.
 func (b *Backend) modify(call *core.Call, cfg *config, l *life, m modification) error {
 	next := cfg.settings
 	if m.maintenance != nil {
@@ -92,69 +92,64 @@ func (b *Backend) modify(call *core.Call, cfg *config, l *life, m modification) 
 
 // modifyCacheCluster changes an available standalone cluster.
 func (b *Backend) modifyCacheCluster(call *core.Call, in *elasticache.ModifyCacheClusterInput) (*elasticache.ModifyCacheClusterOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	c, err := r.lookupCluster(in.CacheClusterId)
-	if err != nil {
-		return nil, err
-	}
-	if c.group != "" {
-		return nil, invalidCombination("Cache cluster %s is a member of replication group %s; modify the replication group instead.", c.id, c.group)
-	}
-	if c.life.status != statusAvailable {
-		return nil, core.Errorf("InvalidCacheClusterState", "Cache cluster %s is not in available state: it is %s.", c.id, c.life.status)
-	}
-	if in.NumCacheNodes != nil {
-		if err := checkNodes(c.cfg.settings, *in.NumCacheNodes); err != nil {
+	return settled(b, call, func(r *region) (*elasticache.ModifyCacheClusterOutput, error) {
+		c, err := r.lookupCluster(in.CacheClusterId)
+		if err != nil {
 			return nil, err
 		}
-	}
-	if err := b.modify(call, c.cfg, c.life, modification{nodeType: in.CacheNodeType, version: in.EngineVersion, maintenance: in.PreferredMaintenanceWindow,
-		snapshotWindow: in.SnapshotWindow, authToken: in.AuthToken, retention: in.SnapshotRetentionLimit, securityGroups: in.SecurityGroupIds,
-		authStrategy: in.AuthTokenUpdateStrategy, immediately: aws.ToBool(in.ApplyImmediately), numNodes: in.NumCacheNodes}); err != nil {
-		return nil, err
-	}
-	return &elasticache.ModifyCacheClusterOutput{CacheCluster: ptr(b.describeCluster(r, c, false))}, nil
+		if c.group != "" {
+			return nil, invalidCombination("Cache cluster %s is a member of replication group %s; modify the replication group instead.", c.id, c.group)
+		}
+		if c.life.Status() != statusAvailable {
+			return nil, clusterNotAvailable(c)
+		}
+		if in.NumCacheNodes != nil {
+			if err := checkNodes(c.cfg.settings, *in.NumCacheNodes); err != nil {
+				return nil, err
+			}
+		}
+		if err := b.modify(call, c.cfg, c.life, modification{nodeType: in.CacheNodeType, version: in.EngineVersion, maintenance: in.PreferredMaintenanceWindow,
+			snapshotWindow: in.SnapshotWindow, authToken: in.AuthToken, retention: in.SnapshotRetentionLimit, securityGroups: in.SecurityGroupIds,
+			authStrategy: in.AuthTokenUpdateStrategy, immediately: aws.ToBool(in.ApplyImmediately), numNodes: in.NumCacheNodes}); err != nil {
+			return nil, err
+		}
+		return &elasticache.ModifyCacheClusterOutput{CacheCluster: ptr(b.describeCluster(r, c, false))}, nil
+	})
 }
 
 // modifyReplicationGroup changes an available replication group: its description, automatic
 // failover and Multi-AZ (with AWS's rules), and what modify changes.
 func (b *Backend) modifyReplicationGroup(call *core.Call, in *elasticache.ModifyReplicationGroupInput) (*elasticache.ModifyReplicationGroupOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	g, err := r.lookupGroup(in.ReplicationGroupId)
-	if err != nil {
-		return nil, err
-	}
-	if g.life.status != statusAvailable {
-		return nil, invalidGroupState(g)
-	}
-	if in.TransitEncryptionEnabled != nil && *in.TransitEncryptionEnabled != g.cfg.transit {
-		return nil, invalidCombination("Changing encryption in transit of a replication group is not emulated.")
-	}
-	failover, multiAZ := g.failover, g.multiAZ
-	if in.AutomaticFailoverEnabled != nil {
-		failover = *in.AutomaticFailoverEnabled
-	}
-	if in.MultiAZEnabled != nil {
-		multiAZ = *in.MultiAZEnabled
-	}
-	switch {
-	case failover && len(g.members) < 2:
-		return nil, invalidCombination("Automatic failover needs at least one read replica in replication group %s.", g.id)
-	case multiAZ && !failover:
-		return nil, invalidCombination("Multi-AZ needs automatic failover to be enabled.")
-	}
-	if err := b.modify(call, g.cfg, g.life, modification{nodeType: in.CacheNodeType, version: in.EngineVersion, maintenance: in.PreferredMaintenanceWindow,
-		snapshotWindow: in.SnapshotWindow, authToken: in.AuthToken, retention: in.SnapshotRetentionLimit, securityGroups: in.SecurityGroupIds,
-		authStrategy: in.AuthTokenUpdateStrategy, immediately: aws.ToBool(in.ApplyImmediately)}); err != nil {
-		return nil, err
-	}
-	g.failover, g.multiAZ = failover, multiAZ
-	if in.ReplicationGroupDescription != nil {
-		g.description = *in.ReplicationGroupDescription
-	}
-	return &elasticache.ModifyReplicationGroupOutput{ReplicationGroup: ptr(b.describeGroup(r, g))}, nil
+	return settled(b, call, func(r *region) (*elasticache.ModifyReplicationGroupOutput, error) {
+		g, err := r.availableGroup(in.ReplicationGroupId)
+		if err != nil {
+			return nil, err
+		}
+		if in.TransitEncryptionEnabled != nil && *in.TransitEncryptionEnabled != g.cfg.transit {
+			return nil, invalidCombination("Changing encryption in transit of a replication group is not emulated.")
+		}
+		failover, multiAZ := g.failover, g.multiAZ
+		if in.AutomaticFailoverEnabled != nil {
+			failover = *in.AutomaticFailoverEnabled
+		}
+		if in.MultiAZEnabled != nil {
+			multiAZ = *in.MultiAZEnabled
+		}
+		switch {
+		case failover && len(g.members) < 2:
+			return nil, invalidCombination("Automatic failover needs at least one read replica in replication group %s.", g.id)
+		case multiAZ && !failover:
+			return nil, invalidCombination("Multi-AZ needs automatic failover to be enabled.")
+		}
+		if err := b.modify(call, g.cfg, g.life, modification{nodeType: in.CacheNodeType, version: in.EngineVersion, maintenance: in.PreferredMaintenanceWindow,
+			snapshotWindow: in.SnapshotWindow, authToken: in.AuthToken, retention: in.SnapshotRetentionLimit, securityGroups: in.SecurityGroupIds,
+			authStrategy: in.AuthTokenUpdateStrategy, immediately: aws.ToBool(in.ApplyImmediately)}); err != nil {
+			return nil, err
+		}
+		g.failover, g.multiAZ = failover, multiAZ
+		if in.ReplicationGroupDescription != nil {
+			g.description = *in.ReplicationGroupDescription
+		}
+		return &elasticache.ModifyReplicationGroupOutput{ReplicationGroup: ptr(b.describeGroup(r, g))}, nil
+	})
 }

@@ -27,7 +27,7 @@ type replicaChange struct {
 // direction and returns the group and the replica count asked for: ApplyImmediately must be
 // true (AWS does not support false), NewReplicaCount is required (ReplicaConfiguration is for
 // cluster mode enabled, which is not emulated), and the group must be available. The caller
-// holds b.mu.
+// holds the backend's mutex.
 func (b *Backend) replicaGroup(r *region, in replicaChange) (*group, int, error) {
 	g, err := r.lookupGroup(in.group)
 	if err != nil {
@@ -40,7 +40,7 @@ func (b *Backend) replicaGroup(r *region, in replicaChange) (*group, int, error)
 		return nil, 0, invalidCombination("ReplicaConfiguration is for replication groups with cluster mode enabled, which are not emulated; give NewReplicaCount.")
 	case in.count == nil:
 		return nil, 0, invalidValue("NewReplicaCount must be provided for a replication group with cluster mode disabled.")
-	case g.life.status != statusAvailable:
+	case g.life.Status() != statusAvailable:
 		return nil, 0, invalidGroupState(g)
 	}
 	return g, int(*in.count), nil
@@ -49,71 +49,69 @@ func (b *Backend) replicaGroup(r *region, in replicaChange) (*group, int, error)
 // increaseReplicaCount adds read replicas to a replication group, <id>-00n for the next free
 // numbers; the group is modifying for its transition time.
 func (b *Backend) increaseReplicaCount(call *core.Call, in *elasticache.IncreaseReplicaCountInput) (*elasticache.IncreaseReplicaCountOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	g, n, err := b.replicaGroup(r, replicaChange{group: in.ReplicationGroupId, count: in.NewReplicaCount, shards: in.ReplicaConfiguration, immediately: in.ApplyImmediately})
-	if err != nil {
-		return nil, err
-	}
-	have := len(g.members) - 1
-	switch {
-	case n > maxReplicas:
-		return nil, core.Errorf("NodeQuotaForClusterExceeded", "A replication group with cluster mode disabled has at most %d replicas, not %d.", maxReplicas, n)
-	case n <= have:
-		return nil, invalidValue("The new replica count (%d) must be greater than the current replica count (%d) of replication group %s.", n, have, g.id)
-	}
-	for next := 1; len(g.members)-1 < n; next++ {
-		id := fmt.Sprintf("%s-%03d", g.id, next)
-		if _, ok := r.clusters[id]; ok {
-			continue
+	return settled(b, call, func(r *region) (*elasticache.IncreaseReplicaCountOutput, error) {
+		g, n, err := b.replicaGroup(r, replicaChange{group: in.ReplicationGroupId, count: in.NewReplicaCount, shards: in.ReplicaConfiguration, immediately: in.ApplyImmediately})
+		if err != nil {
+			return nil, err
 		}
-		r.clusters[id] = b.member(r, g, id, false, call.Now)
-		g.members = append(g.members, id)
-	}
-	g.life.enter(statusModifying, call.Now)
-	return &elasticache.IncreaseReplicaCountOutput{ReplicationGroup: ptr(b.describeGroup(r, g))}, nil
+		have := len(g.members) - 1
+		switch {
+		case n > maxReplicas:
+			return nil, core.Errorf("NodeQuotaForClusterExceeded", "A replication group with cluster mode disabled has at most %d replicas, not %d.", maxReplicas, n)
+		case n <= have:
+			return nil, invalidValue("The new replica count (%d) must be greater than the current replica count (%d) of replication group %s.", n, have, g.id)
+		}
+		for next := 1; len(g.members)-1 < n; next++ {
+			id := fmt.Sprintf("%s-%03d", g.id, next)
+			if _, ok := r.clusters[id]; ok {
+				continue
+			}
+			r.clusters[id] = b.member(r, g, id, false, call.Now)
+			g.members = append(g.members, id)
+		}
+		g.life.enter(statusModifying, call.Now)
+		return &elasticache.IncreaseReplicaCountOutput{ReplicationGroup: ptr(b.describeGroup(r, g))}, nil
+	})
 }
 
 // decreaseReplicaCount removes read replicas from a replication group: those ReplicasToRemove
 // names, else the newest. A group with automatic failover keeps at least one replica; the
 // primary is never removed. The group is modifying for its transition time.
 func (b *Backend) decreaseReplicaCount(call *core.Call, in *elasticache.DecreaseReplicaCountInput) (*elasticache.DecreaseReplicaCountOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	count := in.NewReplicaCount
-	if count == nil && len(in.ReplicasToRemove) > 0 {
-		count = aws.Int32(int32(len(r.groupMembers(in.ReplicationGroupId)) - 1 - len(in.ReplicasToRemove)))
-	}
-	g, n, err := b.replicaGroup(r, replicaChange{group: in.ReplicationGroupId, count: count, shards: in.ReplicaConfiguration, immediately: in.ApplyImmediately})
-	if err != nil {
-		return nil, err
-	}
-	have := len(g.members) - 1
-	switch {
-	case n < 0:
-		return nil, invalidValue("NewReplicaCount cannot be negative.")
-	case n >= have:
-		return nil, invalidValue("The new replica count (%d) must be less than the current replica count (%d) of replication group %s.", n, have, g.id)
-	case n < 1 && (g.failover || g.multiAZ):
-		return nil, invalidValue("Must have at least 1 replica when cluster mode is disabled with auto failover enabled.")
-	}
-	remove, err := replicasToRemove(r, g, in.ReplicasToRemove, have-n)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range remove {
-		g.members = slices.DeleteFunc(g.members, func(m string) bool { return m == id })
-		b.tags.Delete(r.clusters[id].arn)
-		delete(r.clusters, id)
-	}
-	g.life.enter(statusModifying, call.Now)
-	return &elasticache.DecreaseReplicaCountOutput{ReplicationGroup: ptr(b.describeGroup(r, g))}, nil
+	return settled(b, call, func(r *region) (*elasticache.DecreaseReplicaCountOutput, error) {
+		count := in.NewReplicaCount
+		if count == nil && len(in.ReplicasToRemove) > 0 {
+			count = aws.Int32(int32(len(r.groupMembers(in.ReplicationGroupId)) - 1 - len(in.ReplicasToRemove)))
+		}
+		g, n, err := b.replicaGroup(r, replicaChange{group: in.ReplicationGroupId, count: count, shards: in.ReplicaConfiguration, immediately: in.ApplyImmediately})
+		if err != nil {
+			return nil, err
+		}
+		have := len(g.members) - 1
+		switch {
+		case n < 0:
+			return nil, invalidValue("NewReplicaCount cannot be negative.")
+		case n >= have:
+			return nil, invalidValue("The new replica count (%d) must be less than the current replica count (%d) of replication group %s.", n, have, g.id)
+		case n < 1 && (g.failover || g.multiAZ):
+			return nil, invalidValue("Must have at least 1 replica when cluster mode is disabled with auto failover enabled.")
+		}
+		remove, err := replicasToRemove(r, g, in.ReplicasToRemove, have-n)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range remove {
+			g.members = slices.DeleteFunc(g.members, func(m string) bool { return m == id })
+			b.tags.Delete(r.clusters[id].arn)
+			delete(r.clusters, id)
+		}
+		g.life.enter(statusModifying, call.Now)
+		return &elasticache.DecreaseReplicaCountOutput{ReplicationGroup: ptr(b.describeGroup(r, g))}, nil
+	})
 }
 
 // groupMembers returns the member clusters of the replication group id, nil when the region
-// has no such group. The caller holds b.mu.
+// has no such group. The caller holds the backend's mutex.
 func (r *region) groupMembers(id *string) []string {
 	g, err := r.lookupGroup(id)
 	if err != nil {

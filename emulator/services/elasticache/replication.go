@@ -36,10 +36,23 @@ func groupNotFound(id string) error {
 
 // invalidGroupState is AWS's answer to a change of a group that is not available.
 func invalidGroupState(g *group) error {
-	return core.Errorf("InvalidReplicationGroupState", "Replication group %s is not in available state: it is %s.", g.id, g.life.status)
+	return core.Errorf("InvalidReplicationGroupState", "Replication group %s is not in available state: it is %s.", g.id, g.life.Status())
 }
 
-// lookupGroup returns the replication group a request names. The caller holds b.mu.
+// availableGroup returns the replication group a request names, or the error for one that is
+// missing or not available. The caller holds the backend's mutex.
+func (r *region) availableGroup(ref *string) (*group, error) {
+	g, err := r.lookupGroup(ref)
+	if err != nil {
+		return nil, err
+	}
+	if g.life.Status() != statusAvailable {
+		return nil, invalidGroupState(g)
+	}
+	return g, nil
+}
+
+// lookupGroup returns the replication group a request names. The caller holds the backend's mutex.
 func (r *region) lookupGroup(id *string) (*group, error) {
 	key := strings.ToLower(aws.ToString(id))
 	g, ok := r.groups[key]
@@ -60,7 +73,7 @@ func (b *Backend) member(r *region, g *group, id string, primary bool, now time.
 func (b *Backend) describeGroup(r *region, g *group) types.ReplicationGroup {
 	cfg := g.cfg
 	out := types.ReplicationGroup{
-		ReplicationGroupId: aws.String(g.id), ARN: aws.String(g.arn), Description: aws.String(g.description), Status: aws.String(g.life.status),
+		ReplicationGroupId: aws.String(g.id), ARN: aws.String(g.arn), Description: aws.String(g.description), Status: aws.String(g.life.Status()),
 		MemberClusters: slices.Clone(g.members), CacheNodeType: aws.String(cfg.nodeType), Engine: aws.String(cfg.engine),
 		ReplicationGroupCreateTime: aws.Time(g.created), ClusterEnabled: aws.Bool(false), ClusterMode: types.ClusterModeDisabled,
 		AutomaticFailover: types.AutomaticFailoverStatusDisabled, MultiAZ: types.MultiAZStatusDisabled,
@@ -87,8 +100,8 @@ func (b *Backend) describeGroup(r *region, g *group) types.ReplicationGroup {
 	if len(g.members) > 0 {
 		out.SnapshottingClusterId = aws.String(g.members[len(g.members)-1])
 	}
-	ng := types.NodeGroup{NodeGroupId: aws.String("0001"), Status: aws.String(g.life.status)}
-	ready := g.life.status != statusCreating
+	ng := types.NodeGroup{NodeGroupId: aws.String("0001"), Status: aws.String(g.life.Status())}
+	ready := g.life.Status() != statusCreating
 	if ready {
 		ng.PrimaryEndpoint = endpoint(r, g.id, g.host, "ng.0001", cfg.port)
 		ng.ReaderEndpoint = endpoint(r, g.id+"-ro", g.host, "ng.0001", cfg.port)
@@ -149,103 +162,94 @@ func (b *Backend) createReplicationGroup(call *core.Call, in *elasticache.Create
 	if err := checkGroup(in, n); err != nil {
 		return nil, err
 	}
-	tags, err := requestTags(in.Tags)
+	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	if _, ok := r.groups[id]; ok {
-		return nil, core.Errorf("ReplicationGroupAlreadyExists", "Replication group %s already exists.", id)
-	}
-	s, err := b.newSettings(call, r, request{engine: in.Engine, version: in.EngineVersion, nodeType: in.CacheNodeType,
-		subnetGroup: in.CacheSubnetGroupName, securityGroups: in.SecurityGroupIds, maintenance: in.PreferredMaintenanceWindow,
-		snapshotWindow: in.SnapshotWindow, authToken: in.AuthToken, retention: in.SnapshotRetentionLimit, port: in.Port, transit: in.TransitEncryptionEnabled})
-	if err != nil {
-		return nil, err
-	}
-	if !s.eng.persistent {
-		return nil, invalidValue("Replication groups are for Redis OSS and Valkey, not %s.", s.engine)
-	}
-	var ids []string
-	for i := range n {
-		member := fmt.Sprintf("%s-%03d", id, i+1)
-		if _, ok := r.clusters[member]; ok {
-			return nil, core.Errorf("CacheClusterAlreadyExists", "Cache cluster %s already exists.", member)
+	return settled(b, call, func(r *region) (*elasticache.CreateReplicationGroupOutput, error) {
+		if _, ok := r.groups[id]; ok {
+			return nil, core.Errorf("ReplicationGroupAlreadyExists", "Replication group %s already exists.", id)
 		}
-		ids = append(ids, member)
-	}
-	g := &group{id: id, arn: r.scope.ARN("elasticache", "replicationgroup:"+id), description: *in.ReplicationGroupDescription,
-		cfg:  &config{settings: s, numNodes: 1, atRest: aws.ToBool(in.AtRestEncryptionEnabled), kmsKey: aws.ToString(in.KmsKeyId)},
-		life: &life{transition: call.Transition}, failover: aws.ToBool(in.AutomaticFailoverEnabled), multiAZ: aws.ToBool(in.MultiAZEnabled),
-		created: call.Now, host: core.LowerAlnumID(6)}
-	if err := b.tags.Replace(g.arn, tags); err != nil {
-		return nil, err
-	}
-	g.life.enter(statusCreating, call.Now)
-	for i, member := range ids {
-		r.clusters[member] = b.member(r, g, member, i == 0, call.Now)
-		g.members = append(g.members, member)
-	}
-	r.groups[id] = g
-	return &elasticache.CreateReplicationGroupOutput{ReplicationGroup: ptr(b.describeGroup(r, g))}, nil
+		s, err := b.newSettings(call, r, request{engine: in.Engine, version: in.EngineVersion, nodeType: in.CacheNodeType,
+			subnetGroup: in.CacheSubnetGroupName, securityGroups: in.SecurityGroupIds, maintenance: in.PreferredMaintenanceWindow,
+			snapshotWindow: in.SnapshotWindow, authToken: in.AuthToken, retention: in.SnapshotRetentionLimit, port: in.Port, transit: in.TransitEncryptionEnabled})
+		if err != nil {
+			return nil, err
+		}
+		if !s.eng.persistent {
+			return nil, invalidValue("Replication groups are for Redis OSS and Valkey, not %s.", s.engine)
+		}
+		var ids []string
+		for i := range n {
+			member := fmt.Sprintf("%s-%03d", id, i+1)
+			if _, ok := r.clusters[member]; ok {
+				return nil, core.Errorf("CacheClusterAlreadyExists", "Cache cluster %s already exists.", member)
+			}
+			ids = append(ids, member)
+		}
+		g := &group{id: id, arn: r.scope.ARN("elasticache", "replicationgroup:"+id), description: *in.ReplicationGroupDescription,
+			cfg:  &config{settings: s, numNodes: 1, atRest: aws.ToBool(in.AtRestEncryptionEnabled), kmsKey: aws.ToString(in.KmsKeyId)},
+			life: newLife(call.Transition), failover: aws.ToBool(in.AutomaticFailoverEnabled), multiAZ: aws.ToBool(in.MultiAZEnabled),
+			created: call.Now, host: core.LowerAlnumID(6)}
+		if err := b.tags.Replace(g.arn, tags); err != nil {
+			return nil, err
+		}
+		g.life.enter(statusCreating, call.Now)
+		for i, member := range ids {
+			r.clusters[member] = b.member(r, g, member, i == 0, call.Now)
+			g.members = append(g.members, member)
+		}
+		r.groups[id] = g
+		return &elasticache.CreateReplicationGroupOutput{ReplicationGroup: ptr(b.describeGroup(r, g))}, nil
+	})
 }
 
 // describeReplicationGroups describes one replication group, or all of them by pages.
 func (b *Backend) describeReplicationGroups(call *core.Call, in *elasticache.DescribeReplicationGroupsInput) (*elasticache.DescribeReplicationGroupsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	ids := core.SortedKeys(r.groups)
-	if in.ReplicationGroupId != nil {
-		g, err := r.lookupGroup(in.ReplicationGroupId)
+	return settled(b, call, func(r *region) (*elasticache.DescribeReplicationGroupsOutput, error) {
+		ids := core.SortedKeys(r.groups)
+		if in.ReplicationGroupId != nil {
+			g, err := r.lookupGroup(in.ReplicationGroupId)
+			if err != nil {
+				return nil, err
+			}
+			ids = []string{g.id}
+		}
+		items, next, err := core.RecordsPage(ids, in.Marker, in.MaxRecords)
 		if err != nil {
 			return nil, err
 		}
-		ids = []string{g.id}
-	}
-	items, next, err := page(ids, in.Marker, in.MaxRecords)
-	if err != nil {
-		return nil, err
-	}
-	out := &elasticache.DescribeReplicationGroupsOutput{ReplicationGroups: []types.ReplicationGroup{}, Marker: next}
-	for _, id := range items {
-		out.ReplicationGroups = append(out.ReplicationGroups, b.describeGroup(r, r.groups[id]))
-	}
-	return out, nil
+		out := &elasticache.DescribeReplicationGroupsOutput{ReplicationGroups: []types.ReplicationGroup{}, Marker: next}
+		for _, id := range items {
+			out.ReplicationGroups = append(out.ReplicationGroups, b.describeGroup(r, r.groups[id]))
+		}
+		return out, nil
+	})
 }
 
 // deleteReplicationGroup deletes an available group and its members, with a final snapshot when
 // asked; with RetainPrimaryCluster the primary stays as a standalone cluster.
 func (b *Backend) deleteReplicationGroup(call *core.Call, in *elasticache.DeleteReplicationGroupInput) (*elasticache.DeleteReplicationGroupOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	g, err := r.lookupGroup(in.ReplicationGroupId)
-	if err != nil {
-		return nil, err
-	}
-	if g.life.status != statusAvailable {
-		return nil, invalidGroupState(g)
-	}
-	if in.FinalSnapshotIdentifier != nil {
-		if _, err := b.snapshotOf(call, r, *in.FinalSnapshotIdentifier, r.clusters[g.members[0]], g); err != nil {
+	return settled(b, call, func(r *region) (*elasticache.DeleteReplicationGroupOutput, error) {
+		g, err := r.availableGroup(in.ReplicationGroupId)
+		if err != nil {
 			return nil, err
 		}
-	}
-	g.life.enter(statusDeleting, call.Now)
-	out := b.describeGroup(r, g)
-	for _, id := range g.members {
-		c := r.clusters[id]
-		if aws.ToBool(in.RetainPrimaryCluster) && c.primary {
-			cfg := *g.cfg
-			c.cfg, c.life, c.group, c.primary = &cfg, &life{status: statusAvailable, transition: g.life.transition}, "", false
-			continue
+		if err := b.startDeletion(call, r, g.life, in.FinalSnapshotIdentifier, r.clusters[g.members[0]], g); err != nil {
+			return nil, err
 		}
-		delete(r.clusters, id)
-		b.tags.Delete(c.arn)
-	}
-	g.members = nil
-	return &elasticache.DeleteReplicationGroupOutput{ReplicationGroup: &out}, nil
+		out := b.describeGroup(r, g)
+		for _, id := range g.members {
+			c := r.clusters[id]
+			if aws.ToBool(in.RetainPrimaryCluster) && c.primary {
+				cfg := *g.cfg
+				c.cfg, c.life, c.group, c.primary = &cfg, newLife(g.life.transition), "", false
+				continue
+			}
+			delete(r.clusters, id)
+			b.tags.Delete(c.arn)
+		}
+		g.members = nil
+		return &elasticache.DeleteReplicationGroupOutput{ReplicationGroup: &out}, nil
+	})
 }

@@ -43,7 +43,7 @@ type request struct {
 }
 
 // newSettings checks a create request's settings the way AWS does and returns them with their
-// defaults. The caller holds b.mu.
+// defaults. The caller holds the backend's mutex.
 func (b *Backend) newSettings(call *core.Call, r *region, q request) (settings, error) {
 	var s settings
 	var err error

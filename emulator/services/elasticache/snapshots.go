@@ -52,7 +52,8 @@ func snapshotNotFound(name string) error {
 }
 
 // snapshotOf takes a snapshot named name of cluster c, or of group g when it is not nil: only of
-// Redis OSS and Valkey, and under a name the region does not have yet. The caller holds b.mu.
+// Redis OSS and Valkey, and under a name the region does not have yet. The caller holds the
+// backend's mutex.
 func (b *Backend) snapshotOf(call *core.Call, r *region, name string, c *cluster, g *group) (*snapshot, error) {
 	if name == "" || len(name) > 255 {
 		return nil, invalidValue("The parameter SnapshotName must be 1 to 255 characters.")
@@ -77,43 +78,39 @@ func (b *Backend) snapshotOf(call *core.Call, r *region, name string, c *cluster
 
 // createSnapshot takes a manual snapshot of an available cluster or replication group.
 func (b *Backend) createSnapshot(call *core.Call, in *elasticache.CreateSnapshotInput) (*elasticache.CreateSnapshotOutput, error) {
-	tags, err := requestTags(in.Tags)
+	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	var c *cluster
-	var g *group
-	switch {
-	case in.ReplicationGroupId != nil && in.CacheClusterId != nil:
-		return nil, invalidCombination("Give CacheClusterId or ReplicationGroupId, not both.")
-	case in.ReplicationGroupId != nil:
-		if g, err = r.lookupGroup(in.ReplicationGroupId); err != nil {
+	return settled(b, call, func(r *region) (*elasticache.CreateSnapshotOutput, error) {
+		var c *cluster
+		var g *group
+		switch {
+		case in.ReplicationGroupId != nil && in.CacheClusterId != nil:
+			return nil, invalidCombination("Give CacheClusterId or ReplicationGroupId, not both.")
+		case in.ReplicationGroupId != nil:
+			if g, err = r.availableGroup(in.ReplicationGroupId); err != nil {
+				return nil, err
+			}
+			c = r.clusters[g.members[0]]
+		default:
+			if c, err = r.lookupCluster(in.CacheClusterId); err != nil {
+				return nil, err
+			}
+			if c.life.Status() != statusAvailable {
+				return nil, clusterNotAvailable(c)
+			}
+		}
+		s, err := b.snapshotOf(call, r, aws.ToString(in.SnapshotName), c, g)
+		if err != nil {
 			return nil, err
 		}
-		if g.life.status != statusAvailable {
-			return nil, invalidGroupState(g)
-		}
-		c = r.clusters[g.members[0]]
-	default:
-		if c, err = r.lookupCluster(in.CacheClusterId); err != nil {
+		if err := b.tags.Replace(s.arn, tags); err != nil {
+			delete(r.snapshots, s.name)
 			return nil, err
 		}
-		if c.life.status != statusAvailable {
-			return nil, core.Errorf("InvalidCacheClusterState", "Cache cluster %s is not in available state: it is %s.", c.id, c.life.status)
-		}
-	}
-	s, err := b.snapshotOf(call, r, aws.ToString(in.SnapshotName), c, g)
-	if err != nil {
-		return nil, err
-	}
-	if err := b.tags.Replace(s.arn, tags); err != nil {
-		delete(r.snapshots, s.name)
-		return nil, err
-	}
-	return &elasticache.CreateSnapshotOutput{Snapshot: ptr(s.describe())}, nil
+		return &elasticache.CreateSnapshotOutput{Snapshot: ptr(s.describe())}, nil
+	})
 }
 
 // describeSnapshots describes the region's manual snapshots, filtered by name, cluster or group
@@ -126,49 +123,47 @@ func (b *Backend) describeSnapshots(call *core.Call, in *elasticache.DescribeSna
 	if in.MaxRecords != nil {
 		size = in.MaxRecords
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	if in.SnapshotName != nil {
-		if _, ok := r.snapshots[*in.SnapshotName]; !ok {
-			return nil, snapshotNotFound(*in.SnapshotName)
+	return settled(b, call, func(r *region) (*elasticache.DescribeSnapshotsOutput, error) {
+		if in.SnapshotName != nil {
+			if _, ok := r.snapshots[*in.SnapshotName]; !ok {
+				return nil, snapshotNotFound(*in.SnapshotName)
+			}
 		}
-	}
-	var names []string
-	for _, name := range core.SortedKeys(r.snapshots) {
-		s := r.snapshots[name]
-		if (in.SnapshotName != nil && name != *in.SnapshotName) || (in.CacheClusterId != nil && s.clusterID != *in.CacheClusterId) ||
-			(in.ReplicationGroupId != nil && s.groupID != *in.ReplicationGroupId) || (in.SnapshotSource != nil && *in.SnapshotSource != "manual") {
-			continue
+		var names []string
+		for _, name := range core.SortedKeys(r.snapshots) {
+			s := r.snapshots[name]
+			if (in.SnapshotName != nil && name != *in.SnapshotName) || (in.CacheClusterId != nil && s.clusterID != *in.CacheClusterId) ||
+				(in.ReplicationGroupId != nil && s.groupID != *in.ReplicationGroupId) || (in.SnapshotSource != nil && *in.SnapshotSource != "manual") {
+				continue
+			}
+			names = append(names, name)
 		}
-		names = append(names, name)
-	}
-	items, next, err := page(names, in.Marker, size)
-	if err != nil {
-		return nil, err
-	}
-	out := &elasticache.DescribeSnapshotsOutput{Snapshots: []types.Snapshot{}, Marker: next}
-	for _, name := range items {
-		out.Snapshots = append(out.Snapshots, r.snapshots[name].describe())
-	}
-	return out, nil
+		items, next, err := core.RecordsPage(names, in.Marker, size)
+		if err != nil {
+			return nil, err
+		}
+		out := &elasticache.DescribeSnapshotsOutput{Snapshots: []types.Snapshot{}, Marker: next}
+		for _, name := range items {
+			out.Snapshots = append(out.Snapshots, r.snapshots[name].describe())
+		}
+		return out, nil
+	})
 }
 
 // deleteSnapshot deletes an available snapshot.
 func (b *Backend) deleteSnapshot(call *core.Call, in *elasticache.DeleteSnapshotInput) (*elasticache.DeleteSnapshotOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	name := aws.ToString(in.SnapshotName)
-	s, ok := r.snapshots[name]
-	if !ok {
-		return nil, snapshotNotFound(name)
-	}
-	if s.status != statusAvailable {
-		return nil, core.Errorf("InvalidSnapshotState", "Snapshot %s is not in available state: it is %s.", name, s.status)
-	}
-	delete(r.snapshots, name)
-	b.tags.Delete(s.arn)
-	s.status = statusDeleting
-	return &elasticache.DeleteSnapshotOutput{Snapshot: ptr(s.describe())}, nil
+	return settled(b, call, func(r *region) (*elasticache.DeleteSnapshotOutput, error) {
+		name := aws.ToString(in.SnapshotName)
+		s, ok := r.snapshots[name]
+		if !ok {
+			return nil, snapshotNotFound(name)
+		}
+		if s.status != statusAvailable {
+			return nil, core.Errorf("InvalidSnapshotState", "Snapshot %s is not in available state: it is %s.", name, s.status)
+		}
+		delete(r.snapshots, name)
+		b.tags.Delete(s.arn)
+		s.status = statusDeleting
+		return &elasticache.DeleteSnapshotOutput{Snapshot: ptr(s.describe())}, nil
+	})
 }

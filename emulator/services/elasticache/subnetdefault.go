@@ -11,9 +11,9 @@ import (
 // replication group names none.
 const defaultSubnetGroup = "default"
 
-// requestedSubnetGroup returns the subnet group a create request names or, when it names none,
-// the "default" group, which ElastiCache makes from the default VPC's default subnets the first
-// time it is used. Without a default VPC there is no default group. The caller holds b.mu.
+// requestedSubnetGroup returns the subnet group a create request names or, when it names none, the
+// "default" group, which ElastiCache makes from the default VPC's default subnets the first time it
+// is used. Without a default VPC there is no default group. The caller holds the backend's mutex.
 func (b *Backend) requestedSubnetGroup(call *core.Call, r *region, name *string) (*subnetGroup, error) {
 	lower := defaultSubnetGroup
 	if name != nil {

@@ -68,27 +68,26 @@ func (b *Backend) createCacheSubnetGroup(call *core.Call, in *elasticache.Create
 	if aws.ToString(in.CacheSubnetGroupDescription) == "" {
 		return nil, invalidValue("The parameter CacheSubnetGroupDescription must be provided and must not be blank.")
 	}
-	tags, err := requestTags(in.Tags)
+	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	if _, ok := r.subnetGroups[name]; ok {
-		return nil, core.Errorf("CacheSubnetGroupAlreadyExists", "Cache subnet group %s already exists.", name)
-	}
-	vpc, zones, err := b.subnets(call, in.SubnetIds)
-	if err != nil {
-		return nil, err
-	}
-	g := &subnetGroup{name: name, arn: r.scope.ARN("elasticache", "subnetgroup:"+name), description: *in.CacheSubnetGroupDescription, vpc: vpc,
-		subnets: slices.Clone(in.SubnetIds), zones: zones}
-	if err := b.tags.Replace(g.arn, tags); err != nil {
-		return nil, err
-	}
-	r.subnetGroups[name] = g
-	return &elasticache.CreateCacheSubnetGroupOutput{CacheSubnetGroup: ptr(g.describe())}, nil
+	return settled(b, call, func(r *region) (*elasticache.CreateCacheSubnetGroupOutput, error) {
+		if _, ok := r.subnetGroups[name]; ok {
+			return nil, core.Errorf("CacheSubnetGroupAlreadyExists", "Cache subnet group %s already exists.", name)
+		}
+		vpc, zones, err := b.subnets(call, in.SubnetIds)
+		if err != nil {
+			return nil, err
+		}
+		g := &subnetGroup{name: name, arn: r.scope.ARN("elasticache", "subnetgroup:"+name), description: *in.CacheSubnetGroupDescription, vpc: vpc,
+			subnets: slices.Clone(in.SubnetIds), zones: zones}
+		if err := b.tags.Replace(g.arn, tags); err != nil {
+			return nil, err
+		}
+		r.subnetGroups[name] = g
+		return &elasticache.CreateCacheSubnetGroupOutput{CacheSubnetGroup: ptr(g.describe())}, nil
+	})
 }
 
 // ptr returns a pointer to a copy of v.
@@ -96,53 +95,51 @@ func ptr[T any](v T) *T { return &v }
 
 // describeCacheSubnetGroups describes one subnet group, or all of them by pages.
 func (b *Backend) describeCacheSubnetGroups(call *core.Call, in *elasticache.DescribeCacheSubnetGroupsInput) (*elasticache.DescribeCacheSubnetGroupsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	names := core.SortedKeys(r.subnetGroups)
-	if in.CacheSubnetGroupName != nil {
-		name := strings.ToLower(*in.CacheSubnetGroupName)
-		if _, ok := r.subnetGroups[name]; !ok {
-			return nil, subnetGroupNotFound(name)
+	return settled(b, call, func(r *region) (*elasticache.DescribeCacheSubnetGroupsOutput, error) {
+		names := core.SortedKeys(r.subnetGroups)
+		if in.CacheSubnetGroupName != nil {
+			name := strings.ToLower(*in.CacheSubnetGroupName)
+			if _, ok := r.subnetGroups[name]; !ok {
+				return nil, subnetGroupNotFound(name)
+			}
+			names = []string{name}
 		}
-		names = []string{name}
-	}
-	items, next, err := page(names, in.Marker, in.MaxRecords)
-	if err != nil {
-		return nil, err
-	}
-	out := &elasticache.DescribeCacheSubnetGroupsOutput{CacheSubnetGroups: []types.CacheSubnetGroup{}, Marker: next}
-	for _, name := range items {
-		out.CacheSubnetGroups = append(out.CacheSubnetGroups, r.subnetGroups[name].describe())
-	}
-	return out, nil
+		items, next, err := core.RecordsPage(names, in.Marker, in.MaxRecords)
+		if err != nil {
+			return nil, err
+		}
+		out := &elasticache.DescribeCacheSubnetGroupsOutput{CacheSubnetGroups: []types.CacheSubnetGroup{}, Marker: next}
+		for _, name := range items {
+			out.CacheSubnetGroups = append(out.CacheSubnetGroups, r.subnetGroups[name].describe())
+		}
+		return out, nil
+	})
 }
 
 // modifyCacheSubnetGroup changes a subnet group's description or subnets; the subnets must stay
 // in the group's VPC while clusters use it.
 func (b *Backend) modifyCacheSubnetGroup(call *core.Call, in *elasticache.ModifyCacheSubnetGroupInput) (*elasticache.ModifyCacheSubnetGroupOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	name := strings.ToLower(aws.ToString(in.CacheSubnetGroupName))
-	g, ok := r.subnetGroups[name]
-	if !ok {
-		return nil, subnetGroupNotFound(name)
-	}
-	if in.SubnetIds != nil {
-		vpc, zones, err := b.subnets(call, in.SubnetIds)
-		if err != nil {
-			return nil, err
+	return settled(b, call, func(r *region) (*elasticache.ModifyCacheSubnetGroupOutput, error) {
+		name := strings.ToLower(aws.ToString(in.CacheSubnetGroupName))
+		g, ok := r.subnetGroups[name]
+		if !ok {
+			return nil, subnetGroupNotFound(name)
 		}
-		if vpc != g.vpc && r.inUse(name) {
-			return nil, core.Errorf("SubnetInUse", "The subnet group %s is in use by clusters in VPC %s; its subnets cannot move to %s.", name, g.vpc, vpc)
+		if in.SubnetIds != nil {
+			vpc, zones, err := b.subnets(call, in.SubnetIds)
+			if err != nil {
+				return nil, err
+			}
+			if vpc != g.vpc && r.inUse(name) {
+				return nil, core.Errorf("SubnetInUse", "The subnet group %s is in use by clusters in VPC %s; its subnets cannot move to %s.", name, g.vpc, vpc)
+			}
+			g.vpc, g.subnets, g.zones = vpc, slices.Clone(in.SubnetIds), zones
 		}
-		g.vpc, g.subnets, g.zones = vpc, slices.Clone(in.SubnetIds), zones
-	}
-	if in.CacheSubnetGroupDescription != nil {
-		g.description = *in.CacheSubnetGroupDescription
-	}
-	return &elasticache.ModifyCacheSubnetGroupOutput{CacheSubnetGroup: ptr(g.describe())}, nil
+		if in.CacheSubnetGroupDescription != nil {
+			g.description = *in.CacheSubnetGroupDescription
+		}
+		return &elasticache.ModifyCacheSubnetGroupOutput{CacheSubnetGroup: ptr(g.describe())}, nil
+	})
 }
 
 // inUse reports whether a cluster uses the subnet group name.
@@ -157,21 +154,20 @@ func (r *region) inUse(name string) bool {
 
 // deleteCacheSubnetGroup deletes a subnet group no cluster uses.
 func (b *Backend) deleteCacheSubnetGroup(call *core.Call, in *elasticache.DeleteCacheSubnetGroupInput) (*elasticache.DeleteCacheSubnetGroupOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regionOf(call)
-	name := strings.ToLower(aws.ToString(in.CacheSubnetGroupName))
-	g, ok := r.subnetGroups[name]
-	if !ok {
-		return nil, subnetGroupNotFound(name)
-	}
-	if err := checkNotDefault(name); err != nil {
-		return nil, err
-	}
-	if r.inUse(name) {
-		return nil, core.Errorf("CacheSubnetGroupInUse", "Cache subnet group %s is currently in use by a cache cluster.", name)
-	}
-	delete(r.subnetGroups, name)
-	b.tags.Delete(g.arn)
-	return &elasticache.DeleteCacheSubnetGroupOutput{}, nil
+	return settled(b, call, func(r *region) (*elasticache.DeleteCacheSubnetGroupOutput, error) {
+		name := strings.ToLower(aws.ToString(in.CacheSubnetGroupName))
+		g, ok := r.subnetGroups[name]
+		if !ok {
+			return nil, subnetGroupNotFound(name)
+		}
+		if err := checkNotDefault(name); err != nil {
+			return nil, err
+		}
+		if r.inUse(name) {
+			return nil, core.Errorf("CacheSubnetGroupInUse", "Cache subnet group %s is currently in use by a cache cluster.", name)
+		}
+		delete(r.subnetGroups, name)
+		b.tags.Delete(g.arn)
+		return &elasticache.DeleteCacheSubnetGroupOutput{}, nil
+	})
 }

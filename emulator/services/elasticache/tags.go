@@ -12,38 +12,35 @@ import (
 
 // tagRules are ElastiCache's limits on a resource's tags: 50, keys of 1 to 128 characters,
 // values of at most 256, and no "aws:" prefix (ElastiCache User Guide, Tagging your ElastiCache
-// resources).
+// resources); a request of more than 50 is refused before the resource is looked up.
 var tagRules = core.TagRules{
-	MaxTags:  50,
-	Reserved: []string{"aws:"},
-	TooMany:  core.Errorf("TagQuotaPerResourceExceeded", "The request cannot be processed because it would cause the resource to have more than the allowed number of tags. The maximum number of tags permitted on a resource is 50."),
+	MaxTags:      50,
+	Reserved:     []string{"aws:"},
+	CountRequest: true,
+	TooMany:      core.Errorf("TagQuotaPerResourceExceeded", "The request cannot be processed because it would cause the resource to have more than the allowed number of tags. The maximum number of tags permitted on a resource is 50."),
 	Invalid: func(problem string) *core.APIError {
 		return core.Errorf("InvalidParameterValue", "Invalid tag: %s.", problem)
 	},
 }
 
-// requestTags returns the tags of a request as a map, a key given twice keeping its last value.
-func requestTags(tags []types.Tag) (map[string]string, error) {
-	if len(tags) > tagRules.MaxTags {
-		return nil, tagRules.TooMany
-	}
-	out, _ := core.TagMap(tags, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
-	return out, nil
-}
+// tagPair returns the key and value of a request's tag.
+func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
+
+// newTag returns a tag as ElastiCache lists it.
+func newTag(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} }
 
 // resourceARN matches the ARNs of the resources ElastiCache tags here; its groups are the kind
 // and the name.
 var resourceARN = regexp.MustCompile(`^arn:aws[a-z-]*:elasticache:[a-z0-9-]+:[0-9]{12}:(cluster|replicationgroup|subnetgroup|snapshot):(.+)$`)
 
-// taggable returns the ARN of the resource a ResourceName names in the call's region, or
-// InvalidARN, or the resource kind's not-found error. The caller holds b.mu.
-func (b *Backend) taggable(call *core.Call, name *string) (string, error) {
+// taggable returns the ARN of the resource a ResourceName names in region r, or
+// InvalidARN, or the resource kind's not-found error. The caller holds the backend's mutex.
+func taggable(r *region, name *string) (string, error) {
 	arn := aws.ToString(name)
 	m := resourceARN.FindStringSubmatch(arn)
 	if m == nil {
 		return "", core.Errorf("InvalidARN", "%s is not a valid ARN.", arn)
 	}
-	r := b.regionOf(call)
 	var found string
 	switch m[1] {
 	case "cluster":
@@ -77,55 +74,47 @@ func (b *Backend) taggable(call *core.Call, name *string) (string, error) {
 	return "", snapshotNotFound(m[2])
 }
 
-// tagList returns a resource's tags as ElastiCache lists them.
-func (b *Backend) tagList(arn string) []types.Tag {
-	return core.TagList(b.tags, arn, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
+// tagging serves the tag operations on the clusters, replication groups, subnet groups and
+// snapshots of the caller's region, by ARN.
+func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
+	return core.Tagging[*string, types.Tag]{Lock: b.state, Rules: tagRules, Pair: tagPair, Tag: newTag,
+		Find: func(call *core.Call, name *string) (core.TagTarget, error) {
+			r := b.state.Of(call)
+			b.settle(r, call.Now)
+			arn, err := taggable(r, name)
+			return core.TagTarget{Tags: b.tags, ID: arn}, err
+		}}
 }
 
 // addTagsToResource adds tags to a resource or replaces their values, and lists its tags.
 func (b *Backend) addTagsToResource(call *core.Call, in *elasticache.AddTagsToResourceInput) (*elasticache.AddTagsToResourceOutput, error) {
-	tags, err := requestTags(in.Tags)
+	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	arn, err := b.taggable(call, in.ResourceName)
-	if err != nil {
-		return nil, err
-	}
-	if err := b.tags.Merge(tags, arn); err != nil {
-		return nil, err
-	}
-	return &elasticache.AddTagsToResourceOutput{TagList: b.tagList(arn)}, nil
+	out := &elasticache.AddTagsToResourceOutput{}
+	return out, b.tagging().With(call, in.ResourceName, func(t core.TagTarget) error {
+		if err := t.Tags.Merge(tags, t.ID); err != nil {
+			return err
+		}
+		out.TagList = core.TagList(t.Tags, t.ID, newTag)
+		return nil
+	})
 }
 
 // removeTagsFromResource removes tags from a resource, and lists those it keeps; a key the
 // resource does not have is TagNotFound.
 func (b *Backend) removeTagsFromResource(call *core.Call, in *elasticache.RemoveTagsFromResourceInput) (*elasticache.RemoveTagsFromResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	arn, err := b.taggable(call, in.ResourceName)
-	if err != nil {
-		return nil, err
-	}
-	have := b.tags.Map(arn)
-	for _, k := range in.TagKeys {
-		if _, ok := have[k]; !ok {
-			return nil, core.NotFoundf("TagNotFound", "The tag key %s was not found on the resource.", k)
+	out := &elasticache.RemoveTagsFromResourceOutput{}
+	return out, b.tagging().With(call, in.ResourceName, func(t core.TagTarget) error {
+		have := t.Tags.Map(t.ID)
+		for _, k := range in.TagKeys {
+			if _, ok := have[k]; !ok {
+				return core.NotFoundf("TagNotFound", "The tag key %s was not found on the resource.", k)
+			}
 		}
-	}
-	b.tags.Remove(arn, in.TagKeys...)
-	return &elasticache.RemoveTagsFromResourceOutput{TagList: b.tagList(arn)}, nil
-}
-
-// listTagsForResource lists a resource's tags.
-func (b *Backend) listTagsForResource(call *core.Call, in *elasticache.ListTagsForResourceInput) (*elasticache.ListTagsForResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	arn, err := b.taggable(call, in.ResourceName)
-	if err != nil {
-		return nil, err
-	}
-	return &elasticache.ListTagsForResourceOutput{TagList: b.tagList(arn)}, nil
+		t.Tags.Remove(t.ID, in.TagKeys...)
+		out.TagList = core.TagList(t.Tags, t.ID, newTag)
+		return nil
+	})
 }

@@ -189,33 +189,33 @@ var lbAttributes = attributeTable[*loadBalancer]{
 	},
 }
 
-// attributes runs a Describe*Attributes (no changes) or Modify*Attributes operation of the
-// table t on the owner that find returns, holding b.mu, and answers with every attribute of the
-// owner as the SDK's type A, as AWS does.
+// attributes runs a Describe*Attributes (no changes) or Modify*Attributes operation of the table t
+// on the owner that find returns, holding the backend's mutex, and answers with every attribute of
+// the owner as the SDK's type A, as AWS does.
 func attributes[T, A any](b *Backend, call *core.Call, t attributeTable[T], find func(r *region) (T, map[string]string, error),
 	changes []A, kv func(A) (*string, *string), newAttr func(k, v *string) A) ([]A, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	owner, set, err := find(b.regions.Of(call))
-	if err != nil {
-		return nil, err
-	}
-	if changes != nil {
-		var keys, values []string
-		for _, c := range changes {
-			k, v := kv(c)
-			keys, values = append(keys, aws.ToString(k)), append(values, aws.ToString(v))
-		}
-		if err := t.modify(owner, set, keys, values); err != nil {
+	return core.Locked(b.state, call, func(r *region) ([]A, error) {
+		owner, set, err := find(r)
+		if err != nil {
 			return nil, err
 		}
-	}
-	keys, values := t.describe(owner, set)
-	out := make([]A, len(keys))
-	for i := range keys {
-		out[i] = newAttr(aws.String(keys[i]), aws.String(values[i]))
-	}
-	return out, nil
+		if changes != nil {
+			var keys, values []string
+			for _, c := range changes {
+				k, v := kv(c)
+				keys, values = append(keys, aws.ToString(k)), append(values, aws.ToString(v))
+			}
+			if err := t.modify(owner, set, keys, values); err != nil {
+				return nil, err
+			}
+		}
+		keys, values := t.describe(owner, set)
+		out := make([]A, len(keys))
+		for i := range keys {
+			out[i] = newAttr(aws.String(keys[i]), aws.String(values[i]))
+		}
+		return out, nil
+	})
 }
 
 // lbOwner finds the load balancer of an attributes operation.

@@ -21,7 +21,7 @@ func certificateARNs(certs []types.Certificate) []string {
 
 // recordCertificateUsers tells ACM, for each of the certificates arns, which load balancers of
 // the region use it through a listener now: after a listener was created, changed or deleted,
-// arns are its certificates before and after. The caller holds b.mu.
+// arns are its certificates before and after. The caller holds the backend's mutex.
 func (b *Backend) recordCertificateUsers(r *region, arns []string) {
 	for _, arn := range slices.Compact(slices.Sorted(slices.Values(arns))) {
 		var users []string

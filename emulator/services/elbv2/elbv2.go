@@ -30,8 +30,6 @@ package elbv2
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"net/http"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -69,8 +67,7 @@ type Backend struct {
 	clock   *core.Clock
 	network Network
 	certs   Certificates
-	mu      sync.Mutex
-	regions *core.Regions[*region]
+	state   *core.Backend[*region]
 }
 
 // region is what one account has in one region, each resource by ARN.
@@ -91,54 +88,39 @@ func newRegion(scope core.Scope) *region {
 // New returns an empty ELBv2 backend on clock that checks subnets and security groups against
 // network and tells certs which load balancers use its certificates.
 func New(clock *core.Clock, network Network, certs Certificates) *Backend {
-	return &Backend{clock: clock, network: network, certs: certs, regions: core.NewRegions(newRegion)}
+	return &Backend{clock: clock, network: network, certs: certs, state: core.NewBackend(newRegion)}
 }
 
 // Service describes ELBv2 to the router.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName:  "elasticloadbalancing",
-		ID:           "ELBv2",
-		Protocol:     core.ProtocolQuery,
-		XMLNamespace: "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/",
-		APIVersion:   "2015-12-01",
-		Model:        models.MustLoad("elasticloadbalancingv2"),
-		Transition:   TransitionTime,
-		Throttle:     &core.APIError{Code: "Throttling", Message: "Rate exceeded", Status: http.StatusBadRequest},
-		Operations: map[string]core.Operation{
-			"CreateLoadBalancer":             core.Op(b.createLoadBalancer),
-			"DescribeLoadBalancers":          core.Op(b.describeLoadBalancers),
-			"DeleteLoadBalancer":             core.Op(b.deleteLoadBalancer),
-			"SetSubnets":                     core.Op(b.setSubnets),
-			"SetSecurityGroups":              core.Op(b.setSecurityGroups),
-			"SetIpAddressType":               core.Op(b.setIPAddressType),
-			"DescribeLoadBalancerAttributes": core.Op(b.describeLoadBalancerAttributes),
-			"ModifyLoadBalancerAttributes":   core.Op(b.modifyLoadBalancerAttributes),
-			"CreateTargetGroup":              core.Op(b.createTargetGroup),
-			"DescribeTargetGroups":           core.Op(b.describeTargetGroups),
-			"ModifyTargetGroup":              core.Op(b.modifyTargetGroup),
-			"DeleteTargetGroup":              core.Op(b.deleteTargetGroup),
-			"DescribeTargetGroupAttributes":  core.Op(b.describeTargetGroupAttributes),
-			"ModifyTargetGroupAttributes":    core.Op(b.modifyTargetGroupAttributes),
-			"CreateListener":                 core.Op(b.createListener),
-			"DescribeListeners":              core.Op(b.describeListeners),
-			"ModifyListener":                 core.Op(b.modifyListener),
-			"DeleteListener":                 core.Op(b.deleteListener),
-			"AddTags":                        core.Op(b.addTags),
-			"RemoveTags":                     core.Op(b.removeTags),
-			"DescribeTags":                   core.Op(b.describeTags),
-			"DescribeTargetHealth":           core.Op(b.describeTargetHealth),
-			"DescribeRules":                  core.Op(b.describeRules),
-		},
-		Dump: b.dump,
+	s := core.QueryService("elasticloadbalancing", "ELBv2", "elasticloadbalancing", "2015-12-01", models.MustLoad("elasticloadbalancingv2"))
+	s.Transition, s.Dump = TransitionTime, b.dump
+	s.Operations = map[string]core.Operation{
+		"CreateLoadBalancer":             core.Op(b.createLoadBalancer),
+		"DescribeLoadBalancers":          core.Op(b.describeLoadBalancers),
+		"DeleteLoadBalancer":             core.Op(b.deleteLoadBalancer),
+		"SetSubnets":                     core.Op(b.setSubnets),
+		"SetSecurityGroups":              core.Op(b.setSecurityGroups),
+		"SetIpAddressType":               core.Op(b.setIPAddressType),
+		"DescribeLoadBalancerAttributes": core.Op(b.describeLoadBalancerAttributes),
+		"ModifyLoadBalancerAttributes":   core.Op(b.modifyLoadBalancerAttributes),
+		"CreateTargetGroup":              core.Op(b.createTargetGroup),
+		"DescribeTargetGroups":           core.Op(b.describeTargetGroups),
+		"ModifyTargetGroup":              core.Op(b.modifyTargetGroup),
+		"DeleteTargetGroup":              core.Op(b.deleteTargetGroup),
+		"DescribeTargetGroupAttributes":  core.Op(b.describeTargetGroupAttributes),
+		"ModifyTargetGroupAttributes":    core.Op(b.modifyTargetGroupAttributes),
+		"CreateListener":                 core.Op(b.createListener),
+		"DescribeListeners":              core.Op(b.describeListeners),
+		"ModifyListener":                 core.Op(b.modifyListener),
+		"DeleteListener":                 core.Op(b.deleteListener),
+		"AddTags":                        core.Op(b.addTags),
+		"RemoveTags":                     core.Op(b.removeTags),
+		"DescribeTags":                   core.Op(b.describeTags),
+		"DescribeTargetHealth":           core.Op(b.describeTargetHealth),
+		"DescribeRules":                  core.Op(b.describeRules),
 	}
-}
-
-// locked runs f on the caller's resources holding b.mu.
-func locked[O any](b *Backend, call *core.Call, f func(r *region) (*O, error)) (*O, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return f(b.regions.Of(call))
+	return s
 }
 
 // newID returns the 16 hex digits that end the ARN of a new resource.
@@ -182,10 +164,8 @@ func page[D any](keys []string, marker *string, pageSize *int32, describe func(k
 }
 
 func (b *Backend) dump() any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	out := map[string]any{}
-	for scope, r := range b.regions.All() {
+	for scope, r := range b.state.All() {
 		out[scope.Account+"/"+scope.Region] = map[string]any{"loadBalancers": core.SortedKeys(r.lbs),
 			"targetGroups": core.SortedKeys(r.groups), "listeners": core.SortedKeys(r.listeners)}
 	}

@@ -187,7 +187,7 @@ func (b *Backend) createListener(call *core.Call, in *elb.CreateListenerInput) (
 	if len(in.DefaultActions) == 0 {
 		return nil, validation("At least one default action must be specified")
 	}
-	return locked(b, call, func(r *region) (*elb.CreateListenerOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.CreateListenerOutput, error) {
 		lb, err := r.lb(in.LoadBalancerArn)
 		if err != nil {
 			return nil, err
@@ -238,7 +238,7 @@ func (b *Backend) describeListeners(call *core.Call, in *elb.DescribeListenersIn
 	if (in.LoadBalancerArn == nil) == (len(in.ListenerArns) == 0) {
 		return nil, validation("You must specify either listener ARNs or a load balancer ARN")
 	}
-	return locked(b, call, func(r *region) (*elb.DescribeListenersOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.DescribeListenersOutput, error) {
 		arns, absent := core.Select(r.listeners, in.ListenerArns)
 		if len(absent) > 0 {
 			return nil, core.Errorf("ListenerNotFound", "Listeners '[%s]' not found", strings.Join(absent, ", "))
@@ -255,7 +255,7 @@ func (b *Backend) describeListeners(call *core.Call, in *elb.DescribeListenersIn
 }
 
 func (b *Backend) modifyListener(call *core.Call, in *elb.ModifyListenerInput) (*elb.ModifyListenerOutput, error) {
-	return locked(b, call, func(r *region) (*elb.ModifyListenerOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.ModifyListenerOutput, error) {
 		l, err := r.listener(in.ListenerArn)
 		if err != nil {
 			return nil, err
@@ -273,7 +273,7 @@ func (b *Backend) modifyListener(call *core.Call, in *elb.ModifyListenerInput) (
 }
 
 func (b *Backend) deleteListener(call *core.Call, in *elb.DeleteListenerInput) (*elb.DeleteListenerOutput, error) {
-	return locked(b, call, func(r *region) (*elb.DeleteListenerOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.DeleteListenerOutput, error) {
 		l, err := r.listener(in.ListenerArn)
 		if err != nil {
 			return nil, err

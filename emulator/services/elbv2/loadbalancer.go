@@ -55,10 +55,7 @@ func (lb *loadBalancer) sameSettings(other *loadBalancer) bool {
 }
 
 func (lb *loadBalancer) describe(now time.Time) types.LoadBalancer {
-	state := types.LoadBalancerStateEnumActive
-	if now.Before(lb.activeAt) {
-		state = types.LoadBalancerStateEnumProvisioning
-	}
+	state := core.Ready(now, lb.activeAt, types.LoadBalancerStateEnumProvisioning, types.LoadBalancerStateEnumActive)
 	d := types.LoadBalancer{LoadBalancerArn: aws.String(lb.arn), LoadBalancerName: aws.String(lb.name), DNSName: aws.String(lb.dns),
 		CanonicalHostedZoneId: aws.String(hostedZone(lb.arn, lb.typ)), CreatedTime: aws.Time(lb.created), Scheme: lb.scheme,
 		Type: lb.typ, IpAddressType: lb.ipType, VpcId: aws.String(lb.vpc), State: &types.LoadBalancerState{Code: state},
@@ -206,34 +203,33 @@ func (b *Backend) createLoadBalancer(call *core.Call, in *elb.CreateLoadBalancer
 	if lb.ipType, err = b.ipAddressType(lb, in.IpAddressType); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	if lb.mappings, lb.vpc, err = b.subnets(r.scope, lb.typ, in.Subnets, in.SubnetMappings); err != nil {
-		return nil, err
-	}
-	if lb.groups, err = b.securityGroups(r.scope, lb.typ, lb.vpc, in.SecurityGroups); err != nil {
-		return nil, err
-	}
-	tags, err := requestTags(in.Tags)
-	if err != nil {
-		return nil, err
-	}
-	for _, other := range r.lbs {
-		if other.name == name {
-			if !other.sameSettings(lb) {
-				return nil, core.Errorf("DuplicateLoadBalancerName", "A load balancer with the same name '%s' exists, but with different settings", name)
-			}
-			return &elb.CreateLoadBalancerOutput{LoadBalancers: []types.LoadBalancer{other.describe(call.Now)}}, nil
+	return core.Locked(b.state, call, func(r *region) (*elb.CreateLoadBalancerOutput, error) {
+		if lb.mappings, lb.vpc, err = b.subnets(r.scope, lb.typ, in.Subnets, in.SubnetMappings); err != nil {
+			return nil, err
 		}
-	}
-	lb.arn = r.scope.ARN("elasticloadbalancing", "loadbalancer/"+lb.kind()+"/"+name+"/"+newID())
-	lb.dns = dnsName(lb, r.scope.Region)
-	if err := r.tags.Merge(tags, lb.arn); err != nil {
-		return nil, err
-	}
-	r.lbs[lb.arn] = lb
-	return &elb.CreateLoadBalancerOutput{LoadBalancers: []types.LoadBalancer{lb.describe(call.Now)}}, nil
+		if lb.groups, err = b.securityGroups(r.scope, lb.typ, lb.vpc, in.SecurityGroups); err != nil {
+			return nil, err
+		}
+		tags, err := requestTags(in.Tags)
+		if err != nil {
+			return nil, err
+		}
+		for _, other := range r.lbs {
+			if other.name == name {
+				if !other.sameSettings(lb) {
+					return nil, core.Errorf("DuplicateLoadBalancerName", "A load balancer with the same name '%s' exists, but with different settings", name)
+				}
+				return &elb.CreateLoadBalancerOutput{LoadBalancers: []types.LoadBalancer{other.describe(call.Now)}}, nil
+			}
+		}
+		lb.arn = r.scope.ARN("elasticloadbalancing", "loadbalancer/"+lb.kind()+"/"+name+"/"+newID())
+		lb.dns = dnsName(lb, r.scope.Region)
+		if err := r.tags.Merge(tags, lb.arn); err != nil {
+			return nil, err
+		}
+		r.lbs[lb.arn] = lb
+		return &elb.CreateLoadBalancerOutput{LoadBalancers: []types.LoadBalancer{lb.describe(call.Now)}}, nil
+	})
 }
 
 // ipAddressType validates an IP address type for a load balancer.
@@ -265,7 +261,7 @@ func (b *Backend) describeLoadBalancers(call *core.Call, in *elb.DescribeLoadBal
 	case len(in.LoadBalancerArns) > maxBatch || len(in.Names) > maxBatch:
 		return nil, validation("A maximum of %d load balancers can be described at once", maxBatch)
 	}
-	return locked(b, call, func(r *region) (*elb.DescribeLoadBalancersOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.DescribeLoadBalancersOutput, error) {
 		arns, absent := core.Select(r.lbs, in.LoadBalancerArns)
 		if len(in.Names) > 0 {
 			arns, absent = core.SelectBy(r.lbs, in.Names, func(lb *loadBalancer) string { return lb.name })
@@ -286,7 +282,7 @@ func (b *Backend) deleteLoadBalancer(call *core.Call, in *elb.DeleteLoadBalancer
 	if !strings.HasPrefix(arn, "arn:") {
 		return nil, validation("'%s' is not a valid load balancer ARN", arn)
 	}
-	return locked(b, call, func(r *region) (*elb.DeleteLoadBalancerOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.DeleteLoadBalancerOutput, error) {
 		lb := r.lbs[arn]
 		if lb == nil {
 			return &elb.DeleteLoadBalancerOutput{}, nil
@@ -310,7 +306,7 @@ func (b *Backend) deleteLoadBalancer(call *core.Call, in *elb.DeleteLoadBalancer
 }
 
 func (b *Backend) setSubnets(call *core.Call, in *elb.SetSubnetsInput) (*elb.SetSubnetsOutput, error) {
-	return locked(b, call, func(r *region) (*elb.SetSubnetsOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.SetSubnetsOutput, error) {
 		lb, err := r.lb(in.LoadBalancerArn)
 		if err != nil {
 			return nil, err
@@ -335,7 +331,7 @@ func (b *Backend) setSubnets(call *core.Call, in *elb.SetSubnetsInput) (*elb.Set
 // setSecurityGroups replaces the security groups of a load balancer. A Network Load Balancer
 // created without security groups cannot get any, as on AWS.
 func (b *Backend) setSecurityGroups(call *core.Call, in *elb.SetSecurityGroupsInput) (*elb.SetSecurityGroupsOutput, error) {
-	return locked(b, call, func(r *region) (*elb.SetSecurityGroupsOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.SetSecurityGroupsOutput, error) {
 		lb, err := r.lb(in.LoadBalancerArn)
 		if err != nil {
 			return nil, err
@@ -359,7 +355,7 @@ func (b *Backend) setIPAddressType(call *core.Call, in *elb.SetIpAddressTypeInpu
 	if in.IpAddressType == "" {
 		return nil, validation("An IP address type must be specified")
 	}
-	return locked(b, call, func(r *region) (*elb.SetIpAddressTypeOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.SetIpAddressTypeOutput, error) {
 		lb, err := r.lb(in.LoadBalancerArn)
 		if err != nil {
 			return nil, err

@@ -33,7 +33,7 @@ func (b *Backend) describeRules(call *core.Call, in *elb.DescribeRulesInput) (*e
 	if (in.ListenerArn == nil) == (len(in.RuleArns) == 0) {
 		return nil, validation("You must specify either listener rule ARNs or a listener ARN")
 	}
-	return locked(b, call, func(r *region) (*elb.DescribeRulesOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.DescribeRulesOutput, error) {
 		if in.ListenerArn != nil {
 			l, err := r.listener(in.ListenerArn)
 			if err != nil {

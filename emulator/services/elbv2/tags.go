@@ -66,7 +66,7 @@ func (r *region) checkResources(arns []string) error {
 
 // addTags adds or replaces tags on every resource, or on none when one would break the rules.
 func (b *Backend) addTags(call *core.Call, in *elb.AddTagsInput) (*elb.AddTagsOutput, error) {
-	return locked(b, call, func(r *region) (*elb.AddTagsOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.AddTagsOutput, error) {
 		if err := r.checkResources(in.ResourceArns); err != nil {
 			return nil, err
 		}
@@ -82,7 +82,7 @@ func (b *Backend) addTags(call *core.Call, in *elb.AddTagsInput) (*elb.AddTagsOu
 }
 
 func (b *Backend) removeTags(call *core.Call, in *elb.RemoveTagsInput) (*elb.RemoveTagsOutput, error) {
-	return locked(b, call, func(r *region) (*elb.RemoveTagsOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.RemoveTagsOutput, error) {
 		if err := r.checkResources(in.ResourceArns); err != nil {
 			return nil, err
 		}
@@ -94,7 +94,7 @@ func (b *Backend) removeTags(call *core.Call, in *elb.RemoveTagsInput) (*elb.Rem
 }
 
 func (b *Backend) describeTags(call *core.Call, in *elb.DescribeTagsInput) (*elb.DescribeTagsOutput, error) {
-	return locked(b, call, func(r *region) (*elb.DescribeTagsOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.DescribeTagsOutput, error) {
 		if err := r.checkResources(in.ResourceArns); err != nil {
 			return nil, err
 		}

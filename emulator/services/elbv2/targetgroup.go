@@ -254,7 +254,7 @@ func (b *Backend) createTargetGroup(call *core.Call, in *elb.CreateTargetGroupIn
 	if err != nil {
 		return nil, err
 	}
-	return locked(b, call, func(r *region) (*elb.CreateTargetGroupOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.CreateTargetGroupOutput, error) {
 		for _, other := range r.groups {
 			if other.name == tg.name {
 				if !other.sameSettings(tg) {
@@ -292,7 +292,7 @@ func (b *Backend) describeTargetGroups(call *core.Call, in *elb.DescribeTargetGr
 	if given > 1 {
 		return nil, validation("Only one of load balancer ARN, target group ARNs or names can be specified")
 	}
-	return locked(b, call, func(r *region) (*elb.DescribeTargetGroupsOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.DescribeTargetGroupsOutput, error) {
 		arns, absent := core.Select(r.groups, in.TargetGroupArns)
 		switch {
 		case len(in.Names) > 0:
@@ -312,7 +312,7 @@ func (b *Backend) describeTargetGroups(call *core.Call, in *elb.DescribeTargetGr
 }
 
 func (b *Backend) modifyTargetGroup(call *core.Call, in *elb.ModifyTargetGroupInput) (*elb.ModifyTargetGroupOutput, error) {
-	return locked(b, call, func(r *region) (*elb.ModifyTargetGroupOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.ModifyTargetGroupOutput, error) {
 		tg, err := r.targetGroup(in.TargetGroupArn)
 		if err != nil {
 			return nil, err
@@ -332,7 +332,7 @@ func (b *Backend) deleteTargetGroup(call *core.Call, in *elb.DeleteTargetGroupIn
 	if !strings.HasPrefix(arn, "arn:") {
 		return nil, validation("'%s' is not a valid target group ARN", arn)
 	}
-	return locked(b, call, func(r *region) (*elb.DeleteTargetGroupOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.DeleteTargetGroupOutput, error) {
 		if len(r.usersOf(arn)) > 0 {
 			return nil, core.Errorf("ResourceInUse", "Target group '%s' is currently in use by a listener or a rule", arn)
 		}

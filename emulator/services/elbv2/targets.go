@@ -13,7 +13,7 @@ import (
 // asked about is "unused" with reason Target.NotRegistered, as AWS reports a target that is not
 // registered.
 func (b *Backend) describeTargetHealth(call *core.Call, in *elb.DescribeTargetHealthInput) (*elb.DescribeTargetHealthOutput, error) {
-	return locked(b, call, func(r *region) (*elb.DescribeTargetHealthOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*elb.DescribeTargetHealthOutput, error) {
 		if _, err := r.targetGroup(in.TargetGroupArn); err != nil {
 			return nil, err
 		}

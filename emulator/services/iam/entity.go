@@ -37,7 +37,7 @@ func (a *account) newEntity(call *core.Call, kind, prefix, name, path string) en
 // lookup returns the entity of entities that a request names, or AWS's error: the ValidationError
 // of a malformed name (member is the parameter's name in lower camel case, max the longest name)
 // or NoSuchEntity with the message missing, formatted with the name, for an entity that does not
-// exist or is not visible yet. The caller holds b.mu.
+// exist or is not visible yet. The caller holds the backend's lock.
 func lookup[E named](call *core.Call, entities map[string]E, name *string, member string, max int, missing string) (E, error) {
 	var none E
 	n := aws.ToString(name)
@@ -49,6 +49,18 @@ func lookup[E named](call *core.Call, entities map[string]E, name *string, membe
 		return none, noSuchEntity(missing, n)
 	}
 	return e, nil
+}
+
+// withEntity runs f, holding the backend's lock, on the caller's account and the entity that
+// find returns for name, and returns f's answer, or find's error.
+func withEntity[E named, O any](b *Backend, call *core.Call, find finder[E], name *string, f func(a *account, e E) (*O, error)) (*O, error) {
+	return core.Locked(b.state, call, func(a *account) (*O, error) {
+		e, err := find(a, call, name)
+		if err != nil {
+			return nil, err
+		}
+		return f(a, e)
+	})
 }
 
 // checkNameAndPath returns the name (member is the parameter's name in lower camel case, max the
@@ -69,7 +81,7 @@ func checkNameAndPath(name *string, member string, max int, path *string) (strin
 // checkNew returns AWS's error for creating an entity named name among entities, the account's
 // roles, policies or instance profiles: EntityAlreadyExists with the message exists, formatted
 // with the name, when one has that name already, or LimitExceeded when there are as many as the
-// account's quota (named quota) allows. The caller holds b.mu.
+// account's quota (named quota) allows. The caller holds the backend's lock.
 func checkNew[E named](entities map[string]E, name, exists, quota string, limit int) error {
 	if _, ok := entities[key(name)]; ok {
 		return alreadyExists(exists, name)
@@ -81,7 +93,7 @@ func checkNew[E named](entities map[string]E, name, exists, quota string, limit 
 }
 
 // add keeps a new entity, with its tags, in entities, or changes nothing and returns the error of
-// tags beyond IAM's limits. The caller holds b.mu.
+// tags beyond IAM's limits. The caller holds the backend's lock.
 func add[E named](a *account, entities map[string]E, e E, tags map[string]string) error {
 	if err := a.tags.Replace(e.base().arn, tags); err != nil {
 		return err

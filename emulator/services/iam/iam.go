@@ -36,10 +36,12 @@ package iam
 import (
 	"fmt"
 	"net/http"
-	"sync"
+	"sort"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/aws-sdk-go-v2/service/iam/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
@@ -56,13 +58,12 @@ const (
 
 // Backend holds the IAM entities of every account.
 type Backend struct {
-	clock    *core.Clock
-	mu       sync.Mutex
-	accounts *core.Regions[*account]
+	clock *core.Clock
+	state *core.Backend[*account] // one account state, whatever the region
 }
 
 // account is what one account has in IAM. IAM is global, so there is one per account, kept in
-// core.Regions under the account's scope with no region.
+// a global core.Backend.
 type account struct {
 	id       string
 	roles    map[string]*role    // by lower-case name
@@ -79,11 +80,12 @@ func newAccount(scope core.Scope) *account {
 
 // New returns an empty IAM backend on clock.
 func New(clock *core.Clock) *Backend {
-	return &Backend{clock: clock, accounts: core.NewRegions(newAccount)}
+	return &Backend{clock: clock, state: core.NewGlobalBackend(newAccount)}
 }
 
 // Service describes IAM to the router.
 func (b *Backend) Service() *core.Service {
+	roles, profiles := tagging(b, (*account).role), tagging(b, (*account).profile)
 	return &core.Service{
 		SigningName:  "iam",
 		ID:           "IAM",
@@ -102,9 +104,12 @@ func (b *Backend) Service() *core.Service {
 			"ListRoles":                     core.Op(b.listRoles),
 			"PutRolePermissionsBoundary":    core.Op(b.putRolePermissionsBoundary),
 			"DeleteRolePermissionsBoundary": core.Op(b.deleteRolePermissionsBoundary),
-			"TagRole":                       core.Op(b.tagRole),
-			"UntagRole":                     core.Op(b.untagRole),
-			"ListRoleTags":                  core.Op(b.listRoleTags),
+			"TagRole":                       core.AddListOp[iam.TagRoleOutput](roles, func(in *iam.TagRoleInput) (*string, []types.Tag) { return in.RoleName, in.Tags }),
+			"UntagRole":                     core.RemoveOp[iam.UntagRoleOutput](roles, func(in *iam.UntagRoleInput) (*string, []string) { return in.RoleName, in.TagKeys }),
+			"ListRoleTags": listTagsOp(b, (*account).role, func(in *iam.ListRoleTagsInput) (*string, *string, *int32) { return in.RoleName, in.Marker, in.MaxItems },
+				func(tags []types.Tag, l listing) *iam.ListRoleTagsOutput {
+					return &iam.ListRoleTagsOutput{Tags: tags, IsTruncated: l.truncated, Marker: l.marker}
+				}),
 			"CreatePolicy":                  core.Op(b.createPolicy),
 			"GetPolicy":                     core.Op(b.getPolicy),
 			"DeletePolicy":                  core.Op(b.deletePolicy),
@@ -127,18 +132,17 @@ func (b *Backend) Service() *core.Service {
 			"AddRoleToInstanceProfile":      core.Op(b.addRoleToInstanceProfile),
 			"RemoveRoleFromInstanceProfile": core.Op(b.removeRoleFromInstanceProfile),
 			"ListInstanceProfilesForRole":   core.Op(b.listInstanceProfilesForRole),
-			"TagInstanceProfile":            core.Op(b.tagInstanceProfile),
-			"UntagInstanceProfile":          core.Op(b.untagInstanceProfile),
-			"ListInstanceProfileTags":       core.Op(b.listInstanceProfileTags),
+			"TagInstanceProfile":            core.AddListOp[iam.TagInstanceProfileOutput](profiles, func(in *iam.TagInstanceProfileInput) (*string, []types.Tag) { return in.InstanceProfileName, in.Tags }),
+			"UntagInstanceProfile":          core.RemoveOp[iam.UntagInstanceProfileOutput](profiles, func(in *iam.UntagInstanceProfileInput) (*string, []string) { return in.InstanceProfileName, in.TagKeys }),
+			"ListInstanceProfileTags": listTagsOp(b, (*account).profile, func(in *iam.ListInstanceProfileTagsInput) (*string, *string, *int32) {
+				return in.InstanceProfileName, in.Marker, in.MaxItems
+			},
+				func(tags []types.Tag, l listing) *iam.ListInstanceProfileTagsOutput {
+					return &iam.ListInstanceProfileTagsOutput{Tags: tags, IsTruncated: l.truncated, Marker: l.marker}
+				}),
 		},
 		Dump: b.dump,
 	}
-}
-
-// account returns the IAM state of the caller's account, whatever the request's region. The
-// caller holds b.mu.
-func (b *Backend) account(call *core.Call) *account {
-	return b.accounts.For(core.Scope{Account: call.Account})
 }
 
 // noSuchEntity returns IAM's NoSuchEntity error (HTTP 404) with a formatted message.
@@ -211,6 +215,27 @@ func page[T any](items []T, marker *string, maxItems *int32) ([]T, listing, erro
 	return out, listing{truncated: true, marker: aws.String(next)}, nil
 }
 
+// listPage returns one page, as a List request's Marker and MaxItems select it, of the entities
+// among candidates that keep selects, sorted by name and described by view, and the listing.
+func listPage[E named, V any](candidates []E, keep func(E) bool, marker *string, maxItems *int32, view func(E) V) ([]V, listing, error) {
+	var selected []E
+	for _, e := range candidates {
+		if keep(e) {
+			selected = append(selected, e)
+		}
+	}
+	sort.SliceStable(selected, func(i, j int) bool { return key(selected[i].base().name) < key(selected[j].base().name) })
+	selected, l, err := page(selected, marker, maxItems)
+	if err != nil {
+		return nil, listing{}, err
+	}
+	views := make([]V, 0, len(selected))
+	for _, e := range selected {
+		views = append(views, view(e))
+	}
+	return views, l, nil
+}
+
 // visibleAfter returns when an entity a call creates becomes visible to other calls: at once,
 // unless the call's fault delays reads after creation (eventual consistency).
 func visibleAfter(call *core.Call) time.Time {
@@ -220,10 +245,8 @@ func visibleAfter(call *core.Call) time.Time {
 // dump returns every account's roles, customer managed policies and instance profiles, for the
 // state endpoint.
 func (b *Backend) dump() any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	out := map[string]any{}
-	for scope, a := range b.accounts.All() {
+	for scope, a := range b.state.All() {
 		roles := map[string]any{}
 		for _, k := range core.SortedKeys(a.roles) {
 			r := a.roles[k]

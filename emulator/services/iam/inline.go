@@ -30,17 +30,13 @@ func (b *Backend) putRolePolicy(call *core.Call, in *iam.PutRolePolicyInput) (*i
 	if err := checkDocument(doc, inlinePolicy); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.account(call).role(call, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	if r.inlineSize(name, doc) > maxInlinePolicy {
-		return nil, limitExceeded("Maximum policy size of %d bytes exceeded for role %s", maxInlinePolicy, r.name)
-	}
-	r.inline[name] = doc
-	return &iam.PutRolePolicyOutput{}, nil
+	return withEntity(b, call, (*account).role, in.RoleName, func(a *account, r *role) (*iam.PutRolePolicyOutput, error) {
+		if r.inlineSize(name, doc) > maxInlinePolicy {
+			return nil, limitExceeded("Maximum policy size of %d bytes exceeded for role %s", maxInlinePolicy, r.name)
+		}
+		r.inline[name] = doc
+		return &iam.PutRolePolicyOutput{}, nil
+	})
 }
 
 // inlinePolicyOf returns the document of a role's inline policy a request names, or AWS's error.
@@ -58,45 +54,33 @@ func inlinePolicyOf(r *role, name *string) (string, error) {
 
 // getRolePolicy returns an inline policy of a role, its document URL-encoded as AWS returns it.
 func (b *Backend) getRolePolicy(call *core.Call, in *iam.GetRolePolicyInput) (*iam.GetRolePolicyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.account(call).role(call, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := inlinePolicyOf(r, in.PolicyName)
-	if err != nil {
-		return nil, err
-	}
-	return &iam.GetRolePolicyOutput{RoleName: aws.String(r.name), PolicyName: in.PolicyName, PolicyDocument: aws.String(encodeDocument(doc))}, nil
+	return withEntity(b, call, (*account).role, in.RoleName, func(a *account, r *role) (*iam.GetRolePolicyOutput, error) {
+		doc, err := inlinePolicyOf(r, in.PolicyName)
+		if err != nil {
+			return nil, err
+		}
+		return &iam.GetRolePolicyOutput{RoleName: aws.String(r.name), PolicyName: in.PolicyName, PolicyDocument: aws.String(encodeDocument(doc))}, nil
+	})
 }
 
 // deleteRolePolicy deletes an inline policy of a role.
 func (b *Backend) deleteRolePolicy(call *core.Call, in *iam.DeleteRolePolicyInput) (*iam.DeleteRolePolicyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.account(call).role(call, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := inlinePolicyOf(r, in.PolicyName); err != nil {
-		return nil, err
-	}
-	delete(r.inline, aws.ToString(in.PolicyName))
-	return &iam.DeleteRolePolicyOutput{}, nil
+	return withEntity(b, call, (*account).role, in.RoleName, func(a *account, r *role) (*iam.DeleteRolePolicyOutput, error) {
+		if _, err := inlinePolicyOf(r, in.PolicyName); err != nil {
+			return nil, err
+		}
+		delete(r.inline, aws.ToString(in.PolicyName))
+		return &iam.DeleteRolePolicyOutput{}, nil
+	})
 }
 
 // listRolePolicies returns one page of the names of a role's inline policies, sorted.
 func (b *Backend) listRolePolicies(call *core.Call, in *iam.ListRolePoliciesInput) (*iam.ListRolePoliciesOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.account(call).role(call, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	names, l, err := page(core.SortedKeys(r.inline), in.Marker, in.MaxItems)
-	if err != nil {
-		return nil, err
-	}
-	return &iam.ListRolePoliciesOutput{PolicyNames: append([]string{}, names...), IsTruncated: l.truncated, Marker: l.marker}, nil
+	return withEntity(b, call, (*account).role, in.RoleName, func(a *account, r *role) (*iam.ListRolePoliciesOutput, error) {
+		names, l, err := page(core.SortedKeys(r.inline), in.Marker, in.MaxItems)
+		if err != nil {
+			return nil, err
+		}
+		return &iam.ListRolePoliciesOutput{PolicyNames: append([]string{}, names...), IsTruncated: l.truncated, Marker: l.marker}, nil
+	})
 }

@@ -2,7 +2,6 @@ package iam
 
 import (
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
@@ -40,7 +39,7 @@ var policyARN = regexp.MustCompile(`^arn:aws:iam::(\d{12}|aws):policy(/[\x21-\x7
 
 // managed returns the managed policy an ARN names, nil when there is none in the caller's account
 // or the catalogue (or it is not visible yet), or the InvalidInput error AWS gives a malformed
-// ARN. The caller holds b.mu.
+// ARN. The caller holds the backend's lock.
 func (a *account) managed(call *core.Call, arn string) (*policy, error) {
 	m := policyARN.FindStringSubmatch(arn)
 	if m == nil {
@@ -89,6 +88,12 @@ func (a *account) ownPolicy(call *core.Call, arn *string, action string) (*polic
 	return p, nil
 }
 
+// owning returns the finder of the customer managed policy an operation (action) changes
+// (ownPolicy).
+func owning(action string) finder[*policy] {
+	return func(a *account, call *core.Call, arn *string) (*policy, error) { return a.ownPolicy(call, arn, action) }
+}
+
 // boundaryPolicy returns the managed policy a permissions boundary names, or AWS's error when it
 // is malformed or names none.
 func (a *account) boundaryPolicy(call *core.Call, arn string) (*policy, error) {
@@ -103,7 +108,7 @@ func (a *account) boundaryPolicy(call *core.Call, arn string) (*policy, error) {
 }
 
 // usage returns how many of the account's roles a policy is attached to, and how many it bounds.
-// The caller holds b.mu.
+// The caller holds the backend's lock.
 func (a *account) usage(p *policy) (attachments, boundaries int) {
 	for _, r := range a.roles {
 		for _, q := range r.attached {
@@ -119,7 +124,7 @@ func (a *account) usage(p *policy) (attachments, boundaries int) {
 }
 
 // policyView returns a policy as the SDK describes it; listings (ListPolicies) leave out the
-// description and tags. The caller holds b.mu.
+// description and tags. The caller holds the backend's lock.
 func (a *account) policyView(p *policy, details bool) types.Policy {
 	attachments, boundaries := a.usage(p)
 	out := types.Policy{
@@ -166,53 +171,42 @@ func (b *Backend) createPolicy(call *core.Call, in *iam.CreatePolicyInput) (*iam
 	if err := checkManagedDocument(doc); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	if err := checkNew(a.policies, name, "A policy called %s already exists. Duplicate names are not allowed.", "PoliciesPerAccount", maxPolicies); err != nil {
-		return nil, err
-	}
-	p := &policy{entity: a.newEntity(call, "policy", "ANPA", name, path), description: aws.ToString(in.Description), updated: call.Now,
-		versions: map[string]*version{"v1": {id: "v1", document: doc, created: call.Now}}, defaultVersion: "v1", nextVersion: 2}
-	if err := add(a, a.policies, p, tags); err != nil {
-		return nil, err
-	}
-	return &iam.CreatePolicyOutput{Policy: ptr(a.policyView(p, true))}, nil
+	return core.Locked(b.state, call, func(a *account) (*iam.CreatePolicyOutput, error) {
+		if err := checkNew(a.policies, name, "A policy called %s already exists. Duplicate names are not allowed.", "PoliciesPerAccount", maxPolicies); err != nil {
+			return nil, err
+		}
+		p := &policy{entity: a.newEntity(call, "policy", "ANPA", name, path), description: aws.ToString(in.Description), updated: call.Now,
+			versions: map[string]*version{"v1": {id: "v1", document: doc, created: call.Now}}, defaultVersion: "v1", nextVersion: 2}
+		if err := add(a, a.policies, p, tags); err != nil {
+			return nil, err
+		}
+		return &iam.CreatePolicyOutput{Policy: ptr(a.policyView(p, true))}, nil
+	})
 }
 
 // getPolicy describes a customer or AWS managed policy, with its attachment count in the
 // caller's account.
 func (b *Backend) getPolicy(call *core.Call, in *iam.GetPolicyInput) (*iam.GetPolicyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	p, err := a.findPolicy(call, in.PolicyArn)
-	if err != nil {
-		return nil, err
-	}
-	return &iam.GetPolicyOutput{Policy: ptr(a.policyView(p, true))}, nil
+	return withEntity(b, call, (*account).findPolicy, in.PolicyArn, func(a *account, p *policy) (*iam.GetPolicyOutput, error) {
+		return &iam.GetPolicyOutput{Policy: ptr(a.policyView(p, true))}, nil
+	})
 }
 
 // deletePolicy deletes a customer managed policy that is attached to no role, bounds none and
 // has no version but its default, as AWS requires.
 func (b *Backend) deletePolicy(call *core.Call, in *iam.DeletePolicyInput) (*iam.DeletePolicyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	p, err := a.ownPolicy(call, in.PolicyArn, "DeletePolicy")
-	if err != nil {
-		return nil, err
-	}
-	if attachments, boundaries := a.usage(p); attachments+boundaries > 0 {
-		return nil, deleteConflict("Cannot delete a policy attached to entities.")
-	}
-	if len(p.versions) > 1 {
-		return nil, deleteConflict("This policy has more than one version. Before you delete a policy, you must delete the policy's versions. " +
-			"The default version is deleted with the policy.")
-	}
-	delete(a.policies, key(p.name))
-	a.tags.Delete(p.arn)
-	return &iam.DeletePolicyOutput{}, nil
+	return withEntity(b, call, owning("DeletePolicy"), in.PolicyArn, func(a *account, p *policy) (*iam.DeletePolicyOutput, error) {
+		if attachments, boundaries := a.usage(p); attachments+boundaries > 0 {
+			return nil, deleteConflict("Cannot delete a policy attached to entities.")
+		}
+		if len(p.versions) > 1 {
+			return nil, deleteConflict("This policy has more than one version. Before you delete a policy, you must delete the policy's versions. " +
+				"The default version is deleted with the policy.")
+		}
+		delete(a.policies, key(p.name))
+		a.tags.Delete(p.arn)
+		return &iam.DeletePolicyOutput{}, nil
+	})
 }
 
 // listPolicies returns one page of the managed policies that Scope (All, AWS or Local),
@@ -230,36 +224,28 @@ func (b *Backend) listPolicies(call *core.Call, in *iam.ListPoliciesInput) (*iam
 	default:
 		return nil, validationError(scope, "scope", "Member must satisfy enum value set: [All, AWS, Local]")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	var candidates []*policy
-	if scope != types.PolicyScopeTypeLocal {
-		for _, arn := range catalogueARNs {
-			candidates = append(candidates, catalogue[arn])
-		}
-	}
-	if scope != types.PolicyScopeTypeAws {
-		for _, p := range a.policies {
-			if p.visible(call) {
-				candidates = append(candidates, p)
+	return core.Locked(b.state, call, func(a *account) (*iam.ListPoliciesOutput, error) {
+		var candidates []*policy
+		if scope != types.PolicyScopeTypeLocal {
+			for _, arn := range catalogueARNs {
+				candidates = append(candidates, catalogue[arn])
 			}
 		}
-	}
-	var selected []*policy
-	for _, p := range candidates {
-		if attachments, _ := a.usage(p); strings.HasPrefix(p.path, prefix) && (!in.OnlyAttached || attachments > 0) {
-			selected = append(selected, p)
+		if scope != types.PolicyScopeTypeAws {
+			for _, p := range a.policies {
+				if p.visible(call) {
+					candidates = append(candidates, p)
+				}
+			}
 		}
-	}
-	sort.SliceStable(selected, func(i, j int) bool { return key(selected[i].name) < key(selected[j].name) })
-	selected, l, err := page(selected, in.Marker, in.MaxItems)
-	if err != nil {
-		return nil, err
-	}
-	out := &iam.ListPoliciesOutput{Policies: []types.Policy{}, IsTruncated: l.truncated, Marker: l.marker}
-	for _, p := range selected {
-		out.Policies = append(out.Policies, a.policyView(p, false))
-	}
-	return out, nil
+		keep := func(p *policy) bool {
+			attachments, _ := a.usage(p)
+			return strings.HasPrefix(p.path, prefix) && (!in.OnlyAttached || attachments > 0)
+		}
+		views, l, err := listPage(candidates, keep, in.Marker, in.MaxItems, func(p *policy) types.Policy { return a.policyView(p, false) })
+		if err != nil {
+			return nil, err
+		}
+		return &iam.ListPoliciesOutput{Policies: views, IsTruncated: l.truncated, Marker: l.marker}, nil
+	})
 }

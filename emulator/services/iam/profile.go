@@ -1,7 +1,8 @@
 package iam
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
@@ -20,13 +21,13 @@ type profile struct {
 }
 
 // profile returns the instance profile a request names, or AWS's error for a malformed name or a
-// profile that does not exist (or is not visible yet). The caller holds b.mu.
+// profile that does not exist (or is not visible yet). The caller holds the backend's lock.
 func (a *account) profile(call *core.Call, name *string) (*profile, error) {
 	return lookup(call, a.profiles, name, "instanceProfileName", maxProfileName, "Instance Profile %s cannot be found.")
 }
 
 // profileView returns an instance profile as the SDK describes it, with its role as ListRoles
-// describes roles. The caller holds b.mu.
+// describes roles. The caller holds the backend's lock.
 func (a *account) profileView(p *profile) types.InstanceProfile {
 	out := types.InstanceProfile{InstanceProfileName: aws.String(p.name), InstanceProfileId: aws.String(p.id), Arn: aws.String(p.arn),
 		Path: aws.String(p.path), CreateDate: aws.Time(p.created), Roles: []types.Role{}, Tags: a.tagList(p.arn)}
@@ -46,50 +47,39 @@ func (b *Backend) createInstanceProfile(call *core.Call, in *iam.CreateInstanceP
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	if err := checkNew(a.profiles, name, "Instance Profile %s already exists.", "InstanceProfilesPerAccount", maxProfiles); err != nil {
-		return nil, err
-	}
-	p := &profile{entity: a.newEntity(call, "instance-profile", "AIPA", name, path)}
-	if err := add(a, a.profiles, p, tags); err != nil {
-		return nil, err
-	}
-	return &iam.CreateInstanceProfileOutput{InstanceProfile: ptr(a.profileView(p))}, nil
+	return core.Locked(b.state, call, func(a *account) (*iam.CreateInstanceProfileOutput, error) {
+		if err := checkNew(a.profiles, name, "Instance Profile %s already exists.", "InstanceProfilesPerAccount", maxProfiles); err != nil {
+			return nil, err
+		}
+		p := &profile{entity: a.newEntity(call, "instance-profile", "AIPA", name, path)}
+		if err := add(a, a.profiles, p, tags); err != nil {
+			return nil, err
+		}
+		return &iam.CreateInstanceProfileOutput{InstanceProfile: ptr(a.profileView(p))}, nil
+	})
 }
 
 // getInstanceProfile describes an instance profile and its role.
 func (b *Backend) getInstanceProfile(call *core.Call, in *iam.GetInstanceProfileInput) (*iam.GetInstanceProfileOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	p, err := a.profile(call, in.InstanceProfileName)
-	if err != nil {
-		return nil, err
-	}
-	return &iam.GetInstanceProfileOutput{InstanceProfile: ptr(a.profileView(p))}, nil
+	return withEntity(b, call, (*account).profile, in.InstanceProfileName, func(a *account, p *profile) (*iam.GetInstanceProfileOutput, error) {
+		return &iam.GetInstanceProfileOutput{InstanceProfile: ptr(a.profileView(p))}, nil
+	})
 }
 
 // deleteInstanceProfile deletes an instance profile that has no role, as AWS requires.
 func (b *Backend) deleteInstanceProfile(call *core.Call, in *iam.DeleteInstanceProfileInput) (*iam.DeleteInstanceProfileOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	p, err := a.profile(call, in.InstanceProfileName)
-	if err != nil {
-		return nil, err
-	}
-	if p.role != "" {
-		return nil, deleteConflict("Cannot delete entity, must remove roles from instance profile first.")
-	}
-	delete(a.profiles, key(p.name))
-	a.tags.Delete(p.arn)
-	return &iam.DeleteInstanceProfileOutput{}, nil
+	return withEntity(b, call, (*account).profile, in.InstanceProfileName, func(a *account, p *profile) (*iam.DeleteInstanceProfileOutput, error) {
+		if p.role != "" {
+			return nil, deleteConflict("Cannot delete entity, must remove roles from instance profile first.")
+		}
+		delete(a.profiles, key(p.name))
+		a.tags.Delete(p.arn)
+		return &iam.DeleteInstanceProfileOutput{}, nil
+	})
 }
 
 // profileAndRole returns the instance profile and the role that a request names, or AWS's error
-// for the profile, then for the role. The caller holds b.mu.
+// for the profile, then for the role. The caller holds the backend's lock.
 func (a *account) profileAndRole(call *core.Call, profileName, roleName *string) (*profile, *role, error) {
 	p, err := a.profile(call, profileName)
 	if err != nil {
@@ -104,59 +94,44 @@ func (a *account) profileAndRole(call *core.Call, profileName, roleName *string)
 
 // addRoleToInstanceProfile puts a role in an instance profile, which holds one role at most.
 func (b *Backend) addRoleToInstanceProfile(call *core.Call, in *iam.AddRoleToInstanceProfileInput) (*iam.AddRoleToInstanceProfileOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	p, r, err := b.account(call).profileAndRole(call, in.InstanceProfileName, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	if p.role != "" {
-		return nil, quotaExceeded("InstanceSessionsPerInstanceProfile", 1)
-	}
-	p.role = key(r.name)
-	return &iam.AddRoleToInstanceProfileOutput{}, nil
+	return core.Locked(b.state, call, func(a *account) (*iam.AddRoleToInstanceProfileOutput, error) {
+		p, r, err := a.profileAndRole(call, in.InstanceProfileName, in.RoleName)
+		if err != nil {
+			return nil, err
+		}
+		if p.role != "" {
+			return nil, quotaExceeded("InstanceSessionsPerInstanceProfile", 1)
+		}
+		p.role = key(r.name)
+		return &iam.AddRoleToInstanceProfileOutput{}, nil
+	})
 }
 
 // removeRoleFromInstanceProfile takes a role out of an instance profile; a role the profile does
 // not hold answers NoSuchEntity.
 func (b *Backend) removeRoleFromInstanceProfile(call *core.Call, in *iam.RemoveRoleFromInstanceProfileInput) (*iam.RemoveRoleFromInstanceProfileOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	p, r, err := b.account(call).profileAndRole(call, in.InstanceProfileName, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	if p.role != key(r.name) {
-		return nil, noSuchEntity("The role with name %s cannot be found in instance profile %s.", r.name, p.name)
-	}
-	p.role = ""
-	return &iam.RemoveRoleFromInstanceProfileOutput{}, nil
+	return core.Locked(b.state, call, func(a *account) (*iam.RemoveRoleFromInstanceProfileOutput, error) {
+		p, r, err := a.profileAndRole(call, in.InstanceProfileName, in.RoleName)
+		if err != nil {
+			return nil, err
+		}
+		if p.role != key(r.name) {
+			return nil, noSuchEntity("The role with name %s cannot be found in instance profile %s.", r.name, p.name)
+		}
+		p.role = ""
+		return &iam.RemoveRoleFromInstanceProfileOutput{}, nil
+	})
 }
 
 // listInstanceProfilesForRole returns one page of the instance profiles that hold a role, sorted
 // by name.
 func (b *Backend) listInstanceProfilesForRole(call *core.Call, in *iam.ListInstanceProfilesForRoleInput) (*iam.ListInstanceProfilesForRoleOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	r, err := a.role(call, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	var holding []*profile
-	for _, p := range a.profiles {
-		if p.role == key(r.name) {
-			holding = append(holding, p)
+	return withEntity(b, call, (*account).role, in.RoleName, func(a *account, r *role) (*iam.ListInstanceProfilesForRoleOutput, error) {
+		holding := func(p *profile) bool { return p.role == key(r.name) }
+		views, l, err := listPage(slices.Collect(maps.Values(a.profiles)), holding, in.Marker, in.MaxItems, a.profileView)
+		if err != nil {
+			return nil, err
 		}
-	}
-	sort.Slice(holding, func(i, j int) bool { return key(holding[i].name) < key(holding[j].name) })
-	holding, l, err := page(holding, in.Marker, in.MaxItems)
-	if err != nil {
-		return nil, err
-	}
-	out := &iam.ListInstanceProfilesForRoleOutput{InstanceProfiles: []types.InstanceProfile{}, IsTruncated: l.truncated, Marker: l.marker}
-	for _, p := range holding {
-		out.InstanceProfiles = append(out.InstanceProfiles, a.profileView(p))
-	}
-	return out, nil
+		return &iam.ListInstanceProfilesForRoleOutput{InstanceProfiles: views, IsTruncated: l.truncated, Marker: l.marker}, nil
+	})
 }

@@ -1,7 +1,8 @@
 package iam
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -31,7 +32,7 @@ type role struct {
 }
 
 // role returns the role a request names, or AWS's error for a malformed name or a role that does
-// not exist (or is not visible yet). The caller holds b.mu.
+// not exist (or is not visible yet). The caller holds the backend's lock.
 func (a *account) role(call *core.Call, name *string) (*role, error) {
 	return lookup(call, a.roles, name, "roleName", maxRoleName, "The role with name %s cannot be found.")
 }
@@ -51,7 +52,7 @@ const (
 )
 
 // view returns the role as the SDK describes it, its trust policy URL-encoded as AWS returns it.
-// The caller holds b.mu.
+// The caller holds the backend's lock.
 func (a *account) view(r *role, v roleView) types.Role {
 	out := types.Role{
 		Arn: aws.String(r.arn), RoleId: aws.String(r.id), RoleName: aws.String(r.name), Path: aws.String(r.path),
@@ -124,38 +125,32 @@ func (b *Backend) createRole(call *core.Call, in *iam.CreateRoleInput) (*iam.Cre
 	if err := checkTrustPolicy(trust); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	if err := checkNew(a.roles, name, "Role with name %s already exists.", "RolesPerAccount", maxRoles); err != nil {
-		return nil, err
-	}
-	boundary := ""
-	if in.PermissionsBoundary != nil {
-		p, err := a.boundaryPolicy(call, aws.ToString(in.PermissionsBoundary))
-		if err != nil {
+	return core.Locked(b.state, call, func(a *account) (*iam.CreateRoleOutput, error) {
+		if err := checkNew(a.roles, name, "Role with name %s already exists.", "RolesPerAccount", maxRoles); err != nil {
 			return nil, err
 		}
-		boundary = p.arn
-	}
-	r := &role{entity: a.newEntity(call, "role", "AROA", name, path), trust: trust, description: aws.ToString(in.Description),
-		maxSession: session, boundary: boundary, inline: map[string]string{}}
-	if err := add(a, a.roles, r, tags); err != nil {
-		return nil, err
-	}
-	return &iam.CreateRoleOutput{Role: ptr(a.view(r, created))}, nil
+		boundary := ""
+		if in.PermissionsBoundary != nil {
+			p, err := a.boundaryPolicy(call, aws.ToString(in.PermissionsBoundary))
+			if err != nil {
+				return nil, err
+			}
+			boundary = p.arn
+		}
+		r := &role{entity: a.newEntity(call, "role", "AROA", name, path), trust: trust, description: aws.ToString(in.Description),
+			maxSession: session, boundary: boundary, inline: map[string]string{}}
+		if err := add(a, a.roles, r, tags); err != nil {
+			return nil, err
+		}
+		return &iam.CreateRoleOutput{Role: ptr(a.view(r, created))}, nil
+	})
 }
 
 // getRole describes a role.
 func (b *Backend) getRole(call *core.Call, in *iam.GetRoleInput) (*iam.GetRoleOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	r, err := a.role(call, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	return &iam.GetRoleOutput{Role: ptr(a.view(r, full))}, nil
+	return withEntity(b, call, (*account).role, in.RoleName, func(a *account, r *role) (*iam.GetRoleOutput, error) {
+		return &iam.GetRoleOutput{Role: ptr(a.view(r, full))}, nil
+	})
 }
 
 // updateRole changes a role's description and maximum session duration; a parameter left out
@@ -169,19 +164,15 @@ func (b *Backend) updateRole(call *core.Call, in *iam.UpdateRoleInput) (*iam.Upd
 			return nil, err
 		}
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.account(call).role(call, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	if in.Description != nil {
-		r.description = *in.Description
-	}
-	if in.MaxSessionDuration != nil {
-		r.maxSession = *in.MaxSessionDuration
-	}
-	return &iam.UpdateRoleOutput{}, nil
+	return withEntity(b, call, (*account).role, in.RoleName, func(a *account, r *role) (*iam.UpdateRoleOutput, error) {
+		if in.Description != nil {
+			r.description = *in.Description
+		}
+		if in.MaxSessionDuration != nil {
+			r.maxSession = *in.MaxSessionDuration
+		}
+		return &iam.UpdateRoleOutput{}, nil
+	})
 }
 
 // updateRoleDescription replaces a role's description and answers the role.
@@ -189,57 +180,43 @@ func (b *Backend) updateRoleDescription(call *core.Call, in *iam.UpdateRoleDescr
 	if err := checkDescription(in.Description); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	r, err := a.role(call, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	r.description = aws.ToString(in.Description)
-	return &iam.UpdateRoleDescriptionOutput{Role: ptr(a.view(r, full))}, nil
+	return withEntity(b, call, (*account).role, in.RoleName, func(a *account, r *role) (*iam.UpdateRoleDescriptionOutput, error) {
+		r.description = aws.ToString(in.Description)
+		return &iam.UpdateRoleDescriptionOutput{Role: ptr(a.view(r, full))}, nil
+	})
 }
 
 // updateAssumeRolePolicy replaces a role's trust policy.
 func (b *Backend) updateAssumeRolePolicy(call *core.Call, in *iam.UpdateAssumeRolePolicyInput) (*iam.UpdateAssumeRolePolicyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.account(call).role(call, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	doc := aws.ToString(in.PolicyDocument)
-	if err := checkTrustPolicy(doc); err != nil {
-		return nil, err
-	}
-	r.trust = doc
-	return &iam.UpdateAssumeRolePolicyOutput{}, nil
+	return withEntity(b, call, (*account).role, in.RoleName, func(a *account, r *role) (*iam.UpdateAssumeRolePolicyOutput, error) {
+		doc := aws.ToString(in.PolicyDocument)
+		if err := checkTrustPolicy(doc); err != nil {
+			return nil, err
+		}
+		r.trust = doc
+		return &iam.UpdateAssumeRolePolicyOutput{}, nil
+	})
 }
 
 // deleteRole deletes a role that is in no instance profile and has no attached or inline
 // policies left, as AWS requires.
 func (b *Backend) deleteRole(call *core.Call, in *iam.DeleteRoleInput) (*iam.DeleteRoleOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	r, err := a.role(call, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range a.profiles {
-		if p.role == key(r.name) {
-			return nil, deleteConflict("Cannot delete entity, must remove roles from instance profile first.")
+	return withEntity(b, call, (*account).role, in.RoleName, func(a *account, r *role) (*iam.DeleteRoleOutput, error) {
+		for _, p := range a.profiles {
+			if p.role == key(r.name) {
+				return nil, deleteConflict("Cannot delete entity, must remove roles from instance profile first.")
+			}
 		}
-	}
-	if len(r.attached) > 0 {
-		return nil, deleteConflict("Cannot delete entity, must detach all policies first.")
-	}
-	if len(r.inline) > 0 {
-		return nil, deleteConflict("Cannot delete entity, must delete policies first.")
-	}
-	delete(a.roles, key(r.name))
-	a.tags.Delete(r.arn)
-	return &iam.DeleteRoleOutput{}, nil
+		if len(r.attached) > 0 {
+			return nil, deleteConflict("Cannot delete entity, must detach all policies first.")
+		}
+		if len(r.inline) > 0 {
+			return nil, deleteConflict("Cannot delete entity, must delete policies first.")
+		}
+		delete(a.roles, key(r.name))
+		a.tags.Delete(r.arn)
+		return &iam.DeleteRoleOutput{}, nil
+	})
 }
 
 // listRoles returns one page of the account's roles whose path starts with PathPrefix, sorted by
@@ -249,53 +226,33 @@ func (b *Backend) listRoles(call *core.Call, in *iam.ListRolesInput) (*iam.ListR
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	var roles []*role
-	for _, r := range a.roles {
-		if strings.HasPrefix(r.path, prefix) && r.visible(call) {
-			roles = append(roles, r)
+	return core.Locked(b.state, call, func(a *account) (*iam.ListRolesOutput, error) {
+		keep := func(r *role) bool { return strings.HasPrefix(r.path, prefix) && r.visible(call) }
+		views, l, err := listPage(slices.Collect(maps.Values(a.roles)), keep, in.Marker, in.MaxItems, func(r *role) types.Role { return a.view(r, listed) })
+		if err != nil {
+			return nil, err
 		}
-	}
-	sort.Slice(roles, func(i, j int) bool { return key(roles[i].name) < key(roles[j].name) })
-	roles, l, err := page(roles, in.Marker, in.MaxItems)
-	if err != nil {
-		return nil, err
-	}
-	out := &iam.ListRolesOutput{Roles: []types.Role{}, IsTruncated: l.truncated, Marker: l.marker}
-	for _, r := range roles {
-		out.Roles = append(out.Roles, a.view(r, listed))
-	}
-	return out, nil
+		return &iam.ListRolesOutput{Roles: views, IsTruncated: l.truncated, Marker: l.marker}, nil
+	})
 }
 
 // putRolePermissionsBoundary sets or replaces the managed policy that bounds a role's
 // permissions.
 func (b *Backend) putRolePermissionsBoundary(call *core.Call, in *iam.PutRolePermissionsBoundaryInput) (*iam.PutRolePermissionsBoundaryOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	a := b.account(call)
-	r, err := a.role(call, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	p, err := a.boundaryPolicy(call, aws.ToString(in.PermissionsBoundary))
-	if err != nil {
-		return nil, err
-	}
-	r.boundary = p.arn
-	return &iam.PutRolePermissionsBoundaryOutput{}, nil
+	return withEntity(b, call, (*account).role, in.RoleName, func(a *account, r *role) (*iam.PutRolePermissionsBoundaryOutput, error) {
+		p, err := a.boundaryPolicy(call, aws.ToString(in.PermissionsBoundary))
+		if err != nil {
+			return nil, err
+		}
+		r.boundary = p.arn
+		return &iam.PutRolePermissionsBoundaryOutput{}, nil
+	})
 }
 
 // deleteRolePermissionsBoundary removes a role's permissions boundary, if it has one.
 func (b *Backend) deleteRolePermissionsBoundary(call *core.Call, in *iam.DeleteRolePermissionsBoundaryInput) (*iam.DeleteRolePermissionsBoundaryOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, err := b.account(call).role(call, in.RoleName)
-	if err != nil {
-		return nil, err
-	}
-	r.boundary = ""
-	return &iam.DeleteRolePermissionsBoundaryOutput{}, nil
+	return withEntity(b, call, (*account).role, in.RoleName, func(a *account, r *role) (*iam.DeleteRolePermissionsBoundaryOutput, error) {
+		r.boundary = ""
+		return &iam.DeleteRolePermissionsBoundaryOutput{}, nil
+	})
 }

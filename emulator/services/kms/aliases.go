@@ -90,51 +90,51 @@ func (b *Backend) target(call *core.Call, r *region, ref, operation string) (*ke
 	return k, k.managed()
 }
 
-// createAlias makes an alias of a customer managed key (CreateAlias).
-func (b *Backend) createAlias(call *core.Call, in *kms.CreateAliasInput) (*kms.CreateAliasOutput, error) {
-	name := aws.ToString(in.AliasName)
+// withAlias runs f, holding b.mu, on the caller's region (its keys' deletions settled) and the
+// alias name a request gives, once the name is checked.
+func withAlias[O any](b *Backend, call *core.Call, alias *string, f func(r *region, name string) (*O, error)) (*O, error) {
+	name := aws.ToString(alias)
 	if err := checkAliasName(name); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.state(call)
-	if _, ok := r.aliases[name]; ok {
-		return nil, core.Errorf("AlreadyExistsException", "An alias with the name %s already exists", r.scope.ARN("kms", name))
-	}
-	k, err := b.target(call, r, aws.ToString(in.TargetKeyId), "CreateAlias")
-	if err != nil {
-		return nil, err
-	}
-	r.aliases[name] = &alias{name: name, target: k.id, created: call.Now, updated: call.Now}
-	return &kms.CreateAliasOutput{}, nil
+	return inRegion(b, call, func(r *region) (*O, error) { return f(r, name) })
+}
+
+// createAlias makes an alias of a customer managed key (CreateAlias).
+func (b *Backend) createAlias(call *core.Call, in *kms.CreateAliasInput) (*kms.CreateAliasOutput, error) {
+	return withAlias(b, call, in.AliasName, func(r *region, name string) (*kms.CreateAliasOutput, error) {
+		if _, ok := r.aliases[name]; ok {
+			return nil, core.Errorf("AlreadyExistsException", "An alias with the name %s already exists", r.scope.ARN("kms", name))
+		}
+		k, err := b.target(call, r, aws.ToString(in.TargetKeyId), "CreateAlias")
+		if err != nil {
+			return nil, err
+		}
+		r.aliases[name] = &alias{name: name, target: k.id, created: call.Now, updated: call.Now}
+		return &kms.CreateAliasOutput{}, nil
+	})
 }
 
 // updateAlias points an existing alias to another key of the same type and key usage (UpdateAlias).
 func (b *Backend) updateAlias(call *core.Call, in *kms.UpdateAliasInput) (*kms.UpdateAliasOutput, error) {
-	name := aws.ToString(in.AliasName)
-	if err := checkAliasName(name); err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.state(call)
-	a, ok := r.aliases[name]
-	if !ok {
-		return nil, notFoundAlias(r.scope.ARN("kms", name))
-	}
-	k, err := b.target(call, r, aws.ToString(in.TargetKeyId), "UpdateAlias")
-	if err != nil {
-		return nil, err
-	}
-	// The current and the new key must be of the same type (symmetric, asymmetric or HMAC) and
-	// have the same key usage (UpdateAlias, TargetKeyId).
-	if current, ok := r.keys[a.target]; ok && (current.usage != k.usage || keyType(current.spec) != keyType(k.spec)) {
-		return nil, validation("%s is a %s key with key usage %s; alias %s points to a %s key with key usage %s, and the new key must be of the same type and key usage",
-			k.arn, keyType(k.spec), k.usage, name, keyType(current.spec), current.usage)
-	}
-	a.target, a.updated = k.id, call.Now
-	return &kms.UpdateAliasOutput{}, nil
+	return withAlias(b, call, in.AliasName, func(r *region, name string) (*kms.UpdateAliasOutput, error) {
+		a, ok := r.aliases[name]
+		if !ok {
+			return nil, notFoundAlias(r.scope.ARN("kms", name))
+		}
+		k, err := b.target(call, r, aws.ToString(in.TargetKeyId), "UpdateAlias")
+		if err != nil {
+			return nil, err
+		}
+		// The current and the new key must be of the same type (symmetric, asymmetric or HMAC) and
+		// have the same key usage (UpdateAlias, TargetKeyId).
+		if current, ok := r.keys[a.target]; ok && (current.usage != k.usage || keyType(current.spec) != keyType(k.spec)) {
+			return nil, validation("%s is a %s key with key usage %s; alias %s points to a %s key with key usage %s, and the new key must be of the same type and key usage",
+				k.arn, keyType(k.spec), k.usage, name, keyType(current.spec), current.usage)
+		}
+		a.target, a.updated = k.id, call.Now
+		return &kms.UpdateAliasOutput{}, nil
+	})
 }
 
 // keyType is the type of a key as UpdateAlias compares them: symmetric, asymmetric or HMAC.
@@ -150,18 +150,13 @@ func keyType(spec types.KeySpec) string {
 
 // deleteAlias deletes an alias; its key is not affected (DeleteAlias).
 func (b *Backend) deleteAlias(call *core.Call, in *kms.DeleteAliasInput) (*kms.DeleteAliasOutput, error) {
-	name := aws.ToString(in.AliasName)
-	if err := checkAliasName(name); err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.state(call)
-	if _, ok := r.aliases[name]; !ok {
-		return nil, notFoundAlias(r.scope.ARN("kms", name))
-	}
-	delete(r.aliases, name)
-	return &kms.DeleteAliasOutput{}, nil
+	return withAlias(b, call, in.AliasName, func(r *region, name string) (*kms.DeleteAliasOutput, error) {
+		if _, ok := r.aliases[name]; !ok {
+			return nil, notFoundAlias(r.scope.ARN("kms", name))
+		}
+		delete(r.aliases, name)
+		return &kms.DeleteAliasOutput{}, nil
+	})
 }
 
 // listAliases lists the aliases of the account and Region, or of one key, by name (ListAliases).
@@ -170,44 +165,43 @@ func (b *Backend) listAliases(call *core.Call, in *kms.ListAliasesInput) (*kms.L
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.state(call)
-	target := ""
-	if in.KeyId != nil {
-		k, err := b.resolve(r, call.Now, aws.ToString(in.KeyId), false)
+	return inRegion(b, call, func(r *region) (*kms.ListAliasesOutput, error) {
+		target := ""
+		if in.KeyId != nil {
+			k, err := b.resolve(r, call.Now, aws.ToString(in.KeyId), false)
+			if err != nil {
+				return nil, err
+			}
+			target = k.id
+		}
+		var names []string
+		for name, a := range r.aliases {
+			if target == "" || a.target == target {
+				names = append(names, name)
+			}
+		}
+		if target == "" {
+			// The predefined aliases of AWS managed keys are listed before their keys exist, without
+			// a TargetKeyId (ListAliases).
+			for service := range managedServices {
+				if _, ok := r.aliases[reservedPrefix+service]; !ok {
+					names = append(names, reservedPrefix+service)
+				}
+			}
+		}
+		sort.Strings(names)
+		names, next, err := page(names, func(n string) string { return n }, aws.ToString(in.Marker), limit)
 		if err != nil {
 			return nil, err
 		}
-		target = k.id
-	}
-	var names []string
-	for name, a := range r.aliases {
-		if target == "" || a.target == target {
-			names = append(names, name)
-		}
-	}
-	if target == "" {
-		// The predefined aliases of AWS managed keys are listed before their keys exist, without
-		// a TargetKeyId (ListAliases).
-		for service := range managedServices {
-			if _, ok := r.aliases[reservedPrefix+service]; !ok {
-				names = append(names, reservedPrefix+service)
+		out := &kms.ListAliasesOutput{Aliases: []types.AliasListEntry{}, NextMarker: next, Truncated: next != nil}
+		for _, name := range names {
+			entry := types.AliasListEntry{AliasName: aws.String(name), AliasArn: aws.String(r.scope.ARN("kms", name))}
+			if a, ok := r.aliases[name]; ok {
+				entry.TargetKeyId, entry.CreationDate, entry.LastUpdatedDate = aws.String(a.target), aws.Time(a.created), aws.Time(a.updated)
 			}
+			out.Aliases = append(out.Aliases, entry)
 		}
-	}
-	sort.Strings(names)
-	names, next, err := page(names, func(n string) string { return n }, aws.ToString(in.Marker), limit)
-	if err != nil {
-		return nil, err
-	}
-	out := &kms.ListAliasesOutput{Aliases: []types.AliasListEntry{}, NextMarker: next, Truncated: next != nil}
-	for _, name := range names {
-		entry := types.AliasListEntry{AliasName: aws.String(name), AliasArn: aws.String(r.scope.ARN("kms", name))}
-		if a, ok := r.aliases[name]; ok {
-			entry.TargetKeyId, entry.CreationDate, entry.LastUpdatedDate = aws.String(a.target), aws.Time(a.created), aws.Time(a.updated)
-		}
-		out.Aliases = append(out.Aliases, entry)
-	}
-	return out, nil
+		return out, nil
+	})
 }

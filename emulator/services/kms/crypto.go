@@ -167,78 +167,79 @@ func checkAlgorithm(algorithm types.EncryptionAlgorithmSpec, k *key) error {
 	return enumError("encryptionAlgorithm", string(algorithm), known)
 }
 
+// checkBlob returns the ValidationException KMS answers a binary parameter (member) that is
+// empty or longer than max bytes.
+func checkBlob(member string, blob []byte, max int) error {
+	switch n := len(blob); {
+	case n == 0:
+		return validation("1 validation error detected: Value at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1", member)
+	case n > max:
+		return validation("1 validation error detected: Value at '%s' failed to satisfy constraint: Member must have length less than or equal to %d", member, max)
+	}
+	return nil
+}
+
 // encrypt encrypts up to 4096 bytes under a symmetric encryption key (Encrypt).
 func (b *Backend) encrypt(call *core.Call, in *kms.EncryptInput) (*kms.EncryptOutput, error) {
-	switch n := len(in.Plaintext); {
-	case n == 0:
-		return nil, validation("1 validation error detected: Value at 'plaintext' failed to satisfy constraint: Member must have length greater than or equal to 1")
-	case n > maxPlaintext:
-		return nil, validation("1 validation error detected: Value at 'plaintext' failed to satisfy constraint: Member must have length less than or equal to %d", maxPlaintext)
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	_, k, err := b.lookup(call, aws.ToString(in.KeyId), true)
-	if err != nil {
+	if err := checkBlob("plaintext", in.Plaintext, maxPlaintext); err != nil {
 		return nil, err
 	}
-	if err := k.encryptsWith("Encrypt"); err != nil {
-		return nil, err
-	}
-	if err := checkAlgorithm(in.EncryptionAlgorithm, k); err != nil {
-		return nil, err
-	}
-	if err := dryRun(in.DryRun); err != nil {
-		return nil, err
-	}
-	return &kms.EncryptOutput{CiphertextBlob: k.seal(in.Plaintext, in.EncryptionContext), KeyId: aws.String(k.arn),
-		EncryptionAlgorithm: types.EncryptionAlgorithmSpecSymmetricDefault}, nil
+	return withKey(b, call, in.KeyId, true, func(k *key) (*kms.EncryptOutput, error) {
+		if err := k.encryptsWith("Encrypt"); err != nil {
+			return nil, err
+		}
+		if err := checkAlgorithm(in.EncryptionAlgorithm, k); err != nil {
+			return nil, err
+		}
+		if err := dryRun(in.DryRun); err != nil {
+			return nil, err
+		}
+		return &kms.EncryptOutput{CiphertextBlob: k.seal(in.Plaintext, in.EncryptionContext), KeyId: aws.String(k.arn),
+			EncryptionAlgorithm: types.EncryptionAlgorithmSpecSymmetricDefault}, nil
+	})
 }
 
 // decrypt decrypts a ciphertext blob of Encrypt or GenerateDataKey, finding the key from the blob (Decrypt).
 func (b *Backend) decrypt(call *core.Call, in *kms.DecryptInput) (*kms.DecryptOutput, error) {
-	switch n := len(in.CiphertextBlob); {
-	case n == 0:
-		return nil, validation("1 validation error detected: Value at 'ciphertextBlob' failed to satisfy constraint: Member must have length greater than or equal to 1")
-	case n > maxCiphertext:
-		return nil, validation("1 validation error detected: Value at 'ciphertextBlob' failed to satisfy constraint: Member must have length less than or equal to %d", maxCiphertext)
+	if err := checkBlob("ciphertextBlob", in.CiphertextBlob, maxCiphertext); err != nil {
+		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.state(call)
-	var named *key
-	if in.KeyId != nil {
-		k, err := b.resolve(r, call.Now, *in.KeyId, true)
+	return inRegion(b, call, func(r *region) (*kms.DecryptOutput, error) {
+		var named *key
+		if in.KeyId != nil {
+			k, err := b.resolve(r, call.Now, *in.KeyId, true)
+			if err != nil {
+				return nil, err
+			}
+			named = k
+		}
+		parsed, err := parseBlob(in.CiphertextBlob)
+		if err != nil {
+			return nil, invalidCiphertext()
+		}
+		k, ok := r.keys[parsed.keyID]
+		switch {
+		case named != nil && (!ok || named != k):
+			return nil, core.Errorf("IncorrectKeyException", "The key ID in the request does not identify a KMS key that can perform this operation.")
+		case !ok:
+			return nil, noSuchCiphertextKey()
+		}
+		if err := k.encryptsWith("Decrypt"); err != nil {
+			return nil, err
+		}
+		if err := checkAlgorithm(in.EncryptionAlgorithm, k); err != nil {
+			return nil, err
+		}
+		plaintext, err := k.open(parsed, in.EncryptionContext)
 		if err != nil {
 			return nil, err
 		}
-		named = k
-	}
-	parsed, err := parseBlob(in.CiphertextBlob)
-	if err != nil {
-		return nil, invalidCiphertext()
-	}
-	k, ok := r.keys[parsed.keyID]
-	switch {
-	case named != nil && (!ok || named != k):
-		return nil, core.Errorf("IncorrectKeyException", "The key ID in the request does not identify a KMS key that can perform this operation.")
-	case !ok:
-		return nil, noSuchCiphertextKey()
-	}
-	if err := k.encryptsWith("Decrypt"); err != nil {
-		return nil, err
-	}
-	if err := checkAlgorithm(in.EncryptionAlgorithm, k); err != nil {
-		return nil, err
-	}
-	plaintext, err := k.open(parsed, in.EncryptionContext)
-	if err != nil {
-		return nil, err
-	}
-	if err := dryRun(in.DryRun); err != nil {
-		return nil, err
-	}
-	return &kms.DecryptOutput{Plaintext: plaintext, KeyId: aws.String(k.arn), KeyMaterialId: aws.String(k.material.id),
-		EncryptionAlgorithm: types.EncryptionAlgorithmSpecSymmetricDefault}, nil
+		if err := dryRun(in.DryRun); err != nil {
+			return nil, err
+		}
+		return &kms.DecryptOutput{Plaintext: plaintext, KeyId: aws.String(k.arn), KeyMaterialId: aws.String(k.material.id),
+			EncryptionAlgorithm: types.EncryptionAlgorithmSpecSymmetricDefault}, nil
+	})
 }
 
 // dataKeyLength returns the length in bytes of the data key a GenerateDataKey request asks

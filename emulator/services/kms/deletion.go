@@ -40,41 +40,33 @@ func (b *Backend) scheduleKeyDeletion(call *core.Call, in *kms.ScheduleKeyDeleti
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	_, k, err := b.manage(call, aws.ToString(in.KeyId), "ScheduleKeyDeletion")
-	if err != nil {
-		return nil, err
-	}
-	k.window = window
-	out := &kms.ScheduleKeyDeletionOutput{KeyId: aws.String(k.arn), PendingWindowInDays: aws.Int32(window)}
-	// A multi-Region primary key waits for its replicas to be deleted before its own waiting
-	// period begins (ScheduleKeyDeletion; Deleting multi-Region keys).
-	if k.multiRegion() && !k.replica() && len(b.replicaRegions(k)) > 0 {
-		k.state = stateReplicaDeletion
-	} else {
-		k.state, k.deletion = statePendingDeletion, call.Now.Add(time.Duration(window)*day)
-		out.DeletionDate = aws.Time(k.deletion)
-	}
-	out.KeyState = k.state
-	return out, nil
+	return withManaged(b, call, in.KeyId, "ScheduleKeyDeletion", func(k *key) (*kms.ScheduleKeyDeletionOutput, error) {
+		k.window = window
+		out := &kms.ScheduleKeyDeletionOutput{KeyId: aws.String(k.arn), PendingWindowInDays: aws.Int32(window)}
+		// A multi-Region primary key waits for its replicas to be deleted before its own waiting
+		// period begins (ScheduleKeyDeletion; Deleting multi-Region keys).
+		if k.multiRegion() && !k.replica() && len(b.replicaRegions(k)) > 0 {
+			k.state = stateReplicaDeletion
+		} else {
+			k.state, k.deletion = statePendingDeletion, call.Now.Add(time.Duration(window)*day)
+			out.DeletionDate = aws.Time(k.deletion)
+		}
+		out.KeyState = k.state
+		return out, nil
+	})
 }
 
 // cancelKeyDeletion cancels the scheduled deletion of a key (CancelKeyDeletion).
 func (b *Backend) cancelKeyDeletion(call *core.Call, in *kms.CancelKeyDeletionInput) (*kms.CancelKeyDeletionOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	_, k, err := b.lookup(call, aws.ToString(in.KeyId), false)
-	if err != nil {
-		return nil, err
-	}
-	if err := customerOnly(call, k, "CancelKeyDeletion"); err != nil {
-		return nil, err
-	}
-	if !k.scheduled() {
-		return nil, notPendingDeletion(k)
-	}
-	// A key whose deletion is canceled is Disabled, whatever it was before (CancelKeyDeletion).
-	k.state, k.deletion, k.window = stateDisabled, time.Time{}, 0
-	return &kms.CancelKeyDeletionOutput{KeyId: aws.String(k.arn)}, nil
+	return withKey(b, call, in.KeyId, false, func(k *key) (*kms.CancelKeyDeletionOutput, error) {
+		if err := customerOnly(call, k, "CancelKeyDeletion"); err != nil {
+			return nil, err
+		}
+		if !k.scheduled() {
+			return nil, notPendingDeletion(k)
+		}
+		// A key whose deletion is canceled is Disabled, whatever it was before (CancelKeyDeletion).
+		k.state, k.deletion, k.window = stateDisabled, time.Time{}, 0
+		return &kms.CancelKeyDeletionOutput{KeyId: aws.String(k.arn)}, nil
+	})
 }

@@ -94,39 +94,34 @@ func (b *Backend) createKey(call *core.Call, in *kms.CreateKeyInput) (*kms.Creat
 		}
 		policy = *in.Policy
 	}
-	tags, err := requestTags(in.Tags)
+	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.state(call)
-	multi := aws.ToBool(in.MultiRegion)
-	id := newKeyID(multi)
-	if err := r.tags.Replace(id, tags); err != nil {
-		return nil, err
-	}
-	k := &key{
-		id: id, arn: keyARN(r.scope, id), scope: r.scope, description: aws.ToString(in.Description),
-		spec: spec, usage: usage, manager: managerCustomer, policy: policy, created: call.Now,
-		state: stateEnabled, material: newMaterial(),
-	}
-	if multi {
-		k.primary = r.scope.Region
-	}
-	r.keys[id] = k
-	return &kms.CreateKeyOutput{KeyMetadata: b.describe(k)}, nil
+	return inRegion(b, call, func(r *region) (*kms.CreateKeyOutput, error) {
+		multi := aws.ToBool(in.MultiRegion)
+		id := newKeyID(multi)
+		if err := r.tags.Replace(id, tags); err != nil {
+			return nil, err
+		}
+		k := &key{
+			id: id, arn: keyARN(r.scope, id), scope: r.scope, description: aws.ToString(in.Description),
+			spec: spec, usage: usage, manager: managerCustomer, policy: policy, created: call.Now,
+			state: stateEnabled, material: newMaterial(),
+		}
+		if multi {
+			k.primary = r.scope.Region
+		}
+		r.keys[id] = k
+		return &kms.CreateKeyOutput{KeyMetadata: b.describe(k)}, nil
+	})
 }
 
 // describeKey answers a key's metadata, naming the key by key ID, key ARN, alias name or alias ARN (DescribeKey).
 func (b *Backend) describeKey(call *core.Call, in *kms.DescribeKeyInput) (*kms.DescribeKeyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	_, k, err := b.lookup(call, aws.ToString(in.KeyId), true)
-	if err != nil {
-		return nil, err
-	}
-	return &kms.DescribeKeyOutput{KeyMetadata: b.describe(k)}, nil
+	return withKey(b, call, in.KeyId, true, func(k *key) (*kms.DescribeKeyOutput, error) {
+		return &kms.DescribeKeyOutput{KeyMetadata: b.describe(k)}, nil
+	})
 }
 
 // listKeys lists the keys of the account and Region by key ID, in every key state (ListKeys).
@@ -135,19 +130,18 @@ func (b *Backend) listKeys(call *core.Call, in *kms.ListKeysInput) (*kms.ListKey
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.state(call)
-	ids := core.SortedKeys(r.keys)
-	ids, next, err := page(ids, func(id string) string { return id }, aws.ToString(in.Marker), limit)
-	if err != nil {
-		return nil, err
-	}
-	out := &kms.ListKeysOutput{Keys: []types.KeyListEntry{}, NextMarker: next, Truncated: next != nil}
-	for _, id := range ids {
-		out.Keys = append(out.Keys, types.KeyListEntry{KeyId: aws.String(id), KeyArn: aws.String(r.keys[id].arn)})
-	}
-	return out, nil
+	return inRegion(b, call, func(r *region) (*kms.ListKeysOutput, error) {
+		ids := core.SortedKeys(r.keys)
+		ids, next, err := page(ids, func(id string) string { return id }, aws.ToString(in.Marker), limit)
+		if err != nil {
+			return nil, err
+		}
+		out := &kms.ListKeysOutput{Keys: []types.KeyListEntry{}, NextMarker: next, Truncated: next != nil}
+		for _, id := range ids {
+			out.Keys = append(out.Keys, types.KeyListEntry{KeyId: aws.String(id), KeyArn: aws.String(r.keys[id].arn)})
+		}
+		return out, nil
+	})
 }
 
 // manage returns the customer managed key a key management operation names by key ID or key
@@ -165,26 +159,18 @@ func (b *Backend) manage(call *core.Call, ref, operation string) (*region, *key,
 
 // enableKey makes a key Enabled (EnableKey).
 func (b *Backend) enableKey(call *core.Call, in *kms.EnableKeyInput) (*kms.EnableKeyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	_, k, err := b.manage(call, aws.ToString(in.KeyId), "EnableKey")
-	if err != nil {
-		return nil, err
-	}
-	k.state = stateEnabled
-	return &kms.EnableKeyOutput{}, nil
+	return withManaged(b, call, in.KeyId, "EnableKey", func(k *key) (*kms.EnableKeyOutput, error) {
+		k.state = stateEnabled
+		return &kms.EnableKeyOutput{}, nil
+	})
 }
 
 // disableKey makes a key Disabled, so that cryptographic operations refuse it (DisableKey).
 func (b *Backend) disableKey(call *core.Call, in *kms.DisableKeyInput) (*kms.DisableKeyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	_, k, err := b.manage(call, aws.ToString(in.KeyId), "DisableKey")
-	if err != nil {
-		return nil, err
-	}
-	k.state = stateDisabled
-	return &kms.DisableKeyOutput{}, nil
+	return withManaged(b, call, in.KeyId, "DisableKey", func(k *key) (*kms.DisableKeyOutput, error) {
+		k.state = stateDisabled
+		return &kms.DisableKeyOutput{}, nil
+	})
 }
 
 // updateKeyDescription replaces a key's description (UpdateKeyDescription).
@@ -195,12 +181,8 @@ func (b *Backend) updateKeyDescription(call *core.Call, in *kms.UpdateKeyDescrip
 	if err := checkDescription(*in.Description); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	_, k, err := b.manage(call, aws.ToString(in.KeyId), "UpdateKeyDescription")
-	if err != nil {
-		return nil, err
-	}
-	k.description = *in.Description
-	return &kms.UpdateKeyDescriptionOutput{}, nil
+	return withManaged(b, call, in.KeyId, "UpdateKeyDescription", func(k *key) (*kms.UpdateKeyDescriptionOutput, error) {
+		k.description = *in.Description
+		return &kms.UpdateKeyDescriptionOutput{}, nil
+	})
 }

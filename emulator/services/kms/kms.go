@@ -47,6 +47,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/kms/types"
 
@@ -112,8 +113,8 @@ func (b *Backend) Service() *core.Service {
 			"DisableKeyRotation":              core.Op(b.disableKeyRotation),
 			"GetKeyRotationStatus":            core.Op(b.getKeyRotationStatus),
 			"ReplicateKey":                    core.Op(b.replicateKey),
-			"TagResource":                     core.Op(b.tagResource),
-			"UntagResource":                   core.Op(b.untagResource),
+			"TagResource":                     core.AddListOp[kms.TagResourceOutput](b.tagging(b.managing("TagResource")), func(in *kms.TagResourceInput) (*string, []types.Tag) { return in.KeyId, in.Tags }),
+			"UntagResource":                   core.RemoveOp[kms.UntagResourceOutput](b.tagging(b.managing("UntagResource")), func(in *kms.UntagResourceInput) (*string, []string) { return in.KeyId, in.TagKeys }),
 			"ListResourceTags":                core.Op(b.listResourceTags),
 			"CreateAlias":                     core.Op(b.createAlias),
 			"UpdateAlias":                     core.Op(b.updateAlias),
@@ -137,6 +138,12 @@ var keyIDPattern = regexp.MustCompile(`^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 func (b *Backend) state(call *core.Call) *region {
 	b.settle(call.Now)
 	return b.regions.Of(call)
+}
+
+// inRegion runs f, holding b.mu, on the state of the caller's account and Region with every
+// key's deletion settled (state), and returns what f returns.
+func inRegion[O any](b *Backend, call *core.Call, f func(r *region) (*O, error)) (*O, error) {
+	return core.Holding(&b.mu, func() (*region, error) { return b.state(call), nil }, f)
 }
 
 // settle deletes every key whose waiting period has passed, with its aliases and tags, and
@@ -245,6 +252,18 @@ func (b *Backend) resolve(r *region, now time.Time, ref string, aliases bool) (*
 		return nil, notFoundKey(keyARN(r.scope, id))
 	}
 	return k, nil
+}
+
+// withKey runs f, holding b.mu, on the key ref names in the caller's region (by alias too when
+// aliases is true), and returns f's answer or lookup's error.
+func withKey[O any](b *Backend, call *core.Call, ref *string, aliases bool, f func(*key) (*O, error)) (*O, error) {
+	return core.Holding(&b.mu, func() (*key, error) { _, k, err := b.lookup(call, aws.ToString(ref), aliases); return k, err }, f)
+}
+
+// withManaged runs f, holding b.mu, on the customer managed key ref names that operation may
+// change, and returns f's answer or manage's error.
+func withManaged[O any](b *Backend, call *core.Call, ref *string, operation string, f func(*key) (*O, error)) (*O, error) {
+	return core.Holding(&b.mu, func() (*key, error) { _, k, err := b.manage(call, aws.ToString(ref), operation); return k, err }, f)
 }
 
 // lookup settles the keys and returns the call's Region and the key ref names there (see

@@ -147,16 +147,12 @@ func checkPolicyName(name *string) error {
 
 // getKeyPolicy answers a key's key policy (GetKeyPolicy).
 func (b *Backend) getKeyPolicy(call *core.Call, in *kms.GetKeyPolicyInput) (*kms.GetKeyPolicyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	_, k, err := b.lookup(call, aws.ToString(in.KeyId), false)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkPolicyName(in.PolicyName); err != nil {
-		return nil, err
-	}
-	return &kms.GetKeyPolicyOutput{Policy: aws.String(k.policy), PolicyName: aws.String(policyName)}, nil
+	return withKey(b, call, in.KeyId, false, func(k *key) (*kms.GetKeyPolicyOutput, error) {
+		if err := checkPolicyName(in.PolicyName); err != nil {
+			return nil, err
+		}
+		return &kms.GetKeyPolicyOutput{Policy: aws.String(k.policy), PolicyName: aws.String(policyName)}, nil
+	})
 }
 
 // putKeyPolicy replaces a customer managed key's key policy (PutKeyPolicy).
@@ -164,23 +160,19 @@ func (b *Backend) putKeyPolicy(call *core.Call, in *kms.PutKeyPolicyInput) (*kms
 	if in.Policy == nil {
 		return nil, missing("policy")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	_, k, err := b.lookup(call, aws.ToString(in.KeyId), false)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkPolicyName(in.PolicyName); err != nil {
-		return nil, err
-	}
-	if err := customerOnly(call, k, "PutKeyPolicy"); err != nil {
-		return nil, err
-	}
-	if err := checkPolicy(*in.Policy); err != nil {
-		return nil, err
-	}
-	k.policy = *in.Policy
-	return &kms.PutKeyPolicyOutput{}, nil
+	return withKey(b, call, in.KeyId, false, func(k *key) (*kms.PutKeyPolicyOutput, error) {
+		if err := checkPolicyName(in.PolicyName); err != nil {
+			return nil, err
+		}
+		if err := customerOnly(call, k, "PutKeyPolicy"); err != nil {
+			return nil, err
+		}
+		if err := checkPolicy(*in.Policy); err != nil {
+			return nil, err
+		}
+		k.policy = *in.Policy
+		return &kms.PutKeyPolicyOutput{}, nil
+	})
 }
 
 // listKeyPolicies answers the names of a key's key policies: "default", the only one (ListKeyPolicies).

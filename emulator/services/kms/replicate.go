@@ -32,39 +32,35 @@ func (b *Backend) replicateKey(call *core.Call, in *kms.ReplicateKeyInput) (*kms
 			return nil, err
 		}
 	}
-	tags, err := requestTags(in.Tags)
+	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	_, k, err := b.manage(call, aws.ToString(in.KeyId), "ReplicateKey")
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case !k.multiRegion():
-		return nil, unsupported("%s is not a multi-Region key; only multi-Region primary keys can be replicated.", k.arn)
-	case k.replica():
-		return nil, unsupported("%s is a multi-Region replica key; only its primary key in %s can be replicated.", k.arn, k.primary)
-	}
-	scope := core.Scope{Account: k.scope.Account, Region: to}
-	dst := b.regions.For(scope)
-	if _, ok := dst.keys[k.id]; ok {
-		return nil, core.Errorf("AlreadyExistsException", "The multi-Region key %s already exists in %s.", k.id, to)
-	}
-	policy := defaultPolicy(scope)
-	if in.Policy != nil {
-		policy = *in.Policy
-	}
-	if err := dst.tags.Replace(k.id, tags); err != nil {
-		return nil, err
-	}
-	replica := &key{
-		id: k.id, arn: keyARN(scope, k.id), scope: scope, description: aws.ToString(in.Description),
-		spec: k.spec, usage: k.usage, manager: managerCustomer, policy: policy, created: call.Now,
-		state: stateEnabled, primary: k.primary, material: k.material,
-	}
-	dst.keys[k.id] = replica
-	return &kms.ReplicateKeyOutput{ReplicaKeyMetadata: b.describe(replica), ReplicaPolicy: aws.String(policy), ReplicaTags: tagList(dst, k.id)}, nil
+	return withManaged(b, call, in.KeyId, "ReplicateKey", func(k *key) (*kms.ReplicateKeyOutput, error) {
+		switch {
+		case !k.multiRegion():
+			return nil, unsupported("%s is not a multi-Region key; only multi-Region primary keys can be replicated.", k.arn)
+		case k.replica():
+			return nil, unsupported("%s is a multi-Region replica key; only its primary key in %s can be replicated.", k.arn, k.primary)
+		}
+		scope := core.Scope{Account: k.scope.Account, Region: to}
+		dst := b.regions.For(scope)
+		if _, ok := dst.keys[k.id]; ok {
+			return nil, core.Errorf("AlreadyExistsException", "The multi-Region key %s already exists in %s.", k.id, to)
+		}
+		policy := defaultPolicy(scope)
+		if in.Policy != nil {
+			policy = *in.Policy
+		}
+		if err := dst.tags.Replace(k.id, tags); err != nil {
+			return nil, err
+		}
+		replica := &key{
+			id: k.id, arn: keyARN(scope, k.id), scope: scope, description: aws.ToString(in.Description),
+			spec: k.spec, usage: k.usage, manager: managerCustomer, policy: policy, created: call.Now,
+			state: stateEnabled, primary: k.primary, material: k.material,
+		}
+		dst.keys[k.id] = replica
+		return &kms.ReplicateKeyOutput{ReplicaKeyMetadata: b.describe(replica), ReplicaPolicy: aws.String(policy), ReplicaTags: tagList(dst, k.id)}, nil
+	})
 }

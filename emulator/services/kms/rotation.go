@@ -17,6 +17,12 @@ const (
 	defaultRotationDays = 365
 )
 
+// withRotatable runs f, holding b.mu, on the key ref names whose rotation operation may change
+// (rotatable), and returns f's answer or rotatable's error.
+func withRotatable[O any](b *Backend, call *core.Call, ref *string, operation string, f func(*key) (*O, error)) (*O, error) {
+	return core.Holding(&b.mu, func() (*key, error) { return b.rotatable(call, aws.ToString(ref), operation) }, f)
+}
+
 // rotatable returns the key whose automatic rotation EnableKeyRotation or DisableKeyRotation
 // changes, when it may: a customer managed symmetric encryption key that is enabled and, for a
 // multi-Region key, the primary, whose rotation its replicas share. The caller holds b.mu.
@@ -51,46 +57,34 @@ func (b *Backend) enableKeyRotation(call *core.Call, in *kms.EnableKeyRotationIn
 			return nil, tooLarge("rotationPeriodInDays", period, maxRotationDays)
 		}
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	k, err := b.rotatable(call, aws.ToString(in.KeyId), "EnableKeyRotation")
-	if err != nil {
-		return nil, err
-	}
-	m := k.material
-	m.rotation, m.period, m.next = true, period, call.Now.Add(time.Duration(period)*day)
-	return &kms.EnableKeyRotationOutput{}, nil
+	return withRotatable(b, call, in.KeyId, "EnableKeyRotation", func(k *key) (*kms.EnableKeyRotationOutput, error) {
+		m := k.material
+		m.rotation, m.period, m.next = true, period, call.Now.Add(time.Duration(period)*day)
+		return &kms.EnableKeyRotationOutput{}, nil
+	})
 }
 
 // disableKeyRotation turns off automatic rotation of a key's material (DisableKeyRotation).
 func (b *Backend) disableKeyRotation(call *core.Call, in *kms.DisableKeyRotationInput) (*kms.DisableKeyRotationOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	k, err := b.rotatable(call, aws.ToString(in.KeyId), "DisableKeyRotation")
-	if err != nil {
-		return nil, err
-	}
-	m := k.material
-	m.rotation, m.period, m.next = false, 0, time.Time{}
-	return &kms.DisableKeyRotationOutput{}, nil
+	return withRotatable(b, call, in.KeyId, "DisableKeyRotation", func(k *key) (*kms.DisableKeyRotationOutput, error) {
+		m := k.material
+		m.rotation, m.period, m.next = false, 0, time.Time{}
+		return &kms.DisableKeyRotationOutput{}, nil
+	})
 }
 
 // getKeyRotationStatus answers a key's automatic rotation settings (GetKeyRotationStatus).
 func (b *Backend) getKeyRotationStatus(call *core.Call, in *kms.GetKeyRotationStatusInput) (*kms.GetKeyRotationStatusOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	_, k, err := b.lookup(call, aws.ToString(in.KeyId), false)
-	if err != nil {
-		return nil, err
-	}
-	if !k.symmetricEncryption() {
-		return nil, unsupported("%s is a %s key with key usage %s; automatic rotation is supported for symmetric encryption keys only.", k.arn, k.spec, k.usage)
-	}
-	m := k.material
-	m.rotate(call.Now)
-	out := &kms.GetKeyRotationStatusOutput{KeyId: aws.String(k.arn), KeyRotationEnabled: m.rotation}
-	if m.rotation {
-		out.RotationPeriodInDays, out.NextRotationDate = aws.Int32(m.period), aws.Time(m.next)
-	}
-	return out, nil
+	return withKey(b, call, in.KeyId, false, func(k *key) (*kms.GetKeyRotationStatusOutput, error) {
+		if !k.symmetricEncryption() {
+			return nil, unsupported("%s is a %s key with key usage %s; automatic rotation is supported for symmetric encryption keys only.", k.arn, k.spec, k.usage)
+		}
+		m := k.material
+		m.rotate(call.Now)
+		out := &kms.GetKeyRotationStatusOutput{KeyId: aws.String(k.arn), KeyRotationEnabled: m.rotation}
+		if m.rotation {
+			out.RotationPeriodInDays, out.NextRotationDate = aws.Int32(m.period), aws.Time(m.next)
+		}
+		return out, nil
+	})
 }

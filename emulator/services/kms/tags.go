@@ -16,48 +16,37 @@ var tagRules = core.TagRules{
 	Reserved: []string{"aws:"},
 	TooMany:  tagError("Too many tags: a KMS key can have at most 50 tags."),
 	Invalid:  func(problem string) *core.APIError { return tagError("%s", problem) },
+	Repeated: func(key string) *core.APIError {
+		return tagError("Duplicate tag keys: %s appears more than once.", key)
+	},
 }
 
-// requestTags returns the tags of a request as a map, or TagException when it gives a tag key
-// twice (a key has one value per tag key).
-func requestTags(tags []types.Tag) (map[string]string, error) {
-	out, repeated := core.TagMap(tags, func(t types.Tag) (string, string) { return aws.ToString(t.TagKey), aws.ToString(t.TagValue) })
-	if repeated != "" {
-		return nil, tagError("Duplicate tag keys: %s appears more than once.", repeated)
-	}
-	return out, nil
-}
+// tagPair returns an SDK tag's key and value.
+func tagPair(t types.Tag) (string, string) { return aws.ToString(t.TagKey), aws.ToString(t.TagValue) }
 
 // tagList returns the tags of key id in r as the SDK lists them, sorted by tag key.
-func tagList(r *region, id string) []types.Tag {
-	return core.TagList(r.tags, id, func(k, v string) types.Tag { return types.Tag{TagKey: aws.String(k), TagValue: aws.String(v)} })
+func tagList(r *region, id string) []types.Tag { return core.TagList(r.tags, id, tag) }
+
+// tag returns the SDK tag of a key and value.
+func tag(k, v string) types.Tag { return types.Tag{TagKey: aws.String(k), TagValue: aws.String(v)} }
+
+// tagging serves the tag operations on the keys of the caller's region, by key id or ARN,
+// looking a key up with find.
+func (b *Backend) tagging(find func(call *core.Call, ref string) (*region, *key, error)) core.Tagging[*string, types.Tag] {
+	return core.Tagging[*string, types.Tag]{Lock: &b.mu, Rules: tagRules, Pair: tagPair, Tag: tag,
+		Find: func(call *core.Call, id *string) (core.TagTarget, error) {
+			r, k, err := find(call, aws.ToString(id))
+			if err != nil {
+				return core.TagTarget{}, err
+			}
+			return core.TagTarget{Tags: r.tags, ID: k.id}, nil
+		},
+	}
 }
 
-// tagResource adds tags to a customer managed key or replaces their values (TagResource).
-func (b *Backend) tagResource(call *core.Call, in *kms.TagResourceInput) (*kms.TagResourceOutput, error) {
-	tags, err := requestTags(in.Tags)
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, k, err := b.manage(call, aws.ToString(in.KeyId), "TagResource")
-	if err != nil {
-		return nil, err
-	}
-	return &kms.TagResourceOutput{}, r.tags.Merge(tags, k.id)
-}
-
-// untagResource removes tags from a customer managed key; keys it lacks are ignored (UntagResource).
-func (b *Backend) untagResource(call *core.Call, in *kms.UntagResourceInput) (*kms.UntagResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, k, err := b.manage(call, aws.ToString(in.KeyId), "UntagResource")
-	if err != nil {
-		return nil, err
-	}
-	r.tags.Remove(k.id, in.TagKeys...)
-	return &kms.UntagResourceOutput{}, nil
+// managing returns the lookup of a customer managed key that operation may change.
+func (b *Backend) managing(operation string) func(call *core.Call, ref string) (*region, *key, error) {
+	return func(call *core.Call, ref string) (*region, *key, error) { return b.manage(call, ref, operation) }
 }
 
 // listResourceTags lists a key's tags by tag key (ListResourceTags).
@@ -66,13 +55,11 @@ func (b *Backend) listResourceTags(call *core.Call, in *kms.ListResourceTagsInpu
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r, k, err := b.lookup(call, aws.ToString(in.KeyId), false)
+	all, err := b.tagging(func(call *core.Call, ref string) (*region, *key, error) { return b.lookup(call, ref, false) }).List(call, in.KeyId)
 	if err != nil {
 		return nil, err
 	}
-	tags, next, err := page(tagList(r, k.id), func(t types.Tag) string { return aws.ToString(t.TagKey) }, aws.ToString(in.Marker), limit)
+	tags, next, err := page(all, func(t types.Tag) string { return aws.ToString(t.TagKey) }, aws.ToString(in.Marker), limit)
 	if err != nil {
 		return nil, err
 	}

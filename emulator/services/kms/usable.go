@@ -1,8 +1,6 @@
 package kms
 
-import (
-	"github.com/runner-codes/infra-operator/emulator/internal/core"
-)
+import "github.com/runner-codes/infra-operator/emulator/internal/core"
 
 // Usable returns nil when the KMS key keyID names in scope (a key ID, key ARN, alias name or
 // alias ARN, as services that take a KmsKeyId accept) could encrypt now, as another AWS service
@@ -14,9 +12,7 @@ import (
 func (b *Backend) Usable(scope core.Scope, keyID string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	now := b.clock.Now()
-	b.settle(now)
-	k, err := b.resolve(b.regions.For(scope), now, keyID, true)
+	k, err := b.given(scope, keyID)
 	if err != nil {
 		return err
 	}
@@ -35,11 +31,18 @@ func (b *Backend) Usable(scope core.Scope, keyID string) error {
 func (b *Backend) KeyARN(scope core.Scope, keyID string) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	now := b.clock.Now()
-	b.settle(now)
-	k, err := b.resolve(b.regions.For(scope), now, keyID, true)
+	k, err := b.given(scope, keyID)
 	if err != nil {
 		return "", err
 	}
 	return k.arn, nil
+}
+
+// given returns the key keyID names in scope (a key ID, key ARN, alias name or alias ARN) as
+// another service gives it, with every key's deletion settled on the clock. The caller holds
+// b.mu.
+func (b *Backend) given(scope core.Scope, keyID string) (*key, error) {
+	now := b.clock.Now()
+	b.settle(now)
+	return b.resolve(b.regions.For(scope), now, keyID, true)
 }

@@ -14,8 +14,8 @@ func (b *Backend) listAliases(call *core.Call, in *lambda.ListAliasesInput) (*la
 	if _, err := maxItems(in.MaxItems, 50, 10000); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	b.state.Lock()
+	defer b.state.Unlock()
 	if _, err := b.unqualified(call, in.FunctionName); err != nil {
 		return nil, err
 	}

@@ -138,38 +138,34 @@ func (b *Backend) updateFunctionCode(call *core.Call, in *lambda.UpdateFunctionC
 		return nil, err
 	}
 	code := &types.FunctionCode{ZipFile: in.ZipFile, S3Bucket: in.S3Bucket, S3Key: in.S3Key, S3ObjectVersion: in.S3ObjectVersion, ImageUri: in.ImageUri}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.unqualified(call, in.FunctionName)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkRevision(in.RevisionId, f.cfg.RevisionId); err != nil {
-		return nil, err
-	}
-	// Reading the package from S3 under b.mu is safe: S3 never calls into Lambda.
-	src, err := b.checkCode("UpdateFunctionCode", f.cfg.PackageType, code, true)
-	if err != nil {
-		return nil, err
-	}
-	out := &lambda.UpdateFunctionCodeOutput{}
-	if in.DryRun {
+	return withUnqualified(b, call, in.FunctionName, func(f *function) (*lambda.UpdateFunctionCodeOutput, error) {
+		if err := checkRevision(in.RevisionId, f.cfg.RevisionId); err != nil {
+			return nil, err
+		}
+		// Reading the package from S3 under the lock is safe: S3 never calls into Lambda.
+		src, err := b.checkCode("UpdateFunctionCode", f.cfg.PackageType, code, true)
+		if err != nil {
+			return nil, err
+		}
+		out := &lambda.UpdateFunctionCodeOutput{}
+		if in.DryRun {
+			copyFields(out, f.cfg)
+			return out, nil
+		}
+		if err := f.startUpdate(call); err != nil {
+			return nil, err
+		}
+		f.code, f.cfg.CodeSha256, f.cfg.CodeSize = src.code, aws.String(src.sha), src.size
+		if len(in.Architectures) > 0 {
+			f.cfg.Architectures = in.Architectures
+		}
+		f.revision++
+		f.cfg.RevisionId = aws.String(b.revision())
+		if in.Publish {
+			copyFields(out, b.publish(call, f, nil).cfg)
+			return out, nil
+		}
 		copyFields(out, f.cfg)
 		return out, nil
-	}
-	if err := f.startUpdate(call); err != nil {
-		return nil, err
-	}
-	f.code, f.cfg.CodeSha256, f.cfg.CodeSize = src.code, aws.String(src.sha), src.size
-	if len(in.Architectures) > 0 {
-		f.cfg.Architectures = in.Architectures
-	}
-	f.revision++
-	f.cfg.RevisionId = aws.String(b.revision())
-	if in.Publish {
-		copyFields(out, b.publish(call, f, nil).cfg)
-		return out, nil
-	}
-	copyFields(out, f.cfg)
-	return out, nil
+	})
 }

@@ -23,46 +23,34 @@ func (b *Backend) putFunctionConcurrency(call *core.Call, in *lambda.PutFunction
 	if want < 0 {
 		return nil, validationf("Value '%d' at 'reservedConcurrentExecutions' failed to satisfy constraint: Member must have value greater than or equal to 0", want)
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.unqualified(call, in.FunctionName)
-	if err != nil {
-		return nil, err
-	}
-	reserved := int(want)
-	for _, other := range b.functions.Of(call) {
-		if other != f && other.concurrency != nil {
-			reserved += int(*other.concurrency)
+	return withUnqualified(b, call, in.FunctionName, func(f *function) (*lambda.PutFunctionConcurrencyOutput, error) {
+		reserved := int(want)
+		for _, other := range b.state.Of(call) {
+			if other != f && other.concurrency != nil {
+				reserved += int(*other.concurrency)
+			}
 		}
-	}
-	if AccountConcurrency-reserved < UnreservedMinimum {
-		return nil, invalidParameter("Specified ReservedConcurrentExecutions for function decreases account's UnreservedConcurrentExecution below its minimum value of [%d].", UnreservedMinimum)
-	}
-	f.concurrency = aws.Int32(want)
-	return &lambda.PutFunctionConcurrencyOutput{ReservedConcurrentExecutions: aws.Int32(want)}, nil
+		if AccountConcurrency-reserved < UnreservedMinimum {
+			return nil, invalidParameter("Specified ReservedConcurrentExecutions for function decreases account's UnreservedConcurrentExecution below its minimum value of [%d].", UnreservedMinimum)
+		}
+		f.concurrency = aws.Int32(want)
+		return &lambda.PutFunctionConcurrencyOutput{ReservedConcurrentExecutions: aws.Int32(want)}, nil
+	})
 }
 
 // getFunctionConcurrency answers a function's reserved concurrency, nothing when none is
 // reserved.
 func (b *Backend) getFunctionConcurrency(call *core.Call, in *lambda.GetFunctionConcurrencyInput) (*lambda.GetFunctionConcurrencyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.unqualified(call, in.FunctionName)
-	if err != nil {
-		return nil, err
-	}
-	return &lambda.GetFunctionConcurrencyOutput{ReservedConcurrentExecutions: f.concurrency}, nil
+	return withUnqualified(b, call, in.FunctionName, func(f *function) (*lambda.GetFunctionConcurrencyOutput, error) {
+		return &lambda.GetFunctionConcurrencyOutput{ReservedConcurrentExecutions: f.concurrency}, nil
+	})
 }
 
 // deleteFunctionConcurrency removes a function's reservation; the function then uses the
 // account's unreserved concurrency.
 func (b *Backend) deleteFunctionConcurrency(call *core.Call, in *lambda.DeleteFunctionConcurrencyInput) (*lambda.DeleteFunctionConcurrencyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.unqualified(call, in.FunctionName)
-	if err != nil {
-		return nil, err
-	}
-	f.concurrency = nil
-	return &lambda.DeleteFunctionConcurrencyOutput{}, nil
+	return withUnqualified(b, call, in.FunctionName, func(f *function) (*lambda.DeleteFunctionConcurrencyOutput, error) {
+		f.concurrency = nil
+		return &lambda.DeleteFunctionConcurrencyOutput{}, nil
+	})
 }

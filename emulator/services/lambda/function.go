@@ -39,7 +39,8 @@ type function struct {
 }
 
 // settle finishes the transitions whose time has come, of $LATEST and of the published
-// versions; a finished transition gives a new RevisionId, as on AWS. The caller holds b.mu.
+// versions; a finished transition gives a new RevisionId, as on AWS. The caller holds the
+// backend's lock.
 func (b *Backend) settle(call *core.Call, f *function) {
 	if settle(&f.cfg, f.until, call.Now) {
 		f.cfg.RevisionId = aws.String(b.revision())
@@ -139,9 +140,9 @@ func (b *Backend) createFunction(call *core.Call, in *lambda.CreateFunctionInput
 	if s.vpcID, err = b.resolveVPC(call.Scope(), in.VpcConfig); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	functions := b.functions.Of(call)
+	b.state.Lock()
+	defer b.state.Unlock()
+	functions := b.state.Of(call)
 	if _, exists := functions[name]; exists {
 		return nil, conflict("Function already exist: %s", name)
 	}
@@ -185,7 +186,7 @@ func (b *Backend) createFunction(call *core.Call, in *lambda.CreateFunctionInput
 // lastModified formats a time as Lambda does: 2026-11-22T12:00:00.000+0000.
 func lastModified(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000-0700") }
 
-// revision returns a new RevisionId, a UUID in form. The caller holds b.mu.
+// revision returns a new RevisionId, a UUID in form. The caller holds the backend's lock.
 func (b *Backend) revision() string {
 	b.seq++
 	return fmt.Sprintf("%08x-0000-4000-8000-%012x", b.seq, b.seq)

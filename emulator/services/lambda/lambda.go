@@ -12,7 +12,6 @@ package lambda
 
 import (
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -37,24 +36,24 @@ type Code interface {
 
 // Backend holds the functions of every account and region.
 type Backend struct {
-	clock     *core.Clock
-	code      Code
-	network   Network
-	mu        sync.Mutex
-	functions *core.Regions[map[string]*function] // by name
-	tags      *core.Tags                          // the functions', by unqualified ARN
-	seq       int                                 // numbers revision and URL ids
+	clock   *core.Clock
+	code    Code
+	network Network
+	state   *core.Backend[map[string]*function] // the functions of each region, by name
+	tags    *core.Tags                          // the functions', by unqualified ARN
+	seq     int                                 // numbers revision and URL ids
 }
 
 // New returns an empty Lambda backend that reads deployment packages from code and checks the
 // subnets and security groups of functions' VPC configurations against network.
 func New(clock *core.Clock, code Code, network Network) *Backend {
 	return &Backend{clock: clock, code: code, network: network, tags: core.NewTags(tagRules),
-		functions: core.NewRegions(func(core.Scope) map[string]*function { return map[string]*function{} })}
+		state: core.NewBackend(func(core.Scope) map[string]*function { return map[string]*function{} })}
 }
 
 // Service describes Lambda to the router.
 func (b *Backend) Service() *core.Service {
+	tagging := b.tagging()
 	return &core.Service{
 		SigningName: "lambda",
 		ID:          "Lambda",
@@ -85,9 +84,9 @@ func (b *Backend) Service() *core.Service {
 			"AddPermission":                core.Op(b.addPermission),
 			"RemovePermission":             core.Op(b.removePermission),
 			"GetPolicy":                    core.Op(b.getPolicy),
-			"TagResource":                  core.Op(b.tagResource),
-			"UntagResource":                core.Op(b.untagResource),
-			"ListTags":                     core.Op(b.listTags),
+			"TagResource":                  core.AddOp[lambda.TagResourceOutput](tagging, func(in *lambda.TagResourceInput) (*string, map[string]string) { return in.Resource, in.Tags }),
+			"UntagResource":                core.RemoveOp[lambda.UntagResourceOutput](tagging, func(in *lambda.UntagResourceInput) (*string, []string) { return in.Resource, in.TagKeys }),
+			"ListTags":                     core.MapOp(tagging, func(in *lambda.ListTagsInput) *string { return in.Resource }, func(tags map[string]string) *lambda.ListTagsOutput { return &lambda.ListTagsOutput{Tags: tags} }),
 			"GetFunctionCodeSigningConfig": core.Op(b.getFunctionCodeSigningConfig),
 			"ListAliases":                  core.Op(b.listAliases),
 		},
@@ -102,23 +101,33 @@ func (b *Backend) listFunctions(call *core.Call, in *lambda.ListFunctionsInput) 
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	functions := b.functions.Of(call)
-	names, next, ok := core.Page(core.SortedKeys(functions), aws.ToString(in.Marker), size)
-	if !ok {
-		return nil, invalidParameter("Invalid marker: %s", aws.ToString(in.Marker))
+	b.state.Lock()
+	defer b.state.Unlock()
+	functions := b.state.Of(call)
+	names, next, err := pageOf(core.SortedKeys(functions), in.Marker, size)
+	if err != nil {
+		return nil, err
 	}
-	out := &lambda.ListFunctionsOutput{Functions: []types.FunctionConfiguration{}}
+	out := &lambda.ListFunctionsOutput{Functions: []types.FunctionConfiguration{}, NextMarker: next}
 	for _, name := range names {
 		f := functions[name]
 		b.settle(call, f)
 		out.Functions = append(out.Functions, f.cfg)
 	}
-	if next != "" {
-		out.NextMarker = aws.String(next)
-	}
 	return out, nil
+}
+
+// pageOf returns the page of all that a List request's Marker and page size select, and the
+// NextMarker of the page after it (nil after the last), or the error for an unknown Marker.
+func pageOf[T any](all []T, marker *string, size int) ([]T, *string, error) {
+	page, next, ok := core.Page(all, aws.ToString(marker), size)
+	if !ok {
+		return nil, nil, invalidParameter("Invalid marker: %s", aws.ToString(marker))
+	}
+	if next == "" {
+		return page, nil, nil
+	}
+	return page, aws.String(next), nil
 }
 
 // maxItems checks a MaxItems parameter against its range 1..limit and returns the page size it
@@ -135,10 +144,8 @@ func maxItems(v *int32, def, limit int) (int, error) {
 
 // dump returns the functions of every account and region, for debugging.
 func (b *Backend) dump() any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	out := map[string]any{}
-	for scope, functions := range b.functions.All() {
+	for scope, functions := range b.state.All() {
 		for name, f := range functions {
 			out[scope.Account+"/"+scope.Region+"/"+name] = map[string]any{"state": f.cfg.State, "runtime": f.cfg.Runtime,
 				"versions": len(f.versions), "tags": b.tags.Map(*f.cfg.FunctionArn)}

@@ -61,9 +61,9 @@ func functionNotFound(call *core.Call, t target) *core.APIError {
 }
 
 // find returns the function t names, whatever its qualifier, with its transitions settled.
-// The caller holds b.mu.
+// The caller holds the backend's lock.
 func (b *Backend) find(call *core.Call, t target) (*function, error) {
-	f, ok := b.functions.Of(call)[t.name]
+	f, ok := b.state.Of(call)[t.name]
 	if !ok || t.elsewhere {
 		return nil, functionNotFound(call, target{name: t.name})
 	}
@@ -71,8 +71,15 @@ func (b *Backend) find(call *core.Call, t target) (*function, error) {
 	return f, nil
 }
 
+// withUnqualified runs f, holding the backend's lock, on the function nameOrARN names without a
+// qualifier (unqualified), and returns f's answer or the lookup's error.
+func withUnqualified[O any](b *Backend, call *core.Call, nameOrARN *string, f func(*function) (*O, error)) (*O, error) {
+	return core.Holding(b.state, func() (*function, error) { return b.unqualified(call, nameOrARN) }, f)
+}
+
 // unqualified returns the function a request names for an operation on the function as a
-// whole (updates, concurrency, tags), which takes no version or alias. The caller holds b.mu.
+// whole (updates, concurrency, tags), which takes no version or alias. The caller holds the
+// backend's lock.
 func (b *Backend) unqualified(call *core.Call, nameOrARN *string) (*function, error) {
 	t, err := parseTarget(call, nameOrARN, nil)
 	if err != nil {

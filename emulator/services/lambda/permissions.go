@@ -72,7 +72,7 @@ func principal(p string) any {
 // policyTarget returns the configuration whose RevisionId a policy request reads and changes,
 // the function's or a version's, and the key of its policy in f.policies: "" for the function
 // (which $LATEST also names), or the version number. Aliases are not emulated and are not
-// found. The caller holds b.mu.
+// found. The caller holds the backend's lock.
 func (b *Backend) policyTarget(call *core.Call, t target) (*function, *types.FunctionConfiguration, string, error) {
 	f, err := b.find(call, t)
 	if err != nil {
@@ -86,6 +86,28 @@ func (b *Backend) policyTarget(call *core.Call, t target) (*function, *types.Fun
 		return f, &v.cfg, t.qualifier, nil
 	}
 	return nil, nil, "", functionNotFound(call, t)
+}
+
+// withPolicy runs f, holding the backend's lock, on the function or version a policy request
+// names (policyTarget), the configuration whose RevisionId it reads and changes, the key of its
+// policy in f.policies and that policy (nil when it has none). Adding refuses $LATEST, which
+// takes no policy of its own, before looking the function up.
+func withPolicy[O any](b *Backend, call *core.Call, name, qualifier *string, adding bool,
+	f func(fn *function, cfg *types.FunctionConfiguration, key string, p *policy) (*O, error)) (*O, error) {
+	t, err := parseTarget(call, name, qualifier)
+	if err != nil {
+		return nil, err
+	}
+	if adding && t.qualifier == "$LATEST" {
+		return nil, invalidParameter("We currently do not support adding policies for $LATEST.")
+	}
+	b.state.Lock()
+	defer b.state.Unlock()
+	fn, cfg, key, err := b.policyTarget(call, t)
+	if err != nil {
+		return nil, err
+	}
+	return f(fn, cfg, key, fn.policies[key])
 }
 
 // checkPermission validates what AddPermission is given against the API reference.
@@ -115,109 +137,79 @@ func (b *Backend) addPermission(call *core.Call, in *lambda.AddPermissionInput) 
 	if err := checkPermission(in); err != nil {
 		return nil, err
 	}
-	t, err := parseTarget(call, in.FunctionName, in.Qualifier)
-	if err != nil {
-		return nil, err
-	}
-	if t.qualifier == "$LATEST" {
-		return nil, invalidParameter("We currently do not support adding policies for $LATEST.")
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, cfg, key, err := b.policyTarget(call, t)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkRevision(in.RevisionId, cfg.RevisionId); err != nil {
-		return nil, err
-	}
-	p := f.policies[key]
-	if p == nil {
-		p = &policy{}
-	}
-	sid := aws.ToString(in.StatementId)
-	if slices.ContainsFunc(p.statements, func(s statement) bool { return s.Sid == sid }) {
-		return nil, conflict("The statement id (%s) provided already exists. Please provide a new statement id, or remove the existing statement.", sid)
-	}
-	s := statement{Sid: sid, Effect: "Allow", Principal: principal(aws.ToString(in.Principal)), Action: aws.ToString(in.Action),
-		Resource: aws.ToString(cfg.FunctionArn)}
-	condition := func(operator, key string, value *string) {
-		if aws.ToString(value) == "" {
-			return
+	return withPolicy(b, call, in.FunctionName, in.Qualifier, true, func(f *function, cfg *types.FunctionConfiguration, key string, p *policy) (*lambda.AddPermissionOutput, error) {
+		if err := checkRevision(in.RevisionId, cfg.RevisionId); err != nil {
+			return nil, err
 		}
-		if s.Condition == nil {
-			s.Condition = map[string]map[string]string{}
+		if p == nil {
+			p = &policy{}
 		}
-		if s.Condition[operator] == nil {
-			s.Condition[operator] = map[string]string{}
+		sid := aws.ToString(in.StatementId)
+		if slices.ContainsFunc(p.statements, func(s statement) bool { return s.Sid == sid }) {
+			return nil, conflict("The statement id (%s) provided already exists. Please provide a new statement id, or remove the existing statement.", sid)
 		}
-		s.Condition[operator][key] = *value
-	}
-	condition("ArnLike", "AWS:SourceArn", in.SourceArn)
-	condition("StringEquals", "AWS:SourceAccount", in.SourceAccount)
-	condition("StringEquals", "aws:PrincipalOrgID", in.PrincipalOrgID)
-	condition("StringEquals", "lambda:EventSourceToken", in.EventSourceToken)
-	condition("StringEquals", "lambda:FunctionUrlAuthType", aws.String(string(in.FunctionUrlAuthType)))
-	grown := &policy{statements: append(slices.Clone(p.statements), s)}
-	if size := len(grown.document()); size > maxPolicy {
-		return nil, &core.APIError{Code: "PolicyLengthExceededException", Status: http.StatusBadRequest,
-			Message: "The final policy size (" + strconv.Itoa(size) + ") is bigger than the limit (20480)."}
-	}
-	f.policies[key] = grown
-	cfg.RevisionId = aws.String(b.revision())
-	text, _ := json.Marshal(s)
-	return &lambda.AddPermissionOutput{Statement: aws.String(string(text))}, nil
+		s := statement{Sid: sid, Effect: "Allow", Principal: principal(aws.ToString(in.Principal)), Action: aws.ToString(in.Action),
+			Resource: aws.ToString(cfg.FunctionArn)}
+		condition := func(operator, key string, value *string) {
+			if aws.ToString(value) == "" {
+				return
+			}
+			if s.Condition == nil {
+				s.Condition = map[string]map[string]string{}
+			}
+			if s.Condition[operator] == nil {
+				s.Condition[operator] = map[string]string{}
+			}
+			s.Condition[operator][key] = *value
+		}
+		condition("ArnLike", "AWS:SourceArn", in.SourceArn)
+		condition("StringEquals", "AWS:SourceAccount", in.SourceAccount)
+		condition("StringEquals", "aws:PrincipalOrgID", in.PrincipalOrgID)
+		condition("StringEquals", "lambda:EventSourceToken", in.EventSourceToken)
+		condition("StringEquals", "lambda:FunctionUrlAuthType", aws.String(string(in.FunctionUrlAuthType)))
+		grown := &policy{statements: append(slices.Clone(p.statements), s)}
+		if size := len(grown.document()); size > maxPolicy {
+			return nil, &core.APIError{Code: "PolicyLengthExceededException", Status: http.StatusBadRequest,
+				Message: "The final policy size (" + strconv.Itoa(size) + ") is bigger than the limit (20480)."}
+		}
+		f.policies[key] = grown
+		cfg.RevisionId = aws.String(b.revision())
+		text, _ := json.Marshal(s)
+		return &lambda.AddPermissionOutput{Statement: aws.String(string(text))}, nil
+	})
 }
 
 // removePermission removes a statement from the resource-based policy of a function or
 // version; the policy goes with its last statement. The RevisionId changes.
 func (b *Backend) removePermission(call *core.Call, in *lambda.RemovePermissionInput) (*lambda.RemovePermissionOutput, error) {
-	t, err := parseTarget(call, in.FunctionName, in.Qualifier)
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, cfg, key, err := b.policyTarget(call, t)
-	if err != nil {
-		return nil, err
-	}
-	p := f.policies[key]
-	if p == nil {
-		return nil, core.NotFoundf("ResourceNotFoundException", "No policy is associated with the given resource.")
-	}
-	sid := aws.ToString(in.StatementId)
-	i := slices.IndexFunc(p.statements, func(s statement) bool { return s.Sid == sid })
-	if i < 0 {
-		return nil, core.NotFoundf("ResourceNotFoundException", "Statement %s is not found in resource policy.", sid)
-	}
-	if err := checkRevision(in.RevisionId, cfg.RevisionId); err != nil {
-		return nil, err
-	}
-	p.statements = slices.Delete(slices.Clone(p.statements), i, i+1)
-	if len(p.statements) == 0 {
-		delete(f.policies, key)
-	}
-	cfg.RevisionId = aws.String(b.revision())
-	return &lambda.RemovePermissionOutput{}, nil
+	return withPolicy(b, call, in.FunctionName, in.Qualifier, false, func(f *function, cfg *types.FunctionConfiguration, key string, p *policy) (*lambda.RemovePermissionOutput, error) {
+		if p == nil {
+			return nil, core.NotFoundf("ResourceNotFoundException", "No policy is associated with the given resource.")
+		}
+		sid := aws.ToString(in.StatementId)
+		i := slices.IndexFunc(p.statements, func(s statement) bool { return s.Sid == sid })
+		if i < 0 {
+			return nil, core.NotFoundf("ResourceNotFoundException", "Statement %s is not found in resource policy.", sid)
+		}
+		if err := checkRevision(in.RevisionId, cfg.RevisionId); err != nil {
+			return nil, err
+		}
+		p.statements = slices.Delete(slices.Clone(p.statements), i, i+1)
+		if len(p.statements) == 0 {
+			delete(f.policies, key)
+		}
+		cfg.RevisionId = aws.String(b.revision())
+		return &lambda.RemovePermissionOutput{}, nil
+	})
 }
 
 // getPolicy answers the resource-based policy of a function or version as a JSON document,
 // with the function's (or version's) RevisionId.
 func (b *Backend) getPolicy(call *core.Call, in *lambda.GetPolicyInput) (*lambda.GetPolicyOutput, error) {
-	t, err := parseTarget(call, in.FunctionName, in.Qualifier)
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, cfg, key, err := b.policyTarget(call, t)
-	if err != nil {
-		return nil, err
-	}
-	p := f.policies[key]
-	if p == nil {
-		return nil, core.NotFoundf("ResourceNotFoundException", "The resource you requested does not exist.")
-	}
-	return &lambda.GetPolicyOutput{Policy: aws.String(p.document()), RevisionId: cfg.RevisionId}, nil
+	return withPolicy(b, call, in.FunctionName, in.Qualifier, false, func(f *function, cfg *types.FunctionConfiguration, key string, p *policy) (*lambda.GetPolicyOutput, error) {
+		if p == nil {
+			return nil, core.NotFoundf("ResourceNotFoundException", "The resource you requested does not exist.")
+		}
+		return &lambda.GetPolicyOutput{Policy: aws.String(p.document()), RevisionId: cfg.RevisionId}, nil
+	})
 }

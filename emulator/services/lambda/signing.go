@@ -11,11 +11,7 @@ import (
 // signing configurations are not emulated, so no function has one: the ARN is empty, as AWS
 // answers for a function without one.
 func (b *Backend) getFunctionCodeSigningConfig(call *core.Call, in *lambda.GetFunctionCodeSigningConfigInput) (*lambda.GetFunctionCodeSigningConfigOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.unqualified(call, in.FunctionName)
-	if err != nil {
-		return nil, err
-	}
-	return &lambda.GetFunctionCodeSigningConfigOutput{FunctionName: f.cfg.FunctionName, CodeSigningConfigArn: aws.String("")}, nil
+	return withUnqualified(b, call, in.FunctionName, func(f *function) (*lambda.GetFunctionCodeSigningConfigOutput, error) {
+		return &lambda.GetFunctionCodeSigningConfigOutput{FunctionName: f.cfg.FunctionName, CodeSigningConfigArn: aws.String("")}, nil
+	})
 }

@@ -8,10 +8,22 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
+// withTarget runs f, holding the backend's lock, on the function or version a request's
+// FunctionName and Qualifier name (parseTarget), and returns f's answer or parseTarget's error.
+func withTarget[O any](b *Backend, call *core.Call, name, qualifier *string, f func(t target) (*O, error)) (*O, error) {
+	t, err := parseTarget(call, name, qualifier)
+	if err != nil {
+		return nil, err
+	}
+	b.state.Lock()
+	defer b.state.Unlock()
+	return f(t)
+}
+
 // view returns the configuration and deployment package a qualified request reads: the
 // function's ($LATEST under the unqualified ARN) without a qualifier, $LATEST under its
 // qualified ARN, or a published version. Aliases are not emulated and are not found. The
-// caller holds b.mu.
+// caller holds the backend's lock.
 func (b *Backend) view(call *core.Call, t target) (types.FunctionConfiguration, types.FunctionCode, error) {
 	f, err := b.find(call, t)
 	if err != nil {
@@ -34,40 +46,32 @@ func (b *Backend) view(call *core.Call, t target) (types.FunctionConfiguration, 
 // getFunction answers a function's or a version's configuration, where its package is, the
 // function's tags and its reserved concurrency.
 func (b *Backend) getFunction(call *core.Call, in *lambda.GetFunctionInput) (*lambda.GetFunctionOutput, error) {
-	t, err := parseTarget(call, in.FunctionName, in.Qualifier)
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	cfg, code, err := b.view(call, t)
-	if err != nil {
-		return nil, err
-	}
-	f := b.functions.Of(call)[t.name]
-	out := &lambda.GetFunctionOutput{Configuration: &cfg, Code: location(call, cfg, code),
-		Tags: b.tags.Map(aws.ToString(f.cfg.FunctionArn))}
-	if f.concurrency != nil {
-		out.Concurrency = &types.Concurrency{ReservedConcurrentExecutions: f.concurrency}
-	}
-	return out, nil
+	return withTarget(b, call, in.FunctionName, in.Qualifier, func(t target) (*lambda.GetFunctionOutput, error) {
+		cfg, code, err := b.view(call, t)
+		if err != nil {
+			return nil, err
+		}
+		f := b.state.Of(call)[t.name]
+		out := &lambda.GetFunctionOutput{Configuration: &cfg, Code: location(call, cfg, code),
+			Tags: b.tags.Map(aws.ToString(f.cfg.FunctionArn))}
+		if f.concurrency != nil {
+			out.Concurrency = &types.Concurrency{ReservedConcurrentExecutions: f.concurrency}
+		}
+		return out, nil
+	})
 }
 
 // getFunctionConfiguration answers a function's or a version's configuration.
 func (b *Backend) getFunctionConfiguration(call *core.Call, in *lambda.GetFunctionConfigurationInput) (*lambda.GetFunctionConfigurationOutput, error) {
-	t, err := parseTarget(call, in.FunctionName, in.Qualifier)
-	if err != nil {
-		return nil, err
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	cfg, _, err := b.view(call, t)
-	if err != nil {
-		return nil, err
-	}
-	out := &lambda.GetFunctionConfigurationOutput{}
-	copyFields(out, cfg)
-	return out, nil
+	return withTarget(b, call, in.FunctionName, in.Qualifier, func(t target) (*lambda.GetFunctionConfigurationOutput, error) {
+		cfg, _, err := b.view(call, t)
+		if err != nil {
+			return nil, err
+		}
+		out := &lambda.GetFunctionConfigurationOutput{}
+		copyFields(out, cfg)
+		return out, nil
+	})
 }
 
 // startUpdate refuses an update while the function is being created or another update is in
@@ -101,31 +105,28 @@ func (b *Backend) updateFunctionConfiguration(call *core.Call, in *lambda.Update
 	if err := s.check(false, call.Region); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.unqualified(call, in.FunctionName)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkRevision(in.RevisionId, f.cfg.RevisionId); err != nil {
-		return nil, err
-	}
-	if f.cfg.PackageType == types.PackageTypeImage && (in.Runtime != "" || in.Handler != nil || len(in.Layers) > 0) {
-		return nil, invalidParameter("Please don't provide Handler or Runtime or Layer when the intended function PackageType is Image.")
-	}
-	// Looking the subnets and groups up under b.mu is safe: EC2 never calls into Lambda.
-	if s.vpcID, err = b.resolveVPC(call.Scope(), in.VpcConfig); err != nil {
-		return nil, err
-	}
-	if err := f.startUpdate(call); err != nil {
-		return nil, err
-	}
-	s.apply(&f.cfg)
-	f.revision++
-	f.cfg.RevisionId = aws.String(b.revision())
-	out := &lambda.UpdateFunctionConfigurationOutput{}
-	copyFields(out, f.cfg)
-	return out, nil
+	return withUnqualified(b, call, in.FunctionName, func(f *function) (*lambda.UpdateFunctionConfigurationOutput, error) {
+		if err := checkRevision(in.RevisionId, f.cfg.RevisionId); err != nil {
+			return nil, err
+		}
+		if f.cfg.PackageType == types.PackageTypeImage && (in.Runtime != "" || in.Handler != nil || len(in.Layers) > 0) {
+			return nil, invalidParameter("Please don't provide Handler or Runtime or Layer when the intended function PackageType is Image.")
+		}
+		// Looking the subnets and groups up under the lock is safe: EC2 never calls into Lambda.
+		var err error
+		if s.vpcID, err = b.resolveVPC(call.Scope(), in.VpcConfig); err != nil {
+			return nil, err
+		}
+		if err := f.startUpdate(call); err != nil {
+			return nil, err
+		}
+		s.apply(&f.cfg)
+		f.revision++
+		f.cfg.RevisionId = aws.String(b.revision())
+		out := &lambda.UpdateFunctionConfigurationOutput{}
+		copyFields(out, f.cfg)
+		return out, nil
+	})
 }
 
 // deleteFunction deletes a function with everything it has (versions, URL, reserved
@@ -139,8 +140,8 @@ func (b *Backend) deleteFunction(call *core.Call, in *lambda.DeleteFunctionInput
 	if t.qualifier == "$LATEST" {
 		return nil, invalidParameter("$LATEST version cannot be deleted without deleting the function.")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	b.state.Lock()
+	defer b.state.Unlock()
 	f, err := b.find(call, t)
 	if err != nil {
 		return nil, err
@@ -153,7 +154,7 @@ func (b *Backend) deleteFunction(call *core.Call, in *lambda.DeleteFunctionInput
 		delete(f.policies, t.qualifier)
 		return &lambda.DeleteFunctionOutput{}, nil
 	}
-	delete(b.functions.Of(call), t.name)
+	delete(b.state.Of(call), t.name)
 	b.tags.Delete(aws.ToString(f.cfg.FunctionArn))
 	return &lambda.DeleteFunctionOutput{}, nil
 }

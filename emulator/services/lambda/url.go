@@ -31,9 +31,15 @@ func urlNotFound() *core.APIError {
 // urlTime formats a function URL's CreationTime and LastModifiedTime, in ISO 8601.
 func urlTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z") }
 
+// withURLFunction runs f, holding the backend's lock, on the function whose URL configuration a
+// request names (urlFunction), and returns f's answer or the lookup's error.
+func withURLFunction[O any](b *Backend, call *core.Call, nameOrARN, qualifier *string, f func(*function) (*O, error)) (*O, error) {
+	return core.Holding(b.state, func() (*function, error) { return b.urlFunction(call, nameOrARN, qualifier) }, f)
+}
+
 // urlFunction returns the function whose URL a request names. A function URL belongs to the
 // function itself or to an alias (its Qualifier may be neither a version nor $LATEST); aliases
-// are not emulated, so a qualified URL is never found. The caller holds b.mu.
+// are not emulated, so a qualified URL is never found. The caller holds the backend's lock.
 func (b *Backend) urlFunction(call *core.Call, nameOrARN, qualifier *string) (*function, error) {
 	t, err := parseTarget(call, nameOrARN, qualifier)
 	if err != nil {
@@ -106,45 +112,37 @@ func (b *Backend) createFunctionURLConfig(call *core.Call, in *lambda.CreateFunc
 	if err := checkURLSettings(in.AuthType, true, in.InvokeMode, in.Cors); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.urlFunction(call, in.FunctionName, in.Qualifier)
-	if err != nil {
-		return nil, err
-	}
-	if f.url != nil {
-		return nil, &core.APIError{Code: "ResourceConflictException", Status: http.StatusConflict,
-			Message: fmt.Sprintf("Failed to create function url config for [functionArn = %s]. Error message:  FunctionUrlConfig exists for this Lambda function", aws.ToString(f.cfg.FunctionArn))}
-	}
-	b.seq++
-	sum := sha256.Sum256(fmt.Appendf(nil, "%s/%d", aws.ToString(f.cfg.FunctionArn), b.seq))
-	mode := in.InvokeMode
-	if mode == "" {
-		mode = types.InvokeModeBuffered
-	}
-	now := aws.String(urlTime(call.Now))
-	f.url = &types.FunctionUrlConfig{AuthType: in.AuthType, Cors: corsOrNil(in.Cors), CreationTime: now, LastModifiedTime: now,
-		FunctionArn: f.cfg.FunctionArn, InvokeMode: mode,
-		FunctionUrl: aws.String("https://" + urlID.EncodeToString(sum[:])[:32] + ".lambda-url." + call.Region + ".on.aws/")}
-	u := f.url
-	return &lambda.CreateFunctionUrlConfigOutput{AuthType: u.AuthType, Cors: u.Cors, CreationTime: u.CreationTime,
-		FunctionArn: u.FunctionArn, FunctionUrl: u.FunctionUrl, InvokeMode: u.InvokeMode}, nil
+	return withURLFunction(b, call, in.FunctionName, in.Qualifier, func(f *function) (*lambda.CreateFunctionUrlConfigOutput, error) {
+		if f.url != nil {
+			return nil, &core.APIError{Code: "ResourceConflictException", Status: http.StatusConflict,
+				Message: fmt.Sprintf("Failed to create function url config for [functionArn = %s]. Error message:  FunctionUrlConfig exists for this Lambda function", aws.ToString(f.cfg.FunctionArn))}
+		}
+		b.seq++
+		sum := sha256.Sum256(fmt.Appendf(nil, "%s/%d", aws.ToString(f.cfg.FunctionArn), b.seq))
+		mode := in.InvokeMode
+		if mode == "" {
+			mode = types.InvokeModeBuffered
+		}
+		now := aws.String(urlTime(call.Now))
+		f.url = &types.FunctionUrlConfig{AuthType: in.AuthType, Cors: corsOrNil(in.Cors), CreationTime: now, LastModifiedTime: now,
+			FunctionArn: f.cfg.FunctionArn, InvokeMode: mode,
+			FunctionUrl: aws.String("https://" + urlID.EncodeToString(sum[:])[:32] + ".lambda-url." + call.Region + ".on.aws/")}
+		u := f.url
+		return &lambda.CreateFunctionUrlConfigOutput{AuthType: u.AuthType, Cors: u.Cors, CreationTime: u.CreationTime,
+			FunctionArn: u.FunctionArn, FunctionUrl: u.FunctionUrl, InvokeMode: u.InvokeMode}, nil
+	})
 }
 
 // getFunctionURLConfig answers a function's URL and its settings.
 func (b *Backend) getFunctionURLConfig(call *core.Call, in *lambda.GetFunctionUrlConfigInput) (*lambda.GetFunctionUrlConfigOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.urlFunction(call, in.FunctionName, in.Qualifier)
-	if err != nil {
-		return nil, err
-	}
-	if f.url == nil {
-		return nil, urlNotFound()
-	}
-	out := &lambda.GetFunctionUrlConfigOutput{}
-	copyFields(out, *f.url)
-	return out, nil
+	return withURLFunction(b, call, in.FunctionName, in.Qualifier, func(f *function) (*lambda.GetFunctionUrlConfigOutput, error) {
+		if f.url == nil {
+			return nil, urlNotFound()
+		}
+		out := &lambda.GetFunctionUrlConfigOutput{}
+		copyFields(out, *f.url)
+		return out, nil
+	})
 }
 
 // updateFunctionURLConfig changes the settings a request gives of a function's URL: its
@@ -154,43 +152,35 @@ func (b *Backend) updateFunctionURLConfig(call *core.Call, in *lambda.UpdateFunc
 	if err := checkURLSettings(in.AuthType, false, in.InvokeMode, in.Cors); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.urlFunction(call, in.FunctionName, in.Qualifier)
-	if err != nil {
-		return nil, err
-	}
-	if f.url == nil {
-		return nil, urlNotFound()
-	}
-	if in.AuthType != "" {
-		f.url.AuthType = in.AuthType
-	}
-	if in.InvokeMode != "" {
-		f.url.InvokeMode = in.InvokeMode
-	}
-	if in.Cors != nil {
-		f.url.Cors = corsOrNil(in.Cors)
-	}
-	f.url.LastModifiedTime = aws.String(urlTime(call.Now))
-	out := &lambda.UpdateFunctionUrlConfigOutput{}
-	copyFields(out, *f.url)
-	return out, nil
+	return withURLFunction(b, call, in.FunctionName, in.Qualifier, func(f *function) (*lambda.UpdateFunctionUrlConfigOutput, error) {
+		if f.url == nil {
+			return nil, urlNotFound()
+		}
+		if in.AuthType != "" {
+			f.url.AuthType = in.AuthType
+		}
+		if in.InvokeMode != "" {
+			f.url.InvokeMode = in.InvokeMode
+		}
+		if in.Cors != nil {
+			f.url.Cors = corsOrNil(in.Cors)
+		}
+		f.url.LastModifiedTime = aws.String(urlTime(call.Now))
+		out := &lambda.UpdateFunctionUrlConfigOutput{}
+		copyFields(out, *f.url)
+		return out, nil
+	})
 }
 
 // deleteFunctionURLConfig removes a function's URL; the function stays.
 func (b *Backend) deleteFunctionURLConfig(call *core.Call, in *lambda.DeleteFunctionUrlConfigInput) (*lambda.DeleteFunctionUrlConfigOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.urlFunction(call, in.FunctionName, in.Qualifier)
-	if err != nil {
-		return nil, err
-	}
-	if f.url == nil {
-		return nil, urlNotFound()
-	}
-	f.url = nil
-	return &lambda.DeleteFunctionUrlConfigOutput{}, nil
+	return withURLFunction(b, call, in.FunctionName, in.Qualifier, func(f *function) (*lambda.DeleteFunctionUrlConfigOutput, error) {
+		if f.url == nil {
+			return nil, urlNotFound()
+		}
+		f.url = nil
+		return &lambda.DeleteFunctionUrlConfigOutput{}, nil
+	})
 }
 
 // listFunctionURLConfigs lists a function's URLs (without aliases, at most one), MaxItems (1 to
@@ -200,23 +190,15 @@ func (b *Backend) listFunctionURLConfigs(call *core.Call, in *lambda.ListFunctio
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.unqualified(call, in.FunctionName)
-	if err != nil {
-		return nil, err
-	}
-	all := []types.FunctionUrlConfig{}
-	if f.url != nil {
-		all = append(all, *f.url)
-	}
-	page, next, ok := core.Page(all, aws.ToString(in.Marker), size)
-	if !ok {
-		return nil, invalidParameter("Invalid marker: %s", aws.ToString(in.Marker))
-	}
-	out := &lambda.ListFunctionUrlConfigsOutput{FunctionUrlConfigs: page}
-	if next != "" {
-		out.NextMarker = aws.String(next)
-	}
-	return out, nil
+	return withUnqualified(b, call, in.FunctionName, func(f *function) (*lambda.ListFunctionUrlConfigsOutput, error) {
+		all := []types.FunctionUrlConfig{}
+		if f.url != nil {
+			all = append(all, *f.url)
+		}
+		page, next, err := pageOf(all, in.Marker, size)
+		if err != nil {
+			return nil, err
+		}
+		return &lambda.ListFunctionUrlConfigsOutput{FunctionUrlConfigs: page, NextMarker: next}, nil
+	})
 }

@@ -28,7 +28,7 @@ type version struct {
 // publish publishes $LATEST as the function's next version, with description instead of the
 // function's when given, and returns it. When nothing changed in $LATEST's code or
 // configuration since the last version, it returns that version instead, as Lambda does. The
-// caller holds b.mu.
+// caller holds the backend's lock.
 func (b *Backend) publish(call *core.Call, f *function, description *string) *version {
 	if last, ok := f.versions[strconv.Itoa(f.lastVersion)]; ok && last.revision == f.revision {
 		return last
@@ -59,25 +59,21 @@ func (b *Backend) publishVersion(call *core.Call, in *lambda.PublishVersionInput
 	if in.Description != nil && len(*in.Description) > 256 {
 		return nil, validationf("Value '%s' at 'description' failed to satisfy constraint: Member must have length less than or equal to 256", *in.Description)
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.unqualified(call, in.FunctionName)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkRevision(in.RevisionId, f.cfg.RevisionId); err != nil {
-		return nil, err
-	}
-	if in.CodeSha256 != nil && *in.CodeSha256 != aws.ToString(f.cfg.CodeSha256) {
-		return nil, invalidParameter("CodeSHA256 (%s) is different from current CodeSHA256 in $LATEST (%s). Please try again with the CodeSHA256 in $LATEST.",
-			*in.CodeSha256, aws.ToString(f.cfg.CodeSha256))
-	}
-	if err := f.checkIdle(); err != nil {
-		return nil, err
-	}
-	out := &lambda.PublishVersionOutput{}
-	copyFields(out, b.publish(call, f, in.Description).cfg)
-	return out, nil
+	return withUnqualified(b, call, in.FunctionName, func(f *function) (*lambda.PublishVersionOutput, error) {
+		if err := checkRevision(in.RevisionId, f.cfg.RevisionId); err != nil {
+			return nil, err
+		}
+		if in.CodeSha256 != nil && *in.CodeSha256 != aws.ToString(f.cfg.CodeSha256) {
+			return nil, invalidParameter("CodeSHA256 (%s) is different from current CodeSHA256 in $LATEST (%s). Please try again with the CodeSHA256 in $LATEST.",
+				*in.CodeSha256, aws.ToString(f.cfg.CodeSha256))
+		}
+		if err := f.checkIdle(); err != nil {
+			return nil, err
+		}
+		out := &lambda.PublishVersionOutput{}
+		copyFields(out, b.publish(call, f, in.Description).cfg)
+		return out, nil
+	})
 }
 
 // listVersionsByFunction lists $LATEST (under its qualified ARN) and then the published
@@ -87,31 +83,23 @@ func (b *Backend) listVersionsByFunction(call *core.Call, in *lambda.ListVersion
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	f, err := b.unqualified(call, in.FunctionName)
-	if err != nil {
-		return nil, err
-	}
-	latest := f.cfg
-	latest.FunctionArn = aws.String(aws.ToString(f.cfg.FunctionArn) + ":$LATEST")
-	all := []types.FunctionConfiguration{latest}
-	numbers := make([]int, 0, len(f.versions))
-	for n := range f.versions {
-		i, _ := strconv.Atoi(n)
-		numbers = append(numbers, i)
-	}
-	slices.Sort(numbers)
-	for _, n := range numbers {
-		all = append(all, f.versions[strconv.Itoa(n)].cfg)
-	}
-	page, next, ok := core.Page(all, aws.ToString(in.Marker), size)
-	if !ok {
-		return nil, invalidParameter("Invalid marker: %s", aws.ToString(in.Marker))
-	}
-	out := &lambda.ListVersionsByFunctionOutput{Versions: page}
-	if next != "" {
-		out.NextMarker = aws.String(next)
-	}
-	return out, nil
+	return withUnqualified(b, call, in.FunctionName, func(f *function) (*lambda.ListVersionsByFunctionOutput, error) {
+		latest := f.cfg
+		latest.FunctionArn = aws.String(aws.ToString(f.cfg.FunctionArn) + ":$LATEST")
+		all := []types.FunctionConfiguration{latest}
+		numbers := make([]int, 0, len(f.versions))
+		for n := range f.versions {
+			i, _ := strconv.Atoi(n)
+			numbers = append(numbers, i)
+		}
+		slices.Sort(numbers)
+		for _, n := range numbers {
+			all = append(all, f.versions[strconv.Itoa(n)].cfg)
+		}
+		page, next, err := pageOf(all, in.Marker, size)
+		if err != nil {
+			return nil, err
+		}
+		return &lambda.ListVersionsByFunctionOutput{Versions: page, NextMarker: next}, nil
+	})
 }

@@ -139,6 +139,7 @@ var (
 	subnetID        = regexp.MustCompile(`^subnet-([0-9a-f]{8}|[0-9a-f]{17})$`)
 )
 
+// createDBSubnetGroup creates a DB subnet group of at least two subnets, with its tags.
 func (b *Backend) createDBSubnetGroup(call *core.Call, in *rds.CreateDBSubnetGroupInput) (*rds.CreateDBSubnetGroupOutput, error) {
 	name := strings.ToLower(aws.ToString(in.DBSubnetGroupName))
 	if !subnetGroupName.MatchString(name) || name == "default" {
@@ -149,19 +150,14 @@ func (b *Backend) createDBSubnetGroup(call *core.Call, in *rds.CreateDBSubnetGro
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	if _, ok := r.subnetGroups[name]; ok {
-		return nil, core.Errorf("DBSubnetGroupAlreadyExists", "The DB subnet group '%s' already exists.", name)
-	}
-	g := &subnetGroup{name: name, arn: r.scope.ARN("rds", "subgrp:"+name), description: aws.ToString(in.DBSubnetGroupDescription),
-		subnets: subnets}
-	if err := r.tags.Merge(requestTags(in.Tags), g.arn); err != nil {
-		return nil, err
-	}
-	r.subnetGroups[name] = g
-	return &rds.CreateDBSubnetGroupOutput{DBSubnetGroup: g.describe(call.Region)}, nil
+	return core.Locked(b.state, call, func(r *region) (*rds.CreateDBSubnetGroupOutput, error) {
+		g := &subnetGroup{name: name, arn: r.scope.ARN("rds", "subgrp:"+name), description: aws.ToString(in.DBSubnetGroupDescription),
+			subnets: subnets}
+		if err := subnetGroups.add(r, name, g, in.Tags); err != nil {
+			return nil, err
+		}
+		return &rds.CreateDBSubnetGroupOutput{DBSubnetGroup: g.describe(call.Region)}, nil
+	})
 }
 
 // groupSubnets returns the subnets of a subnet group, duplicates dropped, refusing a subnet id
@@ -194,56 +190,44 @@ func (b *Backend) modifyDBSubnetGroup(call *core.Call, in *rds.ModifyDBSubnetGro
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	g, ok := r.subnetGroups[name]
-	if !ok {
-		return nil, subnetGroupNotFound(aws.ToString(in.DBSubnetGroupName))
-	}
-	g.subnets = subnets
-	if in.DBSubnetGroupDescription != nil {
-		g.description = *in.DBSubnetGroupDescription
-	}
-	return &rds.ModifyDBSubnetGroupOutput{DBSubnetGroup: g.describe(call.Region)}, nil
+	return core.Locked(b.state, call, func(r *region) (*rds.ModifyDBSubnetGroupOutput, error) {
+		g, ok := r.subnetGroups[name]
+		if !ok {
+			return nil, subnetGroupNotFound(aws.ToString(in.DBSubnetGroupName))
+		}
+		g.subnets = subnets
+		if in.DBSubnetGroupDescription != nil {
+			g.description = *in.DBSubnetGroupDescription
+		}
+		return &rds.ModifyDBSubnetGroupOutput{DBSubnetGroup: g.describe(call.Region)}, nil
+	})
 }
 
 // describeDBSubnetGroups ignores Filters, which AWS documents as not supported.
 func (b *Backend) describeDBSubnetGroups(call *core.Call, in *rds.DescribeDBSubnetGroupsInput) (*rds.DescribeDBSubnetGroupsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	names := core.SortedKeys(r.subnetGroups)
-	if in.DBSubnetGroupName != nil {
-		name := strings.ToLower(*in.DBSubnetGroupName)
-		if _, ok := r.subnetGroups[name]; !ok {
-			return nil, subnetGroupNotFound(*in.DBSubnetGroupName)
+	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBSubnetGroupsOutput, error) {
+		listed, err := subnetGroups.listed(r, in.DBSubnetGroupName, func(name string) (*subnetGroup, bool) {
+			g, ok := r.subnetGroups[strings.ToLower(name)]
+			return g, ok
+		})
+		if err != nil {
+			return nil, err
 		}
-		names = []string{name}
-	}
-	var groups []types.DBSubnetGroup
-	for _, name := range names {
-		groups = append(groups, *r.subnetGroups[name].describe(call.Region))
-	}
-	return page(groups, in.Marker, in.MaxRecords, func(out []types.DBSubnetGroup, marker *string) *rds.DescribeDBSubnetGroupsOutput {
-		return &rds.DescribeDBSubnetGroupsOutput{DBSubnetGroups: out, Marker: marker}
+		var groups []types.DBSubnetGroup
+		for _, g := range listed {
+			groups = append(groups, *g.describe(call.Region))
+		}
+		return page(groups, in.Marker, in.MaxRecords, func(out []types.DBSubnetGroup, marker *string) *rds.DescribeDBSubnetGroupsOutput {
+			return &rds.DescribeDBSubnetGroupsOutput{DBSubnetGroups: out, Marker: marker}
+		})
 	})
 }
 
+// deleteDBSubnetGroup deletes a DB subnet group that no instance uses.
 func (b *Backend) deleteDBSubnetGroup(call *core.Call, in *rds.DeleteDBSubnetGroupInput) (*rds.DeleteDBSubnetGroupOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	name := strings.ToLower(aws.ToString(in.DBSubnetGroupName))
-	if _, ok := r.subnetGroups[name]; !ok {
-		return nil, subnetGroupNotFound(aws.ToString(in.DBSubnetGroupName))
-	}
-	if id := r.user(call.Now, func(i *instance) bool { return i.subnetGroup == name || aws.ToString(i.pending.subnetGroup) == name }); id != "" {
-		return nil, core.Errorf("InvalidDBSubnetGroupStateFault", "Cannot delete the subnet group '%s' because at least one database instance: %s is still using it.", name, id)
-	}
-	r.tags.Delete(r.subnetGroups[name].arn)
-	delete(r.subnetGroups, name)
-	return &rds.DeleteDBSubnetGroupOutput{}, nil
+	return core.Locked(b.state, call, func(r *region) (*rds.DeleteDBSubnetGroupOutput, error) {
+		return &rds.DeleteDBSubnetGroupOutput{}, subnetGroups.remove(r, in.DBSubnetGroupName, call.Now)
+	})
 }
 
 func (g *paramGroup) describe() types.DBParameterGroup {
@@ -251,6 +235,7 @@ func (g *paramGroup) describe() types.DBParameterGroup {
 		Description: aws.String(g.description), DBParameterGroupArn: aws.String(g.arn)}
 }
 
+// createDBParameterGroup creates a custom DB parameter group of a family, with its tags.
 func (b *Backend) createDBParameterGroup(call *core.Call, in *rds.CreateDBParameterGroupInput) (*rds.CreateDBParameterGroupOutput, error) {
 	name, err := checkIdentifier("DBParameterGroupName", aws.ToString(in.DBParameterGroupName), 255)
 	if err != nil {
@@ -260,61 +245,41 @@ func (b *Backend) createDBParameterGroup(call *core.Call, in *rds.CreateDBParame
 	if !isFamily(family) {
 		return nil, invalidValue("Invalid DB parameter group family: %s", family)
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	if _, ok := r.paramGroups[name]; ok {
-		return nil, core.Errorf("DBParameterGroupAlreadyExists", "Parameter group %s already exists", name)
-	}
-	g := &paramGroup{name: name, arn: r.scope.ARN("rds", "pg:"+name), family: family, description: aws.ToString(in.Description)}
-	if err := r.tags.Merge(requestTags(in.Tags), g.arn); err != nil {
-		return nil, err
-	}
-	r.paramGroups[name] = g
-	out := g.describe()
-	return &rds.CreateDBParameterGroupOutput{DBParameterGroup: &out}, nil
+	return core.Locked(b.state, call, func(r *region) (*rds.CreateDBParameterGroupOutput, error) {
+		g := &paramGroup{name: name, arn: r.scope.ARN("rds", "pg:"+name), family: family, description: aws.ToString(in.Description)}
+		if err := paramGroups.add(r, name, g, in.Tags); err != nil {
+			return nil, err
+		}
+		out := g.describe()
+		return &rds.CreateDBParameterGroupOutput{DBParameterGroup: &out}, nil
+	})
 }
 
 // describeDBParameterGroups ignores Filters, which AWS documents as not supported.
 func (b *Backend) describeDBParameterGroups(call *core.Call, in *rds.DescribeDBParameterGroupsInput) (*rds.DescribeDBParameterGroupsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	names := core.SortedKeys(r.paramGroups)
-	if in.DBParameterGroupName != nil {
-		g, ok := r.paramGroup(*in.DBParameterGroupName)
-		if !ok {
-			return nil, paramGroupNotFound(*in.DBParameterGroupName)
+	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBParameterGroupsOutput, error) {
+		listed, err := paramGroups.listed(r, in.DBParameterGroupName, r.paramGroup)
+		if err != nil {
+			return nil, err
 		}
-		names = []string{g.name}
-	}
-	var groups []types.DBParameterGroup
-	for _, name := range names {
-		groups = append(groups, r.paramGroups[name].describe())
-	}
-	return page(groups, in.Marker, in.MaxRecords, func(out []types.DBParameterGroup, marker *string) *rds.DescribeDBParameterGroupsOutput {
-		return &rds.DescribeDBParameterGroupsOutput{DBParameterGroups: out, Marker: marker}
+		var groups []types.DBParameterGroup
+		for _, g := range listed {
+			groups = append(groups, g.describe())
+		}
+		return page(groups, in.Marker, in.MaxRecords, func(out []types.DBParameterGroup, marker *string) *rds.DescribeDBParameterGroupsOutput {
+			return &rds.DescribeDBParameterGroupsOutput{DBParameterGroups: out, Marker: marker}
+		})
 	})
 }
 
+// deleteDBParameterGroup deletes a custom DB parameter group that no instance uses.
 func (b *Backend) deleteDBParameterGroup(call *core.Call, in *rds.DeleteDBParameterGroupInput) (*rds.DeleteDBParameterGroupOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	name := strings.ToLower(aws.ToString(in.DBParameterGroupName))
-	if strings.HasPrefix(name, "default.") {
+	if name := strings.ToLower(aws.ToString(in.DBParameterGroupName)); strings.HasPrefix(name, "default.") {
 		return nil, core.Errorf("InvalidDBParameterGroupState", "Default DBParameterGroup cannot be deleted: %s", name)
 	}
-	if _, ok := r.paramGroups[name]; !ok {
-		return nil, paramGroupNotFound(aws.ToString(in.DBParameterGroupName))
-	}
-	if r.user(call.Now, func(i *instance) bool { return i.paramGroup == name || aws.ToString(i.pending.paramGroup) == name }) != "" {
-		return nil, core.Errorf("InvalidDBParameterGroupState",
-			"One or more database instances are still members of this parameter group %s, so the group cannot be deleted", name)
-	}
-	r.tags.Delete(r.paramGroups[name].arn)
-	delete(r.paramGroups, name)
-	return &rds.DeleteDBParameterGroupOutput{}, nil
+	return core.Locked(b.state, call, func(r *region) (*rds.DeleteDBParameterGroupOutput, error) {
+		return &rds.DeleteDBParameterGroupOutput{}, paramGroups.remove(r, in.DBParameterGroupName, call.Now)
+	})
 }
 
 func (g *optionGroup) describe() types.OptionGroup {
@@ -323,6 +288,7 @@ func (g *optionGroup) describe() types.OptionGroup {
 		AllowsVpcAndNonVpcInstanceMemberships: aws.Bool(true), Options: []types.Option{}}
 }
 
+// createOptionGroup creates an option group for an engine's major version, with its tags.
 func (b *Backend) createOptionGroup(call *core.Call, in *rds.CreateOptionGroupInput) (*rds.CreateOptionGroupOutput, error) {
 	name, err := checkIdentifier("OptionGroupName", aws.ToString(in.OptionGroupName), 255)
 	if err != nil {
@@ -336,20 +302,15 @@ func (b *Backend) createOptionGroup(call *core.Call, in *rds.CreateOptionGroupIn
 	if _, ok := e.majors[major]; !ok {
 		return nil, invalidCombination("Cannot find major version %s for %s", major, e.name)
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	if _, ok := r.optionGroups[name]; ok {
-		return nil, core.Errorf("OptionGroupAlreadyExistsFault", "Option Group %s already exists.", name)
-	}
-	g := &optionGroup{name: name, arn: r.scope.ARN("rds", "og:"+name), engine: e.name, major: major,
-		description: aws.ToString(in.OptionGroupDescription)}
-	if err := r.tags.Merge(requestTags(in.Tags), g.arn); err != nil {
-		return nil, err
-	}
-	r.optionGroups[name] = g
-	out := g.describe()
-	return &rds.CreateOptionGroupOutput{OptionGroup: &out}, nil
+	return core.Locked(b.state, call, func(r *region) (*rds.CreateOptionGroupOutput, error) {
+		g := &optionGroup{name: name, arn: r.scope.ARN("rds", "og:"+name), engine: e.name, major: major,
+			description: aws.ToString(in.OptionGroupDescription)}
+		if err := optionGroups.add(r, name, g, in.Tags); err != nil {
+			return nil, err
+		}
+		out := g.describe()
+		return &rds.CreateOptionGroupOutput{OptionGroup: &out}, nil
+	})
 }
 
 // describeOptionGroups lists option groups by name, or by engine and major version; it ignores
@@ -361,44 +322,29 @@ func (b *Backend) describeOptionGroups(call *core.Call, in *rds.DescribeOptionGr
 	if in.MajorEngineVersion != nil && in.EngineName == nil {
 		return nil, invalidCombination("EngineName must be specified with MajorEngineVersion.")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	names := core.SortedKeys(r.optionGroups)
-	if in.OptionGroupName != nil {
-		g, ok := r.optionGroup(*in.OptionGroupName)
-		if !ok {
-			return nil, optionGroupNotFound(*in.OptionGroupName)
+	return core.Locked(b.state, call, func(r *region) (*rds.DescribeOptionGroupsOutput, error) {
+		listed, err := optionGroups.listed(r, in.OptionGroupName, r.optionGroup)
+		if err != nil {
+			return nil, err
 		}
-		names = []string{g.name}
-	}
-	var groups []types.OptionGroup
-	for _, name := range names {
-		g := r.optionGroups[name]
-		if (in.EngineName == nil || *in.EngineName == g.engine) && (in.MajorEngineVersion == nil || *in.MajorEngineVersion == g.major) {
-			groups = append(groups, g.describe())
+		var groups []types.OptionGroup
+		for _, g := range listed {
+			if (in.EngineName == nil || *in.EngineName == g.engine) && (in.MajorEngineVersion == nil || *in.MajorEngineVersion == g.major) {
+				groups = append(groups, g.describe())
+			}
 		}
-	}
-	return page(groups, in.Marker, in.MaxRecords, func(out []types.OptionGroup, marker *string) *rds.DescribeOptionGroupsOutput {
-		return &rds.DescribeOptionGroupsOutput{OptionGroupsList: out, Marker: marker}
+		return page(groups, in.Marker, in.MaxRecords, func(out []types.OptionGroup, marker *string) *rds.DescribeOptionGroupsOutput {
+			return &rds.DescribeOptionGroupsOutput{OptionGroupsList: out, Marker: marker}
+		})
 	})
 }
 
+// deleteOptionGroup deletes a custom option group that no instance uses.
 func (b *Backend) deleteOptionGroup(call *core.Call, in *rds.DeleteOptionGroupInput) (*rds.DeleteOptionGroupOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	name := strings.ToLower(aws.ToString(in.OptionGroupName))
-	if strings.HasPrefix(name, "default:") {
+	if name := strings.ToLower(aws.ToString(in.OptionGroupName)); strings.HasPrefix(name, "default:") {
 		return nil, core.Errorf("InvalidOptionGroupStateFault", "Default option group %s cannot be deleted.", name)
 	}
-	if _, ok := r.optionGroups[name]; !ok {
-		return nil, optionGroupNotFound(aws.ToString(in.OptionGroupName))
-	}
-	if r.user(call.Now, func(i *instance) bool { return i.optionGroup == name || aws.ToString(i.pending.optionGroup) == name }) != "" {
-		return nil, core.Errorf("InvalidOptionGroupStateFault", "The option group '%s' cannot be deleted because it is in use.", name)
-	}
-	r.tags.Delete(r.optionGroups[name].arn)
-	delete(r.optionGroups, name)
-	return &rds.DeleteOptionGroupOutput{}, nil
+	return core.Locked(b.state, call, func(r *region) (*rds.DeleteOptionGroupOutput, error) {
+		return &rds.DeleteOptionGroupOutput{}, optionGroups.remove(r, in.OptionGroupName, call.Now)
+	})
 }

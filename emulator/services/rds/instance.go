@@ -29,10 +29,9 @@ const defaultCACertificate = "rds-ca-rsa2048-g1"
 // caCertificates are the CAs RDS offers.
 var caCertificates = map[string]bool{"rds-ca-rsa2048-g1": true, "rds-ca-rsa4096-g1": true, "rds-ca-ecc384-g1": true, "rds-ca-2019": true}
 
-// step is one stage of an instance's lifecycle; the instance is in status until the step ends.
-type step struct {
+// phase is a status of an instance's lifecycle, which lasts one step on the simulation clock.
+type phase struct {
 	status string
-	until  time.Time
 	// applies is true for the modifying step that applies the pending changes when it ends.
 	applies bool
 }
@@ -44,7 +43,7 @@ type instance struct {
 	host                string
 	created, readableAt time.Time
 	transition          time.Duration
-	steps               []step
+	life                core.Lifecycle[phase]
 	gone                bool
 
 	class, engineVersion, license          string
@@ -77,24 +76,17 @@ type instance struct {
 }
 
 // status returns the instance's status.
-func (i *instance) status() string {
-	if len(i.steps) > 0 {
-		return i.steps[0].status
-	}
-	return statusAvailable
-}
+func (i *instance) status() string { return i.life.Status().status }
 
 // settle finishes the steps whose time has come, and starts applying the pending changes once
 // the maintenance window opens.
 func (i *instance) settle(now time.Time) {
 	for {
-		for len(i.steps) > 0 && !now.Before(i.steps[0].until) {
-			s := i.steps[0]
-			i.steps = i.steps[1:]
+		i.life.Settle(now, func(s core.Step[phase]) {
 			switch {
-			case s.status == statusDeleting:
+			case s.Status.status == statusDeleting:
 				i.gone = true
-			case s.applies:
+			case s.Status.applies:
 				i.pending.apply(i)
 				i.pending = changes{}
 			}
@@ -102,8 +94,8 @@ func (i *instance) settle(now time.Time) {
 				i.paramStatus = "pending-reboot"
 			}
 			i.passwordPending = false
-		}
-		if len(i.steps) > 0 || i.gone || i.pending.empty() || now.Before(i.maintenanceAt) {
+		})
+		if i.life.Busy() || i.gone || i.pending.empty() || now.Before(i.maintenanceAt) {
 			return
 		}
 		i.applyPending(i.maintenanceAt)
@@ -117,11 +109,11 @@ func (i *instance) applyPending(from time.Time) {
 	if i.pending.engineVersion != nil {
 		status = statusUpgrading
 	}
-	i.steps = []step{{status: status, until: from.Add(i.transition), applies: true}}
+	i.life.Start(phase{status: status, applies: true}, from, i.transition)
 }
 
 // instance returns the live instance named by an identifier or ARN, settled at now, or nil.
-// The caller holds b.mu.
+// The caller holds the backend's mutex.
 func (r *region) instance(ref string, now time.Time) *instance {
 	id := strings.ToLower(r.nameFromARN(ref, "db"))
 	i, ok := r.instances[id]
@@ -155,22 +147,21 @@ func (b *Backend) createDBInstance(call *core.Call, in *rds.CreateDBInstanceInpu
 	if err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	if r.instance(id, call.Now) != nil {
-		return nil, core.Errorf("DBInstanceAlreadyExists", "DB instance already exists")
-	}
-	i, err := r.newInstance(call, id, in)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.tags.Merge(requestTags(in.Tags), i.arn); err != nil {
-		return nil, err
-	}
-	r.instances[id] = i
-	out := r.describe(i, call.Now)
-	return &rds.CreateDBInstanceOutput{DBInstance: &out}, nil
+	return core.Locked(b.state, call, func(r *region) (*rds.CreateDBInstanceOutput, error) {
+		if r.instance(id, call.Now) != nil {
+			return nil, core.Errorf("DBInstanceAlreadyExists", "DB instance already exists")
+		}
+		i, err := r.newInstance(call, id, in)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.tags.Merge(requestTags(in.Tags), i.arn); err != nil {
+			return nil, err
+		}
+		r.instances[id] = i
+		out := r.describe(i, call.Now)
+		return &rds.CreateDBInstanceOutput{DBInstance: &out}, nil
+	})
 }
 
 // newInstance validates a CreateDBInstance request as AWS does and returns the new instance.
@@ -196,6 +187,7 @@ func (r *region) newInstance(call *core.Call, id string, in *rds.CreateDBInstanc
 	i := &instance{
 		id: id, arn: r.scope.ARN("rds", "db:"+id), resourceID: newResourceID(), eng: e, host: endpointHost(r.scope, id),
 		created: call.Now, readableAt: call.Now.Add(time.Duration(call.Fault.ReadAfterCreateDelay)), transition: call.Transition,
+		life:  core.NewLifecycle(phase{status: statusAvailable}),
 		class: aws.ToString(in.DBInstanceClass), engineVersion: version, license: e.license,
 		storageType: aws.ToString(in.StorageType), storage: aws.ToInt32(in.AllocatedStorage), iops: aws.ToInt32(in.Iops),
 		throughput: aws.ToInt32(in.StorageThroughput), maxStorage: aws.ToInt32(in.MaxAllocatedStorage),
@@ -274,9 +266,9 @@ func (r *region) newInstance(call *core.Call, id string, in *rds.CreateDBInstanc
 	if i.optionGroup, err = r.optionGroupFor(e, version, aws.ToString(in.OptionGroupName)); err != nil {
 		return nil, err
 	}
-	i.steps = []step{{status: statusCreating, until: call.Now.Add(call.Transition)}}
+	i.life.Start(phase{status: statusCreating}, call.Now, call.Transition)
 	if i.backupRetention > 0 {
-		i.steps = append(i.steps, step{status: statusBackingUp, until: call.Now.Add(2 * call.Transition)})
+		i.life.Then(phase{status: statusBackingUp}, call.Transition)
 	}
 	return i, nil
 }
@@ -384,63 +376,61 @@ func (r *region) placeInstance(i *instance, subnetGroup, zone *string) error {
 }
 
 func (b *Backend) describeDBInstances(call *core.Call, in *rds.DescribeDBInstancesInput) (*rds.DescribeDBInstancesOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	ids := core.SortedKeys(r.instances)
-	if in.DBInstanceIdentifier != nil {
-		ids = []string{*in.DBInstanceIdentifier}
-	}
-	var found []types.DBInstance
-	for _, id := range ids {
-		i := r.instance(id, call.Now)
-		if i == nil || call.Now.Before(i.readableAt) {
-			continue
+	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBInstancesOutput, error) {
+		ids := core.SortedKeys(r.instances)
+		if in.DBInstanceIdentifier != nil {
+			ids = []string{*in.DBInstanceIdentifier}
 		}
-		ok, err := matchFilters(in.Filters, map[string][]string{"db-instance-id": {i.id, i.arn}, "engine": {i.eng.name}, "dbi-resource-id": {i.resourceID}})
-		if err != nil {
-			return nil, err
+		var found []types.DBInstance
+		for _, id := range ids {
+			i := r.instance(id, call.Now)
+			if i == nil || call.Now.Before(i.readableAt) {
+				continue
+			}
+			ok, err := matchFilters(in.Filters, map[string][]string{"db-instance-id": {i.id, i.arn}, "engine": {i.eng.name}, "dbi-resource-id": {i.resourceID}})
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				found = append(found, r.describe(i, call.Now))
+			}
 		}
-		if ok {
-			found = append(found, r.describe(i, call.Now))
+		if in.DBInstanceIdentifier != nil && len(found) == 0 {
+			return nil, instanceNotFound(*in.DBInstanceIdentifier)
 		}
-	}
-	if in.DBInstanceIdentifier != nil && len(found) == 0 {
-		return nil, instanceNotFound(*in.DBInstanceIdentifier)
-	}
-	return page(found, in.Marker, in.MaxRecords, func(out []types.DBInstance, marker *string) *rds.DescribeDBInstancesOutput {
-		return &rds.DescribeDBInstancesOutput{DBInstances: out, Marker: marker}
+		return page(found, in.Marker, in.MaxRecords, func(out []types.DBInstance, marker *string) *rds.DescribeDBInstancesOutput {
+			return &rds.DescribeDBInstancesOutput{DBInstances: out, Marker: marker}
+		})
 	})
 }
 
 func (b *Backend) deleteDBInstance(call *core.Call, in *rds.DeleteDBInstanceInput) (*rds.DeleteDBInstanceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	i := r.instance(aws.ToString(in.DBInstanceIdentifier), call.Now)
-	switch {
-	case i == nil:
-		return nil, instanceNotFound(aws.ToString(in.DBInstanceIdentifier))
-	case i.status() == statusDeleting:
-		return nil, core.Errorf("InvalidDBInstanceState", "Instance %s is already being deleted.", i.id)
-	case i.deletionProtection:
-		return nil, invalidCombination("Cannot delete protected DB Instance, please disable deletion protection and try again.")
-	}
-	skip, final := aws.ToBool(in.SkipFinalSnapshot), in.FinalDBSnapshotIdentifier
-	switch {
-	case skip && final != nil:
-		return nil, invalidCombination("FinalDBSnapshotIdentifier can't be specified when SkipFinalSnapshot is enabled.")
-	case !skip && final == nil:
-		return nil, invalidCombination("FinalDBSnapshotIdentifier is required unless SkipFinalSnapshot is specified.")
-	case !skip:
-		if err := r.takeFinalSnapshot(call, i, *final); err != nil {
-			return nil, err
+	return core.Locked(b.state, call, func(r *region) (*rds.DeleteDBInstanceOutput, error) {
+		i := r.instance(aws.ToString(in.DBInstanceIdentifier), call.Now)
+		switch {
+		case i == nil:
+			return nil, instanceNotFound(aws.ToString(in.DBInstanceIdentifier))
+		case i.status() == statusDeleting:
+			return nil, core.Errorf("InvalidDBInstanceState", "Instance %s is already being deleted.", i.id)
+		case i.deletionProtection:
+			return nil, invalidCombination("Cannot delete protected DB Instance, please disable deletion protection and try again.")
 		}
-	}
-	i.pending, i.passwordPending = changes{}, false
-	i.steps = []step{{status: statusDeleting, until: call.Now.Add(call.Transition)}}
-	out := r.describe(i, call.Now)
-	return &rds.DeleteDBInstanceOutput{DBInstance: &out}, nil
+		skip, final := aws.ToBool(in.SkipFinalSnapshot), in.FinalDBSnapshotIdentifier
+		switch {
+		case skip && final != nil:
+			return nil, invalidCombination("FinalDBSnapshotIdentifier can't be specified when SkipFinalSnapshot is enabled.")
+		case !skip && final == nil:
+			return nil, invalidCombination("FinalDBSnapshotIdentifier is required unless SkipFinalSnapshot is specified.")
+		case !skip:
+			if err := r.takeFinalSnapshot(call, i, *final); err != nil {
+				return nil, err
+			}
+		}
+		i.pending, i.passwordPending = changes{}, false
+		i.life.Start(phase{status: statusDeleting}, call.Now, call.Transition)
+		out := r.describe(i, call.Now)
+		return &rds.DeleteDBInstanceOutput{DBInstance: &out}, nil
+	})
 }
 
 // describe returns the instance as DescribeDBInstances reports it. The master password is never
@@ -541,7 +531,7 @@ func (i *instance) optionMemberships() []types.OptionGroupMembership {
 		return []types.OptionGroupMembership{{OptionGroupName: aws.String(i.optionGroup), Status: aws.String("in-sync")}}
 	}
 	removal, apply := "pending-removal", "pending-apply"
-	if len(i.steps) > 0 && i.steps[0].applies {
+	if i.life.Status().applies {
 		removal, apply = "removing", "applying"
 	}
 	return []types.OptionGroupMembership{

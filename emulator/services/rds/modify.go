@@ -74,40 +74,39 @@ func target[T any](pending *T, cur T) T {
 }
 
 func (b *Backend) modifyDBInstance(call *core.Call, in *rds.ModifyDBInstanceInput) (*rds.ModifyDBInstanceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	i := r.instance(aws.ToString(in.DBInstanceIdentifier), call.Now)
-	if i == nil {
-		return nil, instanceNotFound(aws.ToString(in.DBInstanceIdentifier))
-	}
-	if i.status() != statusAvailable {
-		return nil, core.Errorf("InvalidDBInstanceState", "Database instance is not in available state.")
-	}
-	if in.NewDBInstanceIdentifier != nil {
-		return nil, invalidValue("The emulator does not support renaming DB instances (NewDBInstanceIdentifier).")
-	}
-	// Modify a copy, so that a request refused half-way changes nothing.
-	next := *i
-	restart, err := r.modify(&next, in)
-	if err != nil {
-		return nil, err
-	}
-	next.transition = call.Transition
-	switch {
-	case aws.ToBool(in.ApplyImmediately) && !next.pending.empty():
-		next.applyPending(call.Now)
-	case restart:
-		next.steps = []step{{status: statusModifying, until: call.Now.Add(call.Transition)}}
-	case next.passwordPending:
-		next.steps = []step{{status: statusResetting, until: call.Now.Add(call.Transition)}}
-	}
-	if !aws.ToBool(in.ApplyImmediately) && !next.pending.empty() {
-		next.maintenanceAt = nextMaintenance(call.Now, next.maintenanceWindow)
-	}
-	*i = next
-	out := r.describe(i, call.Now)
-	return &rds.ModifyDBInstanceOutput{DBInstance: &out}, nil
+	return core.Locked(b.state, call, func(r *region) (*rds.ModifyDBInstanceOutput, error) {
+		i := r.instance(aws.ToString(in.DBInstanceIdentifier), call.Now)
+		if i == nil {
+			return nil, instanceNotFound(aws.ToString(in.DBInstanceIdentifier))
+		}
+		if i.status() != statusAvailable {
+			return nil, core.Errorf("InvalidDBInstanceState", "Database instance is not in available state.")
+		}
+		if in.NewDBInstanceIdentifier != nil {
+			return nil, invalidValue("The emulator does not support renaming DB instances (NewDBInstanceIdentifier).")
+		}
+		// Modify a copy, so that a request refused half-way changes nothing.
+		next := *i
+		restart, err := r.modify(&next, in)
+		if err != nil {
+			return nil, err
+		}
+		next.transition = call.Transition
+		switch {
+		case aws.ToBool(in.ApplyImmediately) && !next.pending.empty():
+			next.applyPending(call.Now)
+		case restart:
+			next.life.Start(phase{status: statusModifying}, call.Now, call.Transition)
+		case next.passwordPending:
+			next.life.Start(phase{status: statusResetting}, call.Now, call.Transition)
+		}
+		if !aws.ToBool(in.ApplyImmediately) && !next.pending.empty() {
+			next.maintenanceAt = nextMaintenance(call.Now, next.maintenanceWindow)
+		}
+		*i = next
+		out := r.describe(i, call.Now)
+		return &rds.ModifyDBInstanceOutput{DBInstance: &out}, nil
+	})
 }
 
 // modify validates a ModifyDBInstance request and makes its changes to i: at once, or into

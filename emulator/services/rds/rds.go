@@ -47,13 +47,10 @@
 package rds
 
 import (
-	"net/http"
-	"regexp"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -66,9 +63,8 @@ const TransitionTime = 2 * time.Second
 
 // Backend holds the RDS resources of every account and region.
 type Backend struct {
-	clock   *core.Clock
-	mu      sync.Mutex
-	regions *core.Regions[*region]
+	clock *core.Clock
+	state *core.Backend[*region]
 }
 
 // region is what one account has in one region.
@@ -91,43 +87,38 @@ func newRegion(scope core.Scope) *region {
 
 // New returns an empty RDS backend on clock.
 func New(clock *core.Clock) *Backend {
-	return &Backend{clock: clock, regions: core.NewRegions(newRegion)}
+	return &Backend{clock: clock, state: core.NewBackend(newRegion)}
 }
 
 // Service describes RDS to the router.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName:  "rds",
-		ID:           "RDS",
-		Protocol:     core.ProtocolQuery,
-		XMLNamespace: "http://rds.amazonaws.com/doc/2014-10-31/",
-		APIVersion:   "2014-10-31",
-		Model:        models.MustLoad("rds"),
-		Transition:   TransitionTime,
-		Throttle:     &core.APIError{Code: "Throttling", Message: "Rate exceeded", Status: http.StatusBadRequest},
-		Operations: map[string]core.Operation{
-			"CreateDBInstance":          core.Op(b.createDBInstance),
-			"DescribeDBInstances":       core.Op(b.describeDBInstances),
-			"ModifyDBInstance":          core.Op(b.modifyDBInstance),
-			"DeleteDBInstance":          core.Op(b.deleteDBInstance),
-			"AddTagsToResource":         core.Op(b.addTagsToResource),
-			"RemoveTagsFromResource":    core.Op(b.removeTagsFromResource),
-			"ListTagsForResource":       core.Op(b.listTagsForResource),
-			"CreateDBSubnetGroup":       core.Op(b.createDBSubnetGroup),
-			"DescribeDBSubnetGroups":    core.Op(b.describeDBSubnetGroups),
-			"ModifyDBSubnetGroup":       core.Op(b.modifyDBSubnetGroup),
-			"DeleteDBSubnetGroup":       core.Op(b.deleteDBSubnetGroup),
-			"CreateDBParameterGroup":    core.Op(b.createDBParameterGroup),
-			"DescribeDBParameterGroups": core.Op(b.describeDBParameterGroups),
-			"DeleteDBParameterGroup":    core.Op(b.deleteDBParameterGroup),
-			"CreateOptionGroup":         core.Op(b.createOptionGroup),
-			"DescribeOptionGroups":      core.Op(b.describeOptionGroups),
-			"DeleteOptionGroup":         core.Op(b.deleteOptionGroup),
-			"DescribeDBSnapshots":       core.Op(b.describeDBSnapshots),
-			"DeleteDBSnapshot":          core.Op(b.deleteDBSnapshot),
-		},
-		Dump: b.dump,
+	tagging := b.tagging()
+	s := core.QueryService("rds", "RDS", "rds", "2014-10-31", models.MustLoad("rds"))
+	s.Transition, s.Dump = TransitionTime, b.dump
+	s.Operations = map[string]core.Operation{
+		"CreateDBInstance":       core.Op(b.createDBInstance),
+		"DescribeDBInstances":    core.Op(b.describeDBInstances),
+		"ModifyDBInstance":       core.Op(b.modifyDBInstance),
+		"DeleteDBInstance":       core.Op(b.deleteDBInstance),
+		"AddTagsToResource":      core.AddListOp[rds.AddTagsToResourceOutput](tagging, func(in *rds.AddTagsToResourceInput) (*string, []types.Tag) { return in.ResourceName, in.Tags }),
+		"RemoveTagsFromResource": core.RemoveOp[rds.RemoveTagsFromResourceOutput](tagging, func(in *rds.RemoveTagsFromResourceInput) (*string, []string) { return in.ResourceName, in.TagKeys }),
+		"ListTagsForResource": core.ListOp(tagging, func(in *rds.ListTagsForResourceInput) *string { return in.ResourceName }, func(tags []types.Tag) *rds.ListTagsForResourceOutput {
+			return &rds.ListTagsForResourceOutput{TagList: tags}
+		}),
+		"CreateDBSubnetGroup":       core.Op(b.createDBSubnetGroup),
+		"DescribeDBSubnetGroups":    core.Op(b.describeDBSubnetGroups),
+		"ModifyDBSubnetGroup":       core.Op(b.modifyDBSubnetGroup),
+		"DeleteDBSubnetGroup":       core.Op(b.deleteDBSubnetGroup),
+		"CreateDBParameterGroup":    core.Op(b.createDBParameterGroup),
+		"DescribeDBParameterGroups": core.Op(b.describeDBParameterGroups),
+		"DeleteDBParameterGroup":    core.Op(b.deleteDBParameterGroup),
+		"CreateOptionGroup":         core.Op(b.createOptionGroup),
+		"DescribeOptionGroups":      core.Op(b.describeOptionGroups),
+		"DeleteOptionGroup":         core.Op(b.deleteOptionGroup),
+		"DescribeDBSnapshots":       core.Op(b.describeDBSnapshots),
+		"DeleteDBSnapshot":          core.Op(b.deleteDBSnapshot),
 	}
+	return s
 }
 
 func invalidValue(format string, args ...any) *core.APIError {
@@ -138,15 +129,11 @@ func invalidCombination(format string, args ...any) *core.APIError {
 	return core.Errorf("InvalidParameterCombination", format, args...)
 }
 
-// identifier matches RDS identifiers once lowercased: a letter, then letters, digits and single
-// hyphens, not ending in a hyphen.
-var identifier = regexp.MustCompile(`^[a-z]([a-z0-9]|-[a-z0-9])*$`)
-
 // checkIdentifier checks an RDS identifier (instance, snapshot, parameter or option group) of at
 // most max characters and returns it lowercased, as RDS stores it.
 func checkIdentifier(param, id string, max int) (string, error) {
-	id = strings.ToLower(id)
-	if len(id) > max || !identifier.MatchString(id) {
+	id, ok := core.Identifier(id, max)
+	if !ok {
 		return "", invalidValue("The parameter %s is not a valid identifier. Identifiers must begin with a letter; "+
 			"must contain only ASCII letters, digits, and hyphens; and must not end with a hyphen or contain two consecutive hyphens.", param)
 	}
@@ -156,21 +143,11 @@ func checkIdentifier(param, id string, max int) (string, error) {
 // page returns the output of a Describe operation made by output from one page of items, with
 // RDS's MaxRecords limits (20 to 100, default 100) and the marker of the next page.
 func page[T, O any](items []T, marker *string, maxRecords *int32, output func(page []T, next *string) *O) (*O, error) {
-	size := int32(100)
-	if maxRecords != nil {
-		if *maxRecords < 20 || *maxRecords > 100 {
-			return nil, invalidValue("Invalid value %d for MaxRecords. Must be between 20 and 100", *maxRecords)
-		}
-		size = *maxRecords
+	out, next, err := core.RecordsPage(items, marker, maxRecords)
+	if err != nil {
+		return nil, err
 	}
-	out, next, ok := core.Page(items, aws.ToString(marker), int(size))
-	if !ok {
-		return nil, invalidValue("Invalid Marker: %s", aws.ToString(marker))
-	}
-	if next == "" {
-		return output(out, nil), nil
-	}
-	return output(out, aws.String(next)), nil
+	return output(out, next), nil
 }
 
 // matchFilters reports whether a resource whose filterable fields are fields passes every
@@ -200,11 +177,9 @@ func anyEqual(want, have []string) bool {
 }
 
 func (b *Backend) dump() any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	now := b.clock.Now()
 	out := map[string]any{}
-	for scope, r := range b.regions.All() {
+	for scope, r := range b.state.All() {
 		prefix := scope.Account + "/" + scope.Region + "/"
 		for _, id := range core.SortedKeys(r.instances) {
 			if i := r.instance(id, now); i != nil {

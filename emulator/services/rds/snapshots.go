@@ -69,62 +69,60 @@ func (r *region) takeFinalSnapshot(call *core.Call, i *instance, name string) er
 }
 
 func (b *Backend) describeDBSnapshots(call *core.Call, in *rds.DescribeDBSnapshotsInput) (*rds.DescribeDBSnapshotsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	ids := core.SortedKeys(r.snapshots)
-	if in.DBSnapshotIdentifier != nil {
-		id := strings.ToLower(r.nameFromARN(*in.DBSnapshotIdentifier, "snapshot"))
-		if _, ok := r.snapshots[id]; !ok {
-			return nil, snapshotNotFound(*in.DBSnapshotIdentifier)
+	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBSnapshotsOutput, error) {
+		ids := core.SortedKeys(r.snapshots)
+		if in.DBSnapshotIdentifier != nil {
+			id := strings.ToLower(r.nameFromARN(*in.DBSnapshotIdentifier, "snapshot"))
+			if _, ok := r.snapshots[id]; !ok {
+				return nil, snapshotNotFound(*in.DBSnapshotIdentifier)
+			}
+			ids = []string{id}
 		}
-		ids = []string{id}
-	}
-	// DBInstanceIdentifier (not case-sensitive), DbiResourceId and SnapshotType select as their
-	// filters do.
-	filters := in.Filters
-	if in.DBInstanceIdentifier != nil {
-		in.DBInstanceIdentifier = aws.String(strings.ToLower(*in.DBInstanceIdentifier))
-	}
-	for name, v := range map[string]*string{"db-instance-id": in.DBInstanceIdentifier, "dbi-resource-id": in.DbiResourceId, "snapshot-type": in.SnapshotType} {
-		if v != nil {
-			filters = append(filters, types.Filter{Name: aws.String(name), Values: []string{*v}})
+		// DBInstanceIdentifier (not case-sensitive), DbiResourceId and SnapshotType select as their
+		// filters do.
+		filters := in.Filters
+		if in.DBInstanceIdentifier != nil {
+			in.DBInstanceIdentifier = aws.String(strings.ToLower(*in.DBInstanceIdentifier))
 		}
-	}
-	var found []types.DBSnapshot
-	for _, id := range ids {
-		s := r.describeSnapshot(r.snapshots[id], call.Now)
-		instanceID := aws.ToString(s.DBInstanceIdentifier)
-		ok, err := matchFilters(filters, map[string][]string{"db-instance-id": {instanceID, r.scope.ARN("rds", "db:"+instanceID)},
-			"db-snapshot-id": {id}, "dbi-resource-id": {aws.ToString(s.DbiResourceId)}, "snapshot-type": {aws.ToString(s.SnapshotType)},
-			"engine": {aws.ToString(s.Engine)}})
-		if err != nil {
-			return nil, err
+		for name, v := range map[string]*string{"db-instance-id": in.DBInstanceIdentifier, "dbi-resource-id": in.DbiResourceId, "snapshot-type": in.SnapshotType} {
+			if v != nil {
+				filters = append(filters, types.Filter{Name: aws.String(name), Values: []string{*v}})
+			}
 		}
-		if ok {
-			found = append(found, s)
+		var found []types.DBSnapshot
+		for _, id := range ids {
+			s := r.describeSnapshot(r.snapshots[id], call.Now)
+			instanceID := aws.ToString(s.DBInstanceIdentifier)
+			ok, err := matchFilters(filters, map[string][]string{"db-instance-id": {instanceID, r.scope.ARN("rds", "db:"+instanceID)},
+				"db-snapshot-id": {id}, "dbi-resource-id": {aws.ToString(s.DbiResourceId)}, "snapshot-type": {aws.ToString(s.SnapshotType)},
+				"engine": {aws.ToString(s.Engine)}})
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				found = append(found, s)
+			}
 		}
-	}
-	return page(found, in.Marker, in.MaxRecords, func(out []types.DBSnapshot, marker *string) *rds.DescribeDBSnapshotsOutput {
-		return &rds.DescribeDBSnapshotsOutput{DBSnapshots: out, Marker: marker}
+		return page(found, in.Marker, in.MaxRecords, func(out []types.DBSnapshot, marker *string) *rds.DescribeDBSnapshotsOutput {
+			return &rds.DescribeDBSnapshotsOutput{DBSnapshots: out, Marker: marker}
+		})
 	})
 }
 
 func (b *Backend) deleteDBSnapshot(call *core.Call, in *rds.DeleteDBSnapshotInput) (*rds.DeleteDBSnapshotOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	id := strings.ToLower(aws.ToString(in.DBSnapshotIdentifier))
-	s, ok := r.snapshots[id]
-	if !ok {
-		return nil, snapshotNotFound(aws.ToString(in.DBSnapshotIdentifier))
-	}
-	out := r.describeSnapshot(s, call.Now)
-	if aws.ToString(out.Status) != "available" {
-		return nil, core.Errorf("InvalidDBSnapshotState", "Cannot delete the snapshot %s because it is in state %s.", id, aws.ToString(out.Status))
-	}
-	delete(r.snapshots, id)
-	r.tags.Delete(*s.view.DBSnapshotArn)
-	out.Status = aws.String("deleted")
-	return &rds.DeleteDBSnapshotOutput{DBSnapshot: &out}, nil
+	return core.Locked(b.state, call, func(r *region) (*rds.DeleteDBSnapshotOutput, error) {
+		id := strings.ToLower(aws.ToString(in.DBSnapshotIdentifier))
+		s, ok := r.snapshots[id]
+		if !ok {
+			return nil, snapshotNotFound(aws.ToString(in.DBSnapshotIdentifier))
+		}
+		out := r.describeSnapshot(s, call.Now)
+		if aws.ToString(out.Status) != "available" {
+			return nil, core.Errorf("InvalidDBSnapshotState", "Cannot delete the snapshot %s because it is in state %s.", id, aws.ToString(out.Status))
+		}
+		delete(r.snapshots, id)
+		r.tags.Delete(*s.view.DBSnapshotArn)
+		out.Status = aws.String("deleted")
+		return &rds.DeleteDBSnapshotOutput{DBSnapshot: &out}, nil
+	})
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/rds"
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -22,16 +21,20 @@ var tagRules = core.TagRules{
 	Invalid:  func(problem string) *core.APIError { return invalidValue("%s", problem) },
 }
 
+// tagPair returns the key and value of a request's tag.
+func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
+
+// newTag returns a tag as RDS lists it.
+func newTag(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} }
+
 // requestTags returns the tags of a request as a map; a key given twice keeps its last value.
 func requestTags(tags []types.Tag) map[string]string {
-	out, _ := core.TagMap(tags, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
+	out, _ := core.TagMap(tags, tagPair)
 	return out
 }
 
 // tagList returns the tags of the resource an ARN names as the SDK lists them.
-func (r *region) tagList(arn string) []types.Tag {
-	return core.TagList(r.tags, arn, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
-}
+func (r *region) tagList(arn string) []types.Tag { return core.TagList(r.tags, arn, newTag) }
 
 // nameFromARN returns the name in ref when ref is the ARN of a resource of kind (db, snapshot,
 // subgrp, pg, og) in the region, and ref itself otherwise.
@@ -44,7 +47,7 @@ func (r *region) nameFromARN(ref, kind string) string {
 
 // taggedARN returns the ARN under which the resource a request's ARN names keeps its tags (the
 // name in it lowercased, as RDS stores names), with the not-found error of its kind. The caller
-// holds b.mu.
+// holds the backend's mutex.
 func (r *region) taggedARN(call *core.Call, arn string) (string, error) {
 	fields := strings.SplitN(arn, ":", 7)
 	if len(fields) != 7 || fields[0] != "arn" || fields[2] != "rds" {
@@ -83,38 +86,13 @@ func (r *region) taggedARN(call *core.Call, arn string) (string, error) {
 	return "", invalidValue("The specified resource name does not match an RDS resource in this region: %s", arn)
 }
 
-// withTags runs f on the region and the ARN under which the resource a request names keeps its
-// tags, holding b.mu.
-func (b *Backend) withTags(call *core.Call, arn *string, f func(r *region, arn string) error) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	r := b.regions.Of(call)
-	key, err := r.taggedARN(call, aws.ToString(arn))
-	if err != nil {
-		return err
-	}
-	return f(r, key)
-}
-
-// addTagsToResource adds or replaces tags, within RDS's limit of 50 a resource.
-func (b *Backend) addTagsToResource(call *core.Call, in *rds.AddTagsToResourceInput) (*rds.AddTagsToResourceOutput, error) {
-	return &rds.AddTagsToResourceOutput{}, b.withTags(call, in.ResourceName, func(r *region, arn string) error {
-		return r.tags.Merge(requestTags(in.Tags), arn)
-	})
-}
-
-func (b *Backend) removeTagsFromResource(call *core.Call, in *rds.RemoveTagsFromResourceInput) (*rds.RemoveTagsFromResourceOutput, error) {
-	return &rds.RemoveTagsFromResourceOutput{}, b.withTags(call, in.ResourceName, func(r *region, arn string) error {
-		r.tags.Remove(arn, in.TagKeys...)
-		return nil
-	})
-}
-
-// listTagsForResource ignores Filters, which AWS documents as not supported.
-func (b *Backend) listTagsForResource(call *core.Call, in *rds.ListTagsForResourceInput) (*rds.ListTagsForResourceOutput, error) {
-	out := &rds.ListTagsForResourceOutput{}
-	return out, b.withTags(call, in.ResourceName, func(r *region, arn string) error {
-		out.TagList = r.tagList(arn)
-		return nil
-	})
+// tagging serves the tag operations on the instances, snapshots and groups of the caller's
+// region, by ARN. ListTagsForResource ignores Filters, which AWS documents as not supported.
+func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
+	return core.Tagging[*string, types.Tag]{Lock: b.state, Rules: tagRules, Pair: tagPair, Tag: newTag,
+		Find: func(call *core.Call, arn *string) (core.TagTarget, error) {
+			r := b.state.Of(call)
+			id, err := r.taggedARN(call, aws.ToString(arn))
+			return core.TagTarget{Tags: r.tags, ID: id}, err
+		}}
 }

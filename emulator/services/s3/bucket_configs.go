@@ -33,10 +33,8 @@ func (b *Backend) putBucketAccelerate(call *core.Call, in *s3.PutBucketAccelerat
 // getBucketAccelerate returns the acceleration status: none for a bucket where it was never
 // set, as on AWS.
 func (b *Backend) getBucketAccelerate(call *core.Call, in *s3.GetBucketAccelerateConfigurationInput) (*s3.GetBucketAccelerateConfigurationOutput, error) {
-	out := &s3.GetBucketAccelerateConfigurationOutput{}
-	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		out.Status = bk.accelerate
-		return nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.GetBucketAccelerateConfigurationOutput, error) {
+		return &s3.GetBucketAccelerateConfigurationOutput{Status: bk.accelerate}, nil
 	})
 }
 
@@ -72,10 +70,8 @@ func (b *Backend) putBucketLogging(call *core.Call, in *s3.PutBucketLoggingInput
 // getBucketLogging returns the logging status: an empty BucketLoggingStatus when logging is
 // off, as on AWS.
 func (b *Backend) getBucketLogging(call *core.Call, in *s3.GetBucketLoggingInput) (*s3.GetBucketLoggingOutput, error) {
-	out := &s3.GetBucketLoggingOutput{}
-	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		out.LoggingEnabled = bk.logging
-		return nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.GetBucketLoggingOutput, error) {
+		return &s3.GetBucketLoggingOutput{LoggingEnabled: bk.logging}, nil
 	})
 }
 

@@ -47,20 +47,12 @@ func (b *Backend) putBucketReplication(call *core.Call, in *s3.PutBucketReplicat
 // getBucketReplication returns the replication configuration, or
 // ReplicationConfigurationNotFoundError (404).
 func (b *Backend) getBucketReplication(call *core.Call, in *s3.GetBucketReplicationInput) (*s3.GetBucketReplicationOutput, error) {
-	out := &s3.GetBucketReplicationOutput{}
-	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		if bk.replication == nil {
-			return missing("ReplicationConfigurationNotFoundError", "The replication configuration was not found")
-		}
-		out.ReplicationConfiguration = bk.replication
-		return nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.GetBucketReplicationOutput, error) {
+		return &s3.GetBucketReplicationOutput{ReplicationConfiguration: bk.replication}, absent(bk.replication == nil, "ReplicationConfigurationNotFoundError", "The replication configuration was not found")
 	})
 }
 
 // deleteBucketReplication removes the replication configuration; removing none succeeds.
 func (b *Backend) deleteBucketReplication(call *core.Call, in *s3.DeleteBucketReplicationInput) (*s3.DeleteBucketReplicationOutput, error) {
-	return &s3.DeleteBucketReplicationOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		bk.replication = nil
-		return nil
-	})
+	return &s3.DeleteBucketReplicationOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error { bk.replication = nil; return nil })
 }

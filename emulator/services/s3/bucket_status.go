@@ -12,13 +12,8 @@ import (
 // NoSuchBucketPolicy (404) for a bucket without a policy, as AWS does. The policy is public
 // as core.PublicPolicy decides it (a simplification of AWS's analysis).
 func (b *Backend) getBucketPolicyStatus(call *core.Call, in *s3.GetBucketPolicyStatusInput) (*s3.GetBucketPolicyStatusOutput, error) {
-	out := &s3.GetBucketPolicyStatusOutput{}
-	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		if bk.policy == "" {
-			return missing("NoSuchBucketPolicy", "The bucket policy does not exist")
-		}
-		out.PolicyStatus = &types.PolicyStatus{IsPublic: aws.Bool(core.PublicPolicy(bk.policy))}
-		return nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.GetBucketPolicyStatusOutput, error) {
+		return &s3.GetBucketPolicyStatusOutput{PolicyStatus: &types.PolicyStatus{IsPublic: aws.Bool(core.PublicPolicy(bk.policy))}}, absent(bk.policy == "", "NoSuchBucketPolicy", "The bucket policy does not exist")
 	})
 }
 

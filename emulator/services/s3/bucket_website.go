@@ -50,8 +50,5 @@ func (b *Backend) getBucketWebsite(call *core.Call, in *s3.GetBucketWebsiteInput
 
 // deleteBucketWebsite removes the website configuration; removing none succeeds, as on AWS.
 func (b *Backend) deleteBucketWebsite(call *core.Call, in *s3.DeleteBucketWebsiteInput) (*s3.DeleteBucketWebsiteOutput, error) {
-	return &s3.DeleteBucketWebsiteOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		bk.website = nil
-		return nil
-	})
+	return &s3.DeleteBucketWebsiteOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error { bk.website = nil; return nil })
 }

@@ -22,6 +22,21 @@ func (b *Backend) withBucket(call *core.Call, name *string, f func(*bucket) erro
 	return f(bk)
 }
 
+// readBucket runs f on the caller's bucket name names, holding the backend's lock, and returns
+// f's answer or the bucket's error.
+func readBucket[O any](b *Backend, call *core.Call, name *string, f func(*bucket) (*O, error)) (*O, error) {
+	return core.Holding(&b.mu, func() (*bucket, error) { return b.bucketFor(call, name) }, f)
+}
+
+// absent returns the 404 error code and msg of a Get operation when its bucket has no such
+// configuration (unset), and nil otherwise.
+func absent(unset bool, code, msg string) error {
+	if unset {
+		return missing(code, msg)
+	}
+	return nil
+}
+
 func missing(code, msg string) *core.APIError {
 	return &core.APIError{Code: code, Status: http.StatusNotFound, Message: msg}
 }
@@ -48,10 +63,8 @@ func (b *Backend) putBucketVersioning(call *core.Call, in *s3.PutBucketVersionin
 }
 
 func (b *Backend) getBucketVersioning(call *core.Call, in *s3.GetBucketVersioningInput) (*s3.GetBucketVersioningOutput, error) {
-	out := &s3.GetBucketVersioningOutput{}
-	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		out.Status = bk.versioning
-		return nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.GetBucketVersioningOutput, error) {
+		return &s3.GetBucketVersioningOutput{Status: bk.versioning}, nil
 	})
 }
 
@@ -96,10 +109,7 @@ func (b *Backend) getBucketEncryption(call *core.Call, in *s3.GetBucketEncryptio
 }
 
 func (b *Backend) deleteBucketEncryption(call *core.Call, in *s3.DeleteBucketEncryptionInput) (*s3.DeleteBucketEncryptionOutput, error) {
-	return &s3.DeleteBucketEncryptionOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		bk.encryption = nil
-		return nil
-	})
+	return &s3.DeleteBucketEncryptionOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error { bk.encryption = nil; return nil })
 }
 
 func (b *Backend) putBucketLifecycle(call *core.Call, in *s3.PutBucketLifecycleConfigurationInput) (*s3.PutBucketLifecycleConfigurationOutput, error) {
@@ -128,21 +138,13 @@ func (b *Backend) putBucketLifecycle(call *core.Call, in *s3.PutBucketLifecycleC
 }
 
 func (b *Backend) getBucketLifecycle(call *core.Call, in *s3.GetBucketLifecycleConfigurationInput) (*s3.GetBucketLifecycleConfigurationOutput, error) {
-	out := &s3.GetBucketLifecycleConfigurationOutput{}
-	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		if bk.lifecycle == nil {
-			return missing("NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist")
-		}
-		out.Rules = bk.lifecycle
-		return nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.GetBucketLifecycleConfigurationOutput, error) {
+		return &s3.GetBucketLifecycleConfigurationOutput{Rules: bk.lifecycle}, absent(bk.lifecycle == nil, "NoSuchLifecycleConfiguration", "The lifecycle configuration does not exist")
 	})
 }
 
 func (b *Backend) deleteBucketLifecycle(call *core.Call, in *s3.DeleteBucketLifecycleInput) (*s3.DeleteBucketLifecycleOutput, error) {
-	return &s3.DeleteBucketLifecycleOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		bk.lifecycle = nil
-		return nil
-	})
+	return &s3.DeleteBucketLifecycleOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error { bk.lifecycle = nil; return nil })
 }
 
 var corsMethods = map[string]bool{"GET": true, "PUT": true, "POST": true, "DELETE": true, "HEAD": true}
@@ -168,21 +170,13 @@ func (b *Backend) putBucketCors(call *core.Call, in *s3.PutBucketCorsInput) (*s3
 }
 
 func (b *Backend) getBucketCors(call *core.Call, in *s3.GetBucketCorsInput) (*s3.GetBucketCorsOutput, error) {
-	out := &s3.GetBucketCorsOutput{}
-	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		if bk.cors == nil {
-			return missing("NoSuchCORSConfiguration", "The CORS configuration does not exist")
-		}
-		out.CORSRules = bk.cors
-		return nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.GetBucketCorsOutput, error) {
+		return &s3.GetBucketCorsOutput{CORSRules: bk.cors}, absent(bk.cors == nil, "NoSuchCORSConfiguration", "The CORS configuration does not exist")
 	})
 }
 
 func (b *Backend) deleteBucketCors(call *core.Call, in *s3.DeleteBucketCorsInput) (*s3.DeleteBucketCorsOutput, error) {
-	return &s3.DeleteBucketCorsOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		bk.cors = nil
-		return nil
-	})
+	return &s3.DeleteBucketCorsOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error { bk.cors = nil; return nil })
 }
 
 func (b *Backend) putPublicAccessBlock(call *core.Call, in *s3.PutPublicAccessBlockInput) (*s3.PutPublicAccessBlockOutput, error) {
@@ -202,21 +196,13 @@ func (b *Backend) putPublicAccessBlock(call *core.Call, in *s3.PutPublicAccessBl
 }
 
 func (b *Backend) getPublicAccessBlock(call *core.Call, in *s3.GetPublicAccessBlockInput) (*s3.GetPublicAccessBlockOutput, error) {
-	out := &s3.GetPublicAccessBlockOutput{}
-	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		if bk.publicAccess == nil {
-			return missing("NoSuchPublicAccessBlockConfiguration", "The public access block configuration was not found")
-		}
-		out.PublicAccessBlockConfiguration = bk.publicAccess
-		return nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.GetPublicAccessBlockOutput, error) {
+		return &s3.GetPublicAccessBlockOutput{PublicAccessBlockConfiguration: bk.publicAccess}, absent(bk.publicAccess == nil, "NoSuchPublicAccessBlockConfiguration", "The public access block configuration was not found")
 	})
 }
 
 func (b *Backend) deletePublicAccessBlock(call *core.Call, in *s3.DeletePublicAccessBlockInput) (*s3.DeletePublicAccessBlockOutput, error) {
-	return &s3.DeletePublicAccessBlockOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		bk.publicAccess = nil
-		return nil
-	})
+	return &s3.DeletePublicAccessBlockOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error { bk.publicAccess = nil; return nil })
 }
 
 func (b *Backend) putOwnershipControls(call *core.Call, in *s3.PutBucketOwnershipControlsInput) (*s3.PutBucketOwnershipControlsOutput, error) {
@@ -235,21 +221,13 @@ func (b *Backend) putOwnershipControls(call *core.Call, in *s3.PutBucketOwnershi
 }
 
 func (b *Backend) getOwnershipControls(call *core.Call, in *s3.GetBucketOwnershipControlsInput) (*s3.GetBucketOwnershipControlsOutput, error) {
-	out := &s3.GetBucketOwnershipControlsOutput{}
-	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		if bk.ownership == nil {
-			return missing("OwnershipControlsNotFoundError", "The bucket ownership controls were not found")
-		}
-		out.OwnershipControls = bk.ownership
-		return nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.GetBucketOwnershipControlsOutput, error) {
+		return &s3.GetBucketOwnershipControlsOutput{OwnershipControls: bk.ownership}, absent(bk.ownership == nil, "OwnershipControlsNotFoundError", "The bucket ownership controls were not found")
 	})
 }
 
 func (b *Backend) deleteOwnershipControls(call *core.Call, in *s3.DeleteBucketOwnershipControlsInput) (*s3.DeleteBucketOwnershipControlsOutput, error) {
-	return &s3.DeleteBucketOwnershipControlsOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		bk.ownership = nil
-		return nil
-	})
+	return &s3.DeleteBucketOwnershipControlsOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error { bk.ownership = nil; return nil })
 }
 
 func (b *Backend) putBucketPolicy(call *core.Call, in *s3.PutBucketPolicyInput) (*s3.PutBucketPolicyOutput, error) {
@@ -270,19 +248,11 @@ func (b *Backend) putBucketPolicy(call *core.Call, in *s3.PutBucketPolicyInput) 
 }
 
 func (b *Backend) getBucketPolicy(call *core.Call, in *s3.GetBucketPolicyInput) (*s3.GetBucketPolicyOutput, error) {
-	out := &s3.GetBucketPolicyOutput{}
-	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		if bk.policy == "" {
-			return missing("NoSuchBucketPolicy", "The bucket policy does not exist")
-		}
-		out.Policy = aws.String(bk.policy)
-		return nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.GetBucketPolicyOutput, error) {
+		return &s3.GetBucketPolicyOutput{Policy: aws.String(bk.policy)}, absent(bk.policy == "", "NoSuchBucketPolicy", "The bucket policy does not exist")
 	})
 }
 
 func (b *Backend) deleteBucketPolicy(call *core.Call, in *s3.DeleteBucketPolicyInput) (*s3.DeleteBucketPolicyOutput, error) {
-	return &s3.DeleteBucketPolicyOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		bk.policy = ""
-		return nil
-	})
+	return &s3.DeleteBucketPolicyOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error { bk.policy = ""; return nil })
 }

@@ -40,12 +40,7 @@ func (b *Backend) putObjectLockConfiguration(call *core.Call, in *s3.PutObjectLo
 // getObjectLockConfiguration returns the Object Lock configuration of a bucket with Object
 // Lock enabled, or ObjectLockConfigurationNotFoundError (404) for any other bucket.
 func (b *Backend) getObjectLockConfiguration(call *core.Call, in *s3.GetObjectLockConfigurationInput) (*s3.GetObjectLockConfigurationOutput, error) {
-	out := &s3.GetObjectLockConfigurationOutput{}
-	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		if bk.objectLock == nil {
-			return missing("ObjectLockConfigurationNotFoundError", "Object Lock configuration does not exist for this bucket")
-		}
-		out.ObjectLockConfiguration = bk.objectLock
-		return nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.GetObjectLockConfigurationOutput, error) {
+		return &s3.GetObjectLockConfigurationOutput{ObjectLockConfiguration: bk.objectLock}, absent(bk.objectLock == nil, "ObjectLockConfigurationNotFoundError", "Object Lock configuration does not exist for this bucket")
 	})
 }

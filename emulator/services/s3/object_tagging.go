@@ -16,6 +16,9 @@ var objectTagRules = core.TagRules{
 	MaxTags: 10,
 	TooMany: core.Errorf("InvalidTag", "Object tags cannot be greater than 10"),
 	Invalid: func(string) *core.APIError { return invalidTagKey() },
+	Repeated: func(string) *core.APIError {
+		return core.Errorf("InvalidTag", "Cannot provide multiple Tags with the same key")
+	},
 }
 
 // objectTags parses PutObject's x-amz-tagging header, URL query encoded ("k1=v1&k2=v2").
@@ -65,9 +68,9 @@ func (b *Backend) putObjectTagging(call *core.Call, in *s3.PutObjectTaggingInput
 		if in.Tagging == nil {
 			return malformedXML()
 		}
-		tags, repeated := core.TagMap(in.Tagging.TagSet, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
-		if repeated != "" {
-			return core.Errorf("InvalidTag", "Cannot provide multiple Tags with the same key")
+		tags, err := core.RequestTags(objectTagRules, in.Tagging.TagSet, tagPair)
+		if err != nil {
+			return err
 		}
 		if err := objectTagRules.Check(tags); err != nil {
 			return err

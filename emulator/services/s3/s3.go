@@ -272,42 +272,30 @@ func allBlocked() *types.PublicAccessBlockConfiguration {
 }
 
 func (b *Backend) headBucket(call *core.Call, in *s3.HeadBucketInput) (*s3.HeadBucketOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	bk, err := b.bucketFor(call, in.Bucket)
-	if err != nil {
-		return nil, err
-	}
-	return &s3.HeadBucketOutput{BucketRegion: aws.String(bk.region)}, nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.HeadBucketOutput, error) {
+		return &s3.HeadBucketOutput{BucketRegion: aws.String(bk.region)}, nil
+	})
 }
 
 func (b *Backend) deleteBucket(call *core.Call, in *s3.DeleteBucketInput) (*s3.DeleteBucketOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	bk, err := b.bucketFor(call, in.Bucket)
-	if err != nil {
-		return nil, err
-	}
-	if len(bk.objects) > 0 {
-		return nil, &core.APIError{Code: "BucketNotEmpty", Status: http.StatusConflict, Message: "The bucket you tried to delete is not empty"}
-	}
-	delete(b.buckets, bk.name)
-	b.tags.Delete(bk.name)
-	return &s3.DeleteBucketOutput{}, nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.DeleteBucketOutput, error) {
+		if len(bk.objects) > 0 {
+			return nil, &core.APIError{Code: "BucketNotEmpty", Status: http.StatusConflict, Message: "The bucket you tried to delete is not empty"}
+		}
+		delete(b.buckets, bk.name)
+		b.tags.Delete(bk.name)
+		return &s3.DeleteBucketOutput{}, nil
+	})
 }
 
 func (b *Backend) getBucketLocation(call *core.Call, in *s3.GetBucketLocationInput) (*s3.GetBucketLocationOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	bk, err := b.bucketFor(call, in.Bucket)
-	if err != nil {
-		return nil, err
-	}
-	out := &s3.GetBucketLocationOutput{}
-	if bk.region != "us-east-1" {
-		out.LocationConstraint = types.BucketLocationConstraint(bk.region)
-	}
-	return out, nil
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.GetBucketLocationOutput, error) {
+		out := &s3.GetBucketLocationOutput{}
+		if bk.region != "us-east-1" {
+			out.LocationConstraint = types.BucketLocationConstraint(bk.region)
+		}
+		return out, nil
+	})
 }
 
 func (b *Backend) listBuckets(call *core.Call, _ *s3.ListBucketsInput) (*s3.ListBucketsOutput, error) {

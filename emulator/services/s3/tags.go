@@ -12,11 +12,16 @@ import (
 // of at most 256 (Amazon S3 User Guide, Using cost allocation S3 bucket tags). S3 refuses a tag
 // set that breaks them with InvalidTag (Amazon S3 API Reference, PutBucketTagging).
 var tagRules = core.TagRules{
-	MaxTags: 50,
-	TooMany: core.Errorf("InvalidTag", "Object tags cannot be greater than 50"),
-	Invalid: func(string) *core.APIError { return invalidTagKey() },
+	MaxTags:  50,
+	TooMany:  core.Errorf("InvalidTag", "Object tags cannot be greater than 50"),
+	Invalid:  func(string) *core.APIError { return invalidTagKey() },
+	Repeated: func(string) *core.APIError { return invalidTagKey() },
 }
 
+// tagPair returns an SDK tag's key and value.
+func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
+
+// invalidTagKey returns the InvalidTag error S3 answers a tag it refuses.
 func invalidTagKey() *core.APIError {
 	return core.Errorf("InvalidTag", "The TagKey you have provided is invalid")
 }
@@ -27,9 +32,9 @@ func (b *Backend) putBucketTagging(call *core.Call, in *s3.PutBucketTaggingInput
 		if in.Tagging == nil {
 			return malformedXML()
 		}
-		tags, repeated := core.TagMap(in.Tagging.TagSet, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
-		if repeated != "" {
-			return invalidTagKey()
+		tags, err := core.RequestTags(tagRules, in.Tagging.TagSet, tagPair)
+		if err != nil {
+			return err
 		}
 		return b.tags.Replace(bk.name, tags)
 	})
@@ -47,8 +52,5 @@ func (b *Backend) getBucketTagging(call *core.Call, in *s3.GetBucketTaggingInput
 }
 
 func (b *Backend) deleteBucketTagging(call *core.Call, in *s3.DeleteBucketTaggingInput) (*s3.DeleteBucketTaggingOutput, error) {
-	return &s3.DeleteBucketTaggingOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		b.tags.Delete(bk.name)
-		return nil
-	})
+	return &s3.DeleteBucketTaggingOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error { b.tags.Delete(bk.name); return nil })
 }

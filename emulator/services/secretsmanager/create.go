@@ -13,7 +13,7 @@ func versionID(token *string) string {
 	if token != nil {
 		return *token
 	}
-	return newUUID()
+	return core.NewUUID()
 }
 
 // tokenVersion returns the version a request's ClientRequestToken names, when it names one, and
@@ -41,13 +41,7 @@ func (b *Backend) createSecret(call *core.Call, in *secretsmanager.CreateSecretI
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	if err := checkValue(in.SecretString, in.SecretBinary, false); err != nil {
-		return nil, err
-	}
-	if err := checkDescription(in.Description); err != nil {
-		return nil, err
-	}
-	if err := checkToken(in.ClientRequestToken); err != nil {
+	if err := checkContent(in.SecretString, in.SecretBinary, in.Description, in.ClientRequestToken); err != nil {
 		return nil, err
 	}
 	if err := checkReplicaRegions(call, in.AddReplicaRegions); err != nil {
@@ -74,7 +68,8 @@ func (b *Backend) createSecret(call *core.Call, in *secretsmanager.CreateSecretI
 		return nil, resourceExists("The operation failed because the secret %s already exists.", name)
 	}
 	arn := arnPrefix(call.Scope()) + name + randomSuffix()
-	if err := b.tags.Replace(arn, requestTags(in.Tags)); err != nil {
+	tags, _ := core.TagMap(in.Tags, tagPair)
+	if err := b.tags.Replace(arn, tags); err != nil {
 		return nil, err
 	}
 	st := &state{name: name, primaryARN: arn, primaryRegion: call.Region, description: aws.ToString(in.Description),
@@ -93,13 +88,9 @@ func (b *Backend) createSecret(call *core.Call, in *secretsmanager.CreateSecretI
 
 // describeSecret returns a secret's metadata, including a secret scheduled for deletion.
 func (b *Backend) describeSecret(call *core.Call, in *secretsmanager.DescribeSecretInput) (*secretsmanager.DescribeSecretOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.find(call, in.SecretId)
-	if err != nil {
-		return nil, err
-	}
-	return b.describe(s), nil
+	return withSecret(b, call, b.find, in.SecretId, func(s *secret) (*secretsmanager.DescribeSecretOutput, error) {
+		return b.describe(s), nil
+	})
 }
 
 // deleteSecret schedules a secret for deletion at the end of its recovery window (30 days unless
@@ -153,20 +144,16 @@ func (b *Backend) deleteSecret(call *core.Call, in *secretsmanager.DeleteSecretI
 
 // restoreSecret cancels the scheduled deletion of a secret.
 func (b *Backend) restoreSecret(call *core.Call, in *secretsmanager.RestoreSecretInput) (*secretsmanager.RestoreSecretOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.find(call, in.SecretId)
-	if err != nil {
-		return nil, err
-	}
-	if s.isReplica() {
-		return nil, onReplica()
-	}
-	if s.deletion != nil {
-		s.deletion = nil
-		s.changed = call.Now
-	}
-	return &secretsmanager.RestoreSecretOutput{ARN: aws.String(s.arn), Name: aws.String(s.name)}, nil
+	return withSecret(b, call, b.find, in.SecretId, func(s *secret) (*secretsmanager.RestoreSecretOutput, error) {
+		if s.isReplica() {
+			return nil, onReplica()
+		}
+		if s.deletion != nil {
+			s.deletion = nil
+			s.changed = call.Now
+		}
+		return &secretsmanager.RestoreSecretOutput{ARN: aws.String(s.arn), Name: aws.String(s.name)}, nil
+	})
 }
 
 // isARN reports whether a secret id is an ARN rather than a name.

@@ -97,3 +97,15 @@ func checkDescription(d *string) error {
 	}
 	return nil
 }
+
+// checkContent returns the error for the first of a secret's value, description and
+// ClientRequestToken that Secrets Manager refuses, as CreateSecret and UpdateSecret check them.
+func checkContent(str *string, bin []byte, description, token *string) error {
+	if err := checkValue(str, bin, false); err != nil {
+		return err
+	}
+	if err := checkDescription(description); err != nil {
+		return err
+	}
+	return checkToken(token)
+}

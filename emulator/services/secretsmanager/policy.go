@@ -16,17 +16,13 @@ const maxPolicy = 20480
 // getResourcePolicy returns a secret's resource policy, without ResourcePolicy when it has
 // none, as AWS answers.
 func (b *Backend) getResourcePolicy(call *core.Call, in *secretsmanager.GetResourcePolicyInput) (*secretsmanager.GetResourcePolicyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.find(call, in.SecretId)
-	if err != nil {
-		return nil, err
-	}
-	out := &secretsmanager.GetResourcePolicyOutput{ARN: aws.String(s.arn), Name: aws.String(s.name)}
-	if s.policy != "" {
-		out.ResourcePolicy = aws.String(s.policy)
-	}
-	return out, nil
+	return withSecret(b, call, b.find, in.SecretId, func(s *secret) (*secretsmanager.GetResourcePolicyOutput, error) {
+		out := &secretsmanager.GetResourcePolicyOutput{ARN: aws.String(s.arn), Name: aws.String(s.name)}
+		if s.policy != "" {
+			out.ResourcePolicy = aws.String(s.policy)
+		}
+		return out, nil
+	})
 }
 
 // putResourcePolicy attaches a resource policy to a secret: a JSON document with a Statement.
@@ -46,24 +42,16 @@ func (b *Backend) putResourcePolicy(call *core.Call, in *secretsmanager.PutResou
 	if aws.ToBool(in.BlockPublicPolicy) && core.PublicPolicy(policy) {
 		return nil, core.Errorf("PublicPolicyException", "The BlockPublicPolicy parameter is set to true, and the resource policy did not prevent broad access to the secret.")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.primary(call, in.SecretId)
-	if err != nil {
-		return nil, err
-	}
-	s.policy = policy
-	return &secretsmanager.PutResourcePolicyOutput{ARN: aws.String(s.arn), Name: aws.String(s.name)}, nil
+	return withSecret(b, call, b.primary, in.SecretId, func(s *secret) (*secretsmanager.PutResourcePolicyOutput, error) {
+		s.policy = policy
+		return &secretsmanager.PutResourcePolicyOutput{ARN: aws.String(s.arn), Name: aws.String(s.name)}, nil
+	})
 }
 
 // deleteResourcePolicy removes a secret's resource policy; removing none succeeds.
 func (b *Backend) deleteResourcePolicy(call *core.Call, in *secretsmanager.DeleteResourcePolicyInput) (*secretsmanager.DeleteResourcePolicyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.primary(call, in.SecretId)
-	if err != nil {
-		return nil, err
-	}
-	s.policy = ""
-	return &secretsmanager.DeleteResourcePolicyOutput{ARN: aws.String(s.arn), Name: aws.String(s.name)}, nil
+	return withSecret(b, call, b.primary, in.SecretId, func(s *secret) (*secretsmanager.DeleteResourcePolicyOutput, error) {
+		s.policy = ""
+		return &secretsmanager.DeleteResourcePolicyOutput{ARN: aws.String(s.arn), Name: aws.String(s.name)}, nil
+	})
 }

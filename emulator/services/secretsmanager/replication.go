@@ -81,15 +81,11 @@ func (b *Backend) replicateSecretToRegions(call *core.Call, in *secretsmanager.R
 	if err := checkReplicaRegions(call, in.AddReplicaRegions); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.primary(call, in.SecretId)
-	if err != nil {
-		return nil, err
-	}
-	b.replicate(call, s, in.AddReplicaRegions, in.ForceOverwriteReplicaSecret)
-	s.changed = call.Now
-	return &secretsmanager.ReplicateSecretToRegionsOutput{ARN: aws.String(s.arn), ReplicationStatus: s.replicationStatus()}, nil
+	return withSecret(b, call, b.primary, in.SecretId, func(s *secret) (*secretsmanager.ReplicateSecretToRegionsOutput, error) {
+		b.replicate(call, s, in.AddReplicaRegions, in.ForceOverwriteReplicaSecret)
+		s.changed = call.Now
+		return &secretsmanager.ReplicateSecretToRegionsOutput{ARN: aws.String(s.arn), ReplicationStatus: s.replicationStatus()}, nil
+	})
 }
 
 // removeRegionsFromReplication deletes a secret's replicas in the regions the request names.
@@ -97,24 +93,20 @@ func (b *Backend) removeRegionsFromReplication(call *core.Call, in *secretsmanag
 	if len(in.RemoveReplicaRegions) == 0 {
 		return nil, validation("Value null at 'removeReplicaRegions' failed to satisfy constraint: Member must have length greater than or equal to 1")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.primary(call, in.SecretId)
-	if err != nil {
-		return nil, err
-	}
-	for _, region := range in.RemoveReplicaRegions {
-		if !slices.Contains(s.replicaRegions(), region) {
-			return nil, invalidParameter("The secret %s isn't replicated to region %s.", s.name, region)
+	return withSecret(b, call, b.primary, in.SecretId, func(s *secret) (*secretsmanager.RemoveRegionsFromReplicationOutput, error) {
+		for _, region := range in.RemoveReplicaRegions {
+			if !slices.Contains(s.replicaRegions(), region) {
+				return nil, invalidParameter("The secret %s isn't replicated to region %s.", s.name, region)
+			}
 		}
-	}
-	for _, region := range in.RemoveReplicaRegions {
-		s.replicas = slices.DeleteFunc(s.replicas, func(r *replica) bool { return r.region == region })
-		target := b.secrets.For(core.Scope{Account: call.Account, Region: region})
-		if rep, ok := target[s.name]; ok && rep.state == s.state {
-			delete(target, s.name)
+		for _, region := range in.RemoveReplicaRegions {
+			s.replicas = slices.DeleteFunc(s.replicas, func(r *replica) bool { return r.region == region })
+			target := b.secrets.For(core.Scope{Account: call.Account, Region: region})
+			if rep, ok := target[s.name]; ok && rep.state == s.state {
+				delete(target, s.name)
+			}
 		}
-	}
-	s.changed = call.Now
-	return &secretsmanager.RemoveRegionsFromReplicationOutput{ARN: aws.String(s.arn), ReplicationStatus: s.replicationStatus()}, nil
+		s.changed = call.Now
+		return &secretsmanager.RemoveRegionsFromReplicationOutput{ARN: aws.String(s.arn), ReplicationStatus: s.replicationStatus()}, nil
+	})
 }

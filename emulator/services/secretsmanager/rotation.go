@@ -88,71 +88,63 @@ func (b *Backend) rotateSecret(call *core.Call, in *secretsmanager.RotateSecretI
 	if err := checkRules(in.RotationRules); err != nil {
 		return nil, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.primary(call, in.SecretId)
-	if err != nil {
-		return nil, err
-	}
-	out := &secretsmanager.RotateSecretOutput{ARN: aws.String(s.arn), Name: aws.String(s.name)}
-	if in.ClientRequestToken != nil {
-		if _, done := s.versions[*in.ClientRequestToken]; done {
-			// A retry of the rotation that created this version.
-			out.VersionId = in.ClientRequestToken
+	return withSecret(b, call, b.primary, in.SecretId, func(s *secret) (*secretsmanager.RotateSecretOutput, error) {
+		out := &secretsmanager.RotateSecretOutput{ARN: aws.String(s.arn), Name: aws.String(s.name)}
+		if in.ClientRequestToken != nil {
+			if _, done := s.versions[*in.ClientRequestToken]; done {
+				// A retry of the rotation that created this version.
+				out.VersionId = in.ClientRequestToken
+				return out, nil
+			}
+		}
+		lambda := aws.ToString(in.RotationLambdaARN)
+		if lambda == "" {
+			lambda = s.rotation.lambda
+		}
+		if lambda == "" {
+			return nil, invalidRequest("You tried to enable rotation on a secret that doesn't already have a Lambda function ARN configured and you didn't include such an ARN as a parameter in this call.")
+		}
+		if p := s.staged(pending); p != nil && !p.has(current) {
+			return nil, invalidRequest("A previous rotation isn't complete. That rotation will be reattempted.")
+		}
+		s.rotation.lambda, s.rotation.enabled = lambda, true
+		if in.RotationRules != nil {
+			rules := *in.RotationRules
+			s.rotation.rules = &rules
+		}
+		s.changed = call.Now
+		cur := s.staged(current)
+		if (in.RotateImmediately != nil && !*in.RotateImmediately) || cur == nil {
+			// Without a current value there is nothing a rotation function could rotate; the
+			// schedule is set and nothing else happens.
 			return out, nil
 		}
-	}
-	lambda := aws.ToString(in.RotationLambdaARN)
-	if lambda == "" {
-		lambda = s.rotation.lambda
-	}
-	if lambda == "" {
-		return nil, invalidRequest("You tried to enable rotation on a secret that doesn't already have a Lambda function ARN configured and you didn't include such an ARN as a parameter in this call.")
-	}
-	if p := s.staged(pending); p != nil && !p.has(current) {
-		return nil, invalidRequest("A previous rotation isn't complete. That rotation will be reattempted.")
-	}
-	s.rotation.lambda, s.rotation.enabled = lambda, true
-	if in.RotationRules != nil {
-		rules := *in.RotationRules
-		s.rotation.rules = &rules
-	}
-	s.changed = call.Now
-	cur := s.staged(current)
-	if (in.RotateImmediately != nil && !*in.RotateImmediately) || cur == nil {
-		// Without a current value there is nothing a rotation function could rotate; the
-		// schedule is set and nothing else happens.
+		// What a successful rotation leaves: createSecret stages a new version AWSPENDING and
+		// finishSecret moves AWSCURRENT to it, after which AWSPENDING is no longer attached.
+		v := s.addVersion(versionID(in.ClientRequestToken), cur.str, cur.bin, call.Now)
+		s.attach(v, pending)
+		s.attach(v, current)
+		v.remove(pending)
+		s.rotation.lastRotated = aws.Time(call.Now)
+		out.VersionId = aws.String(v.id)
 		return out, nil
-	}
-	// What a successful rotation leaves: createSecret stages a new version AWSPENDING and
-	// finishSecret moves AWSCURRENT to it, after which AWSPENDING is no longer attached.
-	v := s.addVersion(versionID(in.ClientRequestToken), cur.str, cur.bin, call.Now)
-	s.attach(v, pending)
-	s.attach(v, current)
-	v.remove(pending)
-	s.rotation.lastRotated = aws.Time(call.Now)
-	out.VersionId = aws.String(v.id)
-	return out, nil
+	})
 }
 
 // cancelRotateSecret turns a secret's automatic rotation off and answers the version of a rotation
 // in progress, if any.
 func (b *Backend) cancelRotateSecret(call *core.Call, in *secretsmanager.CancelRotateSecretInput) (*secretsmanager.CancelRotateSecretOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.primary(call, in.SecretId)
-	if err != nil {
-		return nil, err
-	}
-	if s.rotation.lambda == "" {
-		return nil, invalidRequest("You tried to enable rotation on a secret that doesn't already have a Lambda function ARN configured and you didn't include such an ARN as a parameter in this call.")
-	}
-	s.rotation.enabled = false
-	s.changed = call.Now
-	out := &secretsmanager.CancelRotateSecretOutput{ARN: aws.String(s.arn), Name: aws.String(s.name)}
-	// The version of a rotation in progress, which the caller should remove AWSPENDING from.
-	if p := s.staged(pending); p != nil && !p.has(current) {
-		out.VersionId = aws.String(p.id)
-	}
-	return out, nil
+	return withSecret(b, call, b.primary, in.SecretId, func(s *secret) (*secretsmanager.CancelRotateSecretOutput, error) {
+		if s.rotation.lambda == "" {
+			return nil, invalidRequest("You tried to enable rotation on a secret that doesn't already have a Lambda function ARN configured and you didn't include such an ARN as a parameter in this call.")
+		}
+		s.rotation.enabled = false
+		s.changed = call.Now
+		out := &secretsmanager.CancelRotateSecretOutput{ARN: aws.String(s.arn), Name: aws.String(s.name)}
+		// The version of a rotation in progress, which the caller should remove AWSPENDING from.
+		if p := s.staged(pending); p != nil && !p.has(current) {
+			out.VersionId = aws.String(p.id)
+		}
+		return out, nil
+	})
 }

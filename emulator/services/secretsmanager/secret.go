@@ -3,7 +3,6 @@ package secretsmanager
 import (
 	"bytes"
 	"crypto/rand"
-	"fmt"
 	"math/big"
 	"slices"
 	"strings"
@@ -227,18 +226,6 @@ func randomSuffix() string {
 		b = append(b, suffixChars[n.Int64()])
 	}
 	return string(b)
-}
-
-// newUUID returns a random version 4 UUID, the version id of a request without a
-// ClientRequestToken.
-func newUUID() string {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		panic(err)
-	}
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
 }
 
 // day returns the UTC midnight that starts t's day: Secrets Manager reports when a secret was

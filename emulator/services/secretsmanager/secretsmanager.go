@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
@@ -44,6 +46,7 @@ func New(clock *core.Clock) *Backend {
 
 // Service describes Secrets Manager to the router.
 func (b *Backend) Service() *core.Service {
+	tagging := b.tagging()
 	return &core.Service{
 		SigningName:  "secretsmanager",
 		ID:           "SecretsManager",
@@ -63,8 +66,8 @@ func (b *Backend) Service() *core.Service {
 			"RestoreSecret":                core.Op(b.restoreSecret),
 			"RotateSecret":                 core.Op(b.rotateSecret),
 			"CancelRotateSecret":           core.Op(b.cancelRotateSecret),
-			"TagResource":                  core.Op(b.tagResource),
-			"UntagResource":                core.Op(b.untagResource),
+			"TagResource":                  core.AddListOp[secretsmanager.TagResourceOutput](tagging, func(in *secretsmanager.TagResourceInput) (*string, []types.Tag) { return in.SecretId, in.Tags }),
+			"UntagResource":                core.RemoveOp[secretsmanager.UntagResourceOutput](tagging, func(in *secretsmanager.UntagResourceInput) (*string, []string) { return in.SecretId, in.TagKeys }),
 			"ReplicateSecretToRegions":     core.Op(b.replicateSecretToRegions),
 			"RemoveRegionsFromReplication": core.Op(b.removeRegionsFromReplication),
 			"GetRandomPassword":            core.Op(b.getRandomPassword),
@@ -124,6 +127,12 @@ func (b *Backend) live(call *core.Call, id *string) (*secret, error) {
 		return nil, markedForDeletion()
 	}
 	return s, nil
+}
+
+// withSecret runs f, holding b.mu, on the secret that find (b.find, b.live or b.primary) returns
+// for id, and returns f's answer or find's error.
+func withSecret[O any](b *Backend, call *core.Call, find func(*core.Call, *string) (*secret, error), id *string, f func(*secret) (*O, error)) (*O, error) {
+	return core.Holding(&b.mu, func() (*secret, error) { return find(call, id) }, f)
 }
 
 // primary is live for operations that change a secret, which its replicas refuse.

@@ -2,7 +2,6 @@ package secretsmanager
 
 import (
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -21,36 +20,19 @@ var tagRules = core.TagRules{
 	},
 }
 
-// requestTags returns the tags of a request as a map; a key given twice keeps its last value.
-func requestTags(tags []types.Tag) map[string]string {
-	out, _ := core.TagMap(tags, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
-	return out
-}
+// tagPair returns an SDK tag's key and value.
+func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
 
-// tagResource adds tags to a secret or replaces their values.
-func (b *Backend) tagResource(call *core.Call, in *secretsmanager.TagResourceInput) (*secretsmanager.TagResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.primary(call, in.SecretId)
-	if err != nil {
-		return nil, err
+// tagging serves the tag operations on the primary secrets of the caller's region, by name or
+// ARN; a change of a secret's tags dates its last change.
+func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
+	return core.Tagging[*string, types.Tag]{Lock: &b.mu, Rules: tagRules, Pair: tagPair,
+		Find: func(call *core.Call, id *string) (core.TagTarget, error) {
+			s, err := b.primary(call, id)
+			if err != nil {
+				return core.TagTarget{}, err
+			}
+			return core.TagTarget{Tags: b.tags, ID: s.primaryARN, Touch: func() { s.changed = call.Now }}, nil
+		},
 	}
-	if err := b.tags.Merge(requestTags(in.Tags), s.primaryARN); err != nil {
-		return nil, err
-	}
-	s.changed = call.Now
-	return &secretsmanager.TagResourceOutput{}, nil
-}
-
-// untagResource removes tags from a secret; keys it does not have are ignored.
-func (b *Backend) untagResource(call *core.Call, in *secretsmanager.UntagResourceInput) (*secretsmanager.UntagResourceOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.primary(call, in.SecretId)
-	if err != nil {
-		return nil, err
-	}
-	b.tags.Remove(s.primaryARN, in.TagKeys...)
-	s.changed = call.Now
-	return &secretsmanager.UntagResourceOutput{}, nil
 }

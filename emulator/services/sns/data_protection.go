@@ -15,13 +15,9 @@ const dataProtectionVersion = "2021-06-01"
 // getDataProtectionPolicy returns a topic's data protection policy: empty for a topic without
 // one, as AWS answers.
 func (b *Backend) getDataProtectionPolicy(call *core.Call, in *sns.GetDataProtectionPolicyInput) (*sns.GetDataProtectionPolicyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.topicFor(call, in.ResourceArn)
-	if err != nil {
-		return nil, err
-	}
-	return &sns.GetDataProtectionPolicyOutput{DataProtectionPolicy: aws.String(t.dataProtection)}, nil
+	return withTopic(b, call, in.ResourceArn, func(t *topic) (*sns.GetDataProtectionPolicyOutput, error) {
+		return &sns.GetDataProtectionPolicyOutput{DataProtectionPolicy: aws.String(t.dataProtection)}, nil
+	})
 }
 
 // putDataProtectionPolicy sets a topic's data protection policy: a JSON object with a Name,
@@ -39,12 +35,8 @@ func (b *Backend) putDataProtectionPolicy(call *core.Call, in *sns.PutDataProtec
 			return nil, errInvalid("DataProtectionPolicy Reason: the policy must be a JSON object with a Name, Version %s and Statements", dataProtectionVersion)
 		}
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.topicFor(call, in.ResourceArn)
-	if err != nil {
-		return nil, err
-	}
-	t.dataProtection = policy
-	return &sns.PutDataProtectionPolicyOutput{}, nil
+	return withTopic(b, call, in.ResourceArn, func(t *topic) (*sns.PutDataProtectionPolicyOutput, error) {
+		t.dataProtection = policy
+		return &sns.PutDataProtectionPolicyOutput{}, nil
+	})
 }

@@ -58,6 +58,7 @@ func New(clock *core.Clock, queues Queues, keys core.Keys) *Backend {
 
 // Service describes SNS to the router.
 func (b *Backend) Service() *core.Service {
+	tagging := b.tagging()
 	return &core.Service{
 		SigningName:  "sns",
 		ID:           "SNS",
@@ -80,11 +81,13 @@ func (b *Backend) Service() *core.Service {
 			"GetSubscriptionAttributes": core.Op(b.getSubscriptionAttributes),
 			"SetSubscriptionAttributes": core.Op(b.setSubscriptionAttributes),
 			"Publish":                   core.Op(b.publish),
-			"TagResource":               core.Op(b.tagResource),
-			"UntagResource":             core.Op(b.untagResource),
-			"ListTagsForResource":       core.Op(b.listTagsForResource),
-			"GetDataProtectionPolicy":   core.Op(b.getDataProtectionPolicy),
-			"PutDataProtectionPolicy":   core.Op(b.putDataProtectionPolicy),
+			"TagResource":               core.AddListOp[sns.TagResourceOutput](tagging, func(in *sns.TagResourceInput) (*string, []types.Tag) { return in.ResourceArn, in.Tags }),
+			"UntagResource":             core.RemoveOp[sns.UntagResourceOutput](tagging, func(in *sns.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
+			"ListTagsForResource": core.ListOp(tagging, func(in *sns.ListTagsForResourceInput) *string { return in.ResourceArn }, func(tags []types.Tag) *sns.ListTagsForResourceOutput {
+				return &sns.ListTagsForResourceOutput{Tags: tags}
+			}),
+			"GetDataProtectionPolicy": core.Op(b.getDataProtectionPolicy),
+			"PutDataProtectionPolicy": core.Op(b.putDataProtectionPolicy),
 		},
 		Dump: b.dump,
 	}
@@ -145,7 +148,7 @@ func (b *Backend) createTopic(call *core.Call, in *sns.CreateTopicInput) (*sns.C
 			return nil, errInvalid("Attributes Reason: %s: %v", k, err)
 		}
 	}
-	tags := requestTags(in.Tags)
+	tags, _ := core.TagMap(in.Tags, tagPair)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	arn := b.arn(call, name)
@@ -176,42 +179,47 @@ func (b *Backend) createTopic(call *core.Call, in *sns.CreateTopicInput) (*sns.C
 	return &sns.CreateTopicOutput{TopicArn: aws.String(arn)}, nil
 }
 
+// withTopic runs f, holding b.mu, on the topic with arn in the caller's account, and returns f's
+// answer or topicFor's error.
+func withTopic[O any](b *Backend, call *core.Call, arn *string, f func(*topic) (*O, error)) (*O, error) {
+	return core.Holding(&b.mu, func() (*topic, error) { return b.topicFor(call, arn) }, f)
+}
+
 // topicFor returns the topic with arn, in the caller's account. The caller holds b.mu.
 func (b *Backend) topicFor(call *core.Call, arn *string) (*topic, error) {
-	t, ok := b.topics[aws.ToString(arn)]
-	if !ok || t.owner != call.Account {
-		return nil, errNotFound("Topic")
+	return owned(call, b.topics, arn, "Topic", func(t *topic) string { return t.owner })
+}
+
+// owned returns the entry of m with arn, a topic or subscription (kind) that owner says the
+// caller's account owns, or SNS's NotFound error for kind.
+func owned[E any](call *core.Call, m map[string]E, arn *string, kind string, owner func(E) string) (E, error) {
+	e, ok := m[aws.ToString(arn)]
+	if !ok || owner(e) != call.Account {
+		var none E
+		return none, errNotFound(kind)
 	}
-	return t, nil
+	return e, nil
 }
 
 func (b *Backend) getTopicAttributes(call *core.Call, in *sns.GetTopicAttributesInput) (*sns.GetTopicAttributesOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.topicFor(call, in.TopicArn)
-	if err != nil {
-		return nil, err
-	}
-	return &sns.GetTopicAttributesOutput{Attributes: b.topicAttributes(t)}, nil
+	return withTopic(b, call, in.TopicArn, func(t *topic) (*sns.GetTopicAttributesOutput, error) {
+		return &sns.GetTopicAttributesOutput{Attributes: b.topicAttributes(t)}, nil
+	})
 }
 
 func (b *Backend) setTopicAttributes(call *core.Call, in *sns.SetTopicAttributesInput) (*sns.SetTopicAttributesOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.topicFor(call, in.TopicArn)
-	if err != nil {
-		return nil, err
-	}
-	name, value := aws.ToString(in.AttributeName), aws.ToString(in.AttributeValue)
-	check, ok := topicAttributes[name]
-	if !ok || name == "FifoTopic" {
-		return nil, errInvalid("AttributeName")
-	}
-	if err := check(t.fifo, value); err != nil {
-		return nil, errInvalid("AttributeValue Reason: %v", err)
-	}
-	t.attrs[name] = value
-	return &sns.SetTopicAttributesOutput{}, nil
+	return withTopic(b, call, in.TopicArn, func(t *topic) (*sns.SetTopicAttributesOutput, error) {
+		name, value := aws.ToString(in.AttributeName), aws.ToString(in.AttributeValue)
+		check, ok := topicAttributes[name]
+		if !ok || name == "FifoTopic" {
+			return nil, errInvalid("AttributeName")
+		}
+		if err := check(t.fifo, value); err != nil {
+			return nil, errInvalid("AttributeValue Reason: %v", err)
+		}
+		t.attrs[name] = value
+		return &sns.SetTopicAttributesOutput{}, nil
+	})
 }
 
 func (b *Backend) deleteTopic(call *core.Call, in *sns.DeleteTopicInput) (*sns.DeleteTopicOutput, error) {

@@ -86,30 +86,26 @@ func (b *Backend) subscribe(call *core.Call, in *sns.SubscribeInput) (*sns.Subsc
 			return nil, errInvalid("Attributes Reason: %s: %v", k, err)
 		}
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.topicFor(call, in.TopicArn)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range b.subs {
-		if s.topicARN == t.arn && s.protocol == protocol && s.endpoint == endpoint {
-			return &sns.SubscribeOutput{SubscriptionArn: aws.String(s.visibleARN(in.ReturnSubscriptionArn))}, nil
+	return withTopic(b, call, in.TopicArn, func(t *topic) (*sns.SubscribeOutput, error) {
+		for _, s := range b.subs {
+			if s.topicARN == t.arn && s.protocol == protocol && s.endpoint == endpoint {
+				return &sns.SubscribeOutput{SubscriptionArn: aws.String(s.visibleARN(in.ReturnSubscriptionArn))}, nil
+			}
 		}
-	}
-	b.seq++
-	s := &subscription{
-		arn:      fmt.Sprintf("%s:%08x-0000-4000-8000-%012x", t.arn, b.seq, b.seq),
-		topicARN: t.arn, owner: call.Account, protocol: protocol, endpoint: endpoint,
-		confirmed: confirmedOnSubscribe(protocol),
-		token:     fmt.Sprintf("%064x", b.seq),
-		attrs:     map[string]string{},
-	}
-	for k, v := range in.Attributes {
-		s.attrs[k] = v
-	}
-	b.subs[s.arn] = s
-	return &sns.SubscribeOutput{SubscriptionArn: aws.String(s.visibleARN(in.ReturnSubscriptionArn))}, nil
+		b.seq++
+		s := &subscription{
+			arn:      fmt.Sprintf("%s:%08x-0000-4000-8000-%012x", t.arn, b.seq, b.seq),
+			topicARN: t.arn, owner: call.Account, protocol: protocol, endpoint: endpoint,
+			confirmed: confirmedOnSubscribe(protocol),
+			token:     fmt.Sprintf("%064x", b.seq),
+			attrs:     map[string]string{},
+		}
+		for k, v := range in.Attributes {
+			s.attrs[k] = v
+		}
+		b.subs[s.arn] = s
+		return &sns.SubscribeOutput{SubscriptionArn: aws.String(s.visibleARN(in.ReturnSubscriptionArn))}, nil
+	})
 }
 
 // visibleARN is the ARN AWS reports: "pending confirmation" for an unconfirmed subscription
@@ -122,66 +118,58 @@ func (s *subscription) visibleARN(always bool) string {
 }
 
 func (b *Backend) confirmSubscription(call *core.Call, in *sns.ConfirmSubscriptionInput) (*sns.ConfirmSubscriptionOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.topicFor(call, in.TopicArn)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range b.subs {
-		if s.topicARN == t.arn && s.token == aws.ToString(in.Token) {
-			s.confirmed = true
-			return &sns.ConfirmSubscriptionOutput{SubscriptionArn: aws.String(s.arn)}, nil
+	return withTopic(b, call, in.TopicArn, func(t *topic) (*sns.ConfirmSubscriptionOutput, error) {
+		for _, s := range b.subs {
+			if s.topicARN == t.arn && s.token == aws.ToString(in.Token) {
+				s.confirmed = true
+				return &sns.ConfirmSubscriptionOutput{SubscriptionArn: aws.String(s.arn)}, nil
+			}
 		}
-	}
-	return nil, errInvalid("Token")
+		return nil, errInvalid("Token")
+	})
 }
 
+// withSubscription runs f, holding b.mu, on the subscription with arn in the caller's account,
+// and returns f's answer or subscriptionFor's error.
+func withSubscription[O any](b *Backend, call *core.Call, arn *string, f func(*subscription) (*O, error)) (*O, error) {
+	return core.Holding(&b.mu, func() (*subscription, error) { return b.subscriptionFor(call, arn) }, f)
+}
+
+// subscriptionFor returns the subscription with arn, in the caller's account. The caller holds
+// b.mu.
 func (b *Backend) subscriptionFor(call *core.Call, arn *string) (*subscription, error) {
-	s, ok := b.subs[aws.ToString(arn)]
-	if !ok || s.owner != call.Account {
-		return nil, errNotFound("Subscription")
-	}
-	return s, nil
+	return owned(call, b.subs, arn, "Subscription", func(s *subscription) string { return s.owner })
 }
 
 func (b *Backend) unsubscribe(call *core.Call, in *sns.UnsubscribeInput) (*sns.UnsubscribeOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.subscriptionFor(call, in.SubscriptionArn)
-	if err != nil {
-		return nil, err
-	}
-	delete(b.subs, s.arn)
-	return &sns.UnsubscribeOutput{}, nil
+	return withSubscription(b, call, in.SubscriptionArn, func(s *subscription) (*sns.UnsubscribeOutput, error) {
+		delete(b.subs, s.arn)
+		return &sns.UnsubscribeOutput{}, nil
+	})
 }
 
 func (b *Backend) listSubscriptionsByTopic(call *core.Call, in *sns.ListSubscriptionsByTopicInput) (*sns.ListSubscriptionsByTopicOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t, err := b.topicFor(call, in.TopicArn)
-	if err != nil {
-		return nil, err
-	}
-	var arns []string
-	for arn, s := range b.subs {
-		if s.topicARN == t.arn {
-			arns = append(arns, arn)
+	return withTopic(b, call, in.TopicArn, func(t *topic) (*sns.ListSubscriptionsByTopicOutput, error) {
+		var arns []string
+		for arn, s := range b.subs {
+			if s.topicARN == t.arn {
+				arns = append(arns, arn)
+			}
 		}
-	}
-	page, next, err := paginate(arns, aws.ToString(in.NextToken), 100)
-	if err != nil {
-		return nil, err
-	}
-	out := &sns.ListSubscriptionsByTopicOutput{NextToken: next, Subscriptions: []types.Subscription{}}
-	for _, arn := range page {
-		s := b.subs[arn]
-		out.Subscriptions = append(out.Subscriptions, types.Subscription{
-			SubscriptionArn: aws.String(s.visibleARN(false)), TopicArn: aws.String(s.topicARN), Owner: aws.String(s.owner),
-			Protocol: aws.String(s.protocol), Endpoint: aws.String(s.endpoint),
-		})
-	}
-	return out, nil
+		page, next, err := paginate(arns, aws.ToString(in.NextToken), 100)
+		if err != nil {
+			return nil, err
+		}
+		out := &sns.ListSubscriptionsByTopicOutput{NextToken: next, Subscriptions: []types.Subscription{}}
+		for _, arn := range page {
+			s := b.subs[arn]
+			out.Subscriptions = append(out.Subscriptions, types.Subscription{
+				SubscriptionArn: aws.String(s.visibleARN(false)), TopicArn: aws.String(s.topicARN), Owner: aws.String(s.owner),
+				Protocol: aws.String(s.protocol), Endpoint: aws.String(s.endpoint),
+			})
+		}
+		return out, nil
+	})
 }
 
 // attributes returns the subscription's attributes as GetSubscriptionAttributes reports them,
@@ -207,36 +195,28 @@ func (s *subscription) attributes() map[string]string {
 }
 
 func (b *Backend) getSubscriptionAttributes(call *core.Call, in *sns.GetSubscriptionAttributesInput) (*sns.GetSubscriptionAttributesOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.subscriptionFor(call, in.SubscriptionArn)
-	if err != nil {
-		return nil, err
-	}
-	attrs := s.attributes()
-	delete(attrs, "ConfirmationToken")
-	return &sns.GetSubscriptionAttributesOutput{Attributes: attrs}, nil
+	return withSubscription(b, call, in.SubscriptionArn, func(s *subscription) (*sns.GetSubscriptionAttributesOutput, error) {
+		attrs := s.attributes()
+		delete(attrs, "ConfirmationToken")
+		return &sns.GetSubscriptionAttributesOutput{Attributes: attrs}, nil
+	})
 }
 
 func (b *Backend) setSubscriptionAttributes(call *core.Call, in *sns.SetSubscriptionAttributesInput) (*sns.SetSubscriptionAttributesOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, err := b.subscriptionFor(call, in.SubscriptionArn)
-	if err != nil {
-		return nil, err
-	}
-	name, value := aws.ToString(in.AttributeName), aws.ToString(in.AttributeValue)
-	check, ok := subscriptionAttributes[name]
-	if !ok {
-		return nil, errInvalid("AttributeName")
-	}
-	if value == "" && (name == "FilterPolicy" || name == "RedrivePolicy") {
-		delete(s.attrs, name) // An empty value removes a policy.
+	return withSubscription(b, call, in.SubscriptionArn, func(s *subscription) (*sns.SetSubscriptionAttributesOutput, error) {
+		name, value := aws.ToString(in.AttributeName), aws.ToString(in.AttributeValue)
+		check, ok := subscriptionAttributes[name]
+		if !ok {
+			return nil, errInvalid("AttributeName")
+		}
+		if value == "" && (name == "FilterPolicy" || name == "RedrivePolicy") {
+			delete(s.attrs, name) // An empty value removes a policy.
+			return &sns.SetSubscriptionAttributesOutput{}, nil
+		}
+		if err := check(value); err != nil {
+			return nil, errInvalid("AttributeValue Reason: %v", err)
+		}
+		s.attrs[name] = value
 		return &sns.SetSubscriptionAttributesOutput{}, nil
-	}
-	if err := check(value); err != nil {
-		return nil, errInvalid("AttributeValue Reason: %v", err)
-	}
-	s.attrs[name] = value
-	return &sns.SetSubscriptionAttributesOutput{}, nil
+	})
 }

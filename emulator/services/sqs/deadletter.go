@@ -10,24 +10,20 @@ import (
 // RedrivePolicy names the queue as their dead-letter queue, in URL order, up to MaxResults
 // (1 to 1000) a page with a NextToken when MaxResults is given, as ListQueues pages.
 func (b *Backend) listDeadLetterSourceQueues(call *core.Call, in *sqs.ListDeadLetterSourceQueuesInput) (*sqs.ListDeadLetterSourceQueuesOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	dlq, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	urls := []string{}
-	for _, q := range b.regions.Of(call).queues {
-		if v, ok := q.attrs["RedrivePolicy"]; ok {
-			if p, err := parseRedrivePolicy(v); err == nil && p.DeadLetterTargetArn == dlq.arn {
-				urls = append(urls, q.url)
+	return withQueue(b, call, in.QueueUrl, func(dlq *queue) (*sqs.ListDeadLetterSourceQueuesOutput, error) {
+		urls := []string{}
+		for _, q := range b.regions.Of(call).queues {
+			if v, ok := q.attrs["RedrivePolicy"]; ok {
+				if p, err := parseRedrivePolicy(v); err == nil && p.DeadLetterTargetArn == dlq.arn {
+					urls = append(urls, q.url)
+				}
 			}
 		}
-	}
-	page, next, err := pageOf(urls, in.MaxResults, in.NextToken)
-	if err != nil {
-		return nil, err
-	}
-	out := &sqs.ListDeadLetterSourceQueuesOutput{QueueUrls: page, NextToken: next}
-	return out, nil
+		page, next, err := pageOf(urls, in.MaxResults, in.NextToken)
+		if err != nil {
+			return nil, err
+		}
+		out := &sqs.ListDeadLetterSourceQueuesOutput{QueueUrls: page, NextToken: next}
+		return out, nil
+	})
 }

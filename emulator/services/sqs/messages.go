@@ -72,137 +72,129 @@ func (b *Backend) DeliverFromService(queueARN, service, sourceARN, body, groupID
 }
 
 func (b *Backend) sendMessage(call *core.Call, in *sqs.SendMessageInput) (*sqs.SendMessageOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	body := aws.ToString(in.MessageBody)
-	if body == "" {
-		return nil, &core.APIError{Code: "MissingParameter", Message: "The request must contain the parameter MessageBody."}
-	}
-	if err := checkMessageAttributes(in.MessageAttributes); err != nil {
-		return nil, err
-	}
-	maxSize, _ := strconv.Atoi(q.value("MaximumMessageSize"))
-	if len(body)+attributesSize(in.MessageAttributes) > maxSize {
-		return nil, core.Errorf("InvalidParameterValue", "One or more parameters are invalid. Reason: Message must be shorter than %d bytes.", maxSize)
-	}
-	delay, _ := strconv.Atoi(q.value("DelaySeconds"))
-	if in.DelaySeconds != 0 {
-		if q.fifo {
-			return nil, core.Errorf("InvalidParameterValue", "Value %d for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.", in.DelaySeconds)
+	return withQueue(b, call, in.QueueUrl, func(q *queue) (*sqs.SendMessageOutput, error) {
+		body := aws.ToString(in.MessageBody)
+		if body == "" {
+			return nil, &core.APIError{Code: "MissingParameter", Message: "The request must contain the parameter MessageBody."}
 		}
-		delay = int(in.DelaySeconds)
-	}
-	key, err := b.encryptionKey(call.Scope(), q)
-	if err != nil {
-		return nil, err
-	}
-	out := &sqs.SendMessageOutput{MD5OfMessageBody: aws.String(md5Hex(body)), MD5OfMessageAttributes: optional(attributesMD5(in.MessageAttributes))}
-	m := &message{body: body, attrs: in.MessageAttributes, sender: call.Account, key: key, sent: call.Now, delayedUntil: call.Now}
-	if trace, ok := in.MessageSystemAttributes["AWSTraceHeader"]; ok {
-		m.traceHeader = aws.ToString(trace.StringValue)
-	}
-	if q.fifo {
-		group := aws.ToString(in.MessageGroupId)
-		if group == "" {
-			return nil, &core.APIError{Code: "MissingParameter", Message: "The request must contain the parameter MessageGroupId."}
+		if err := checkMessageAttributes(in.MessageAttributes); err != nil {
+			return nil, err
 		}
-		dedup := aws.ToString(in.MessageDeduplicationId)
-		if dedup == "" {
-			if q.value("ContentBasedDeduplication") != "true" {
-				return nil, core.Errorf("InvalidParameterValue",
-					"The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly")
+		maxSize, _ := strconv.Atoi(q.value("MaximumMessageSize"))
+		if len(body)+attributesSize(in.MessageAttributes) > maxSize {
+			return nil, core.Errorf("InvalidParameterValue", "One or more parameters are invalid. Reason: Message must be shorter than %d bytes.", maxSize)
+		}
+		delay, _ := strconv.Atoi(q.value("DelaySeconds"))
+		if in.DelaySeconds != 0 {
+			if q.fifo {
+				return nil, core.Errorf("InvalidParameterValue", "Value %d for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for this queue type.", in.DelaySeconds)
 			}
-			// AWS derives the ID from the body's SHA-256 digest.
-			sum := sha256.Sum256([]byte(body))
-			dedup = hex.EncodeToString(sum[:])
+			delay = int(in.DelaySeconds)
 		}
-		if at, ok := q.dedup[dedup]; ok && call.Now.Sub(at) < 5*time.Minute {
-			out.MessageId = aws.String(b.nextID())
-			return out, nil
+		key, err := b.encryptionKey(call.Scope(), q)
+		if err != nil {
+			return nil, err
 		}
-		q.dedup[dedup] = call.Now
-		b.seq++
-		m.groupID, m.dedupID, m.sequence = group, dedup, fmt.Sprintf("%020d", b.seq)
-		out.SequenceNumber = aws.String(m.sequence)
-	} else {
-		m.delayedUntil = call.Now.Add(time.Duration(delay) * time.Second)
-	}
-	m.id = b.nextID()
-	q.messages = append(q.messages, m)
-	out.MessageId = aws.String(m.id)
-	return out, nil
+		out := &sqs.SendMessageOutput{MD5OfMessageBody: aws.String(md5Hex(body)), MD5OfMessageAttributes: optional(attributesMD5(in.MessageAttributes))}
+		m := &message{body: body, attrs: in.MessageAttributes, sender: call.Account, key: key, sent: call.Now, delayedUntil: call.Now}
+		if trace, ok := in.MessageSystemAttributes["AWSTraceHeader"]; ok {
+			m.traceHeader = aws.ToString(trace.StringValue)
+		}
+		if q.fifo {
+			group := aws.ToString(in.MessageGroupId)
+			if group == "" {
+				return nil, &core.APIError{Code: "MissingParameter", Message: "The request must contain the parameter MessageGroupId."}
+			}
+			dedup := aws.ToString(in.MessageDeduplicationId)
+			if dedup == "" {
+				if q.value("ContentBasedDeduplication") != "true" {
+					return nil, core.Errorf("InvalidParameterValue",
+						"The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly")
+				}
+				// AWS derives the ID from the body's SHA-256 digest.
+				sum := sha256.Sum256([]byte(body))
+				dedup = hex.EncodeToString(sum[:])
+			}
+			if at, ok := q.dedup[dedup]; ok && call.Now.Sub(at) < 5*time.Minute {
+				out.MessageId = aws.String(b.nextID())
+				return out, nil
+			}
+			q.dedup[dedup] = call.Now
+			b.seq++
+			m.groupID, m.dedupID, m.sequence = group, dedup, fmt.Sprintf("%020d", b.seq)
+			out.SequenceNumber = aws.String(m.sequence)
+		} else {
+			m.delayedUntil = call.Now.Add(time.Duration(delay) * time.Second)
+		}
+		m.id = b.nextID()
+		q.messages = append(q.messages, m)
+		out.MessageId = aws.String(m.id)
+		return out, nil
+	})
 }
 
 func (b *Backend) receiveMessage(call *core.Call, in *sqs.ReceiveMessageInput) (*sqs.ReceiveMessageOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	limit := 1
-	if in.MaxNumberOfMessages != 0 {
-		if in.MaxNumberOfMessages < 1 || in.MaxNumberOfMessages > 10 {
-			return nil, core.Errorf("InvalidParameterValue", "Value %d for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.", in.MaxNumberOfMessages)
+	return withQueue(b, call, in.QueueUrl, func(q *queue) (*sqs.ReceiveMessageOutput, error) {
+		limit := 1
+		if in.MaxNumberOfMessages != 0 {
+			if in.MaxNumberOfMessages < 1 || in.MaxNumberOfMessages > 10 {
+				return nil, core.Errorf("InvalidParameterValue", "Value %d for parameter MaxNumberOfMessages is invalid. Reason: Must be between 1 and 10, if provided.", in.MaxNumberOfMessages)
+			}
+			limit = int(in.MaxNumberOfMessages)
 		}
-		limit = int(in.MaxNumberOfMessages)
-	}
-	visibility, _ := strconv.Atoi(q.value("VisibilityTimeout"))
-	if in.VisibilityTimeout != 0 {
-		visibility = int(in.VisibilityTimeout)
-	}
-	b.expire(q, call.Now)
-	if err := b.checkDecryptable(call.Scope(), q, call.Now); err != nil {
-		return nil, err
-	}
-	redrive, hasRedrive := redrivePolicy{}, false
-	if v, ok := q.attrs["RedrivePolicy"]; ok {
-		redrive, _ = parseRedrivePolicy(v)
-		hasRedrive = true
-	}
-	systemNames := make([]string, 0, len(in.MessageSystemAttributeNames)+len(in.AttributeNames))
-	for _, n := range in.MessageSystemAttributeNames {
-		systemNames = append(systemNames, string(n))
-	}
-	for _, n := range in.AttributeNames {
-		systemNames = append(systemNames, string(n))
-	}
-	out := &sqs.ReceiveMessageOutput{}
-	busyGroups := map[string]bool{}
-	for _, m := range q.messages {
-		if m.groupID != "" && call.Now.Before(m.invisibleUntil) {
-			busyGroups[m.groupID] = true
+		visibility, _ := strconv.Atoi(q.value("VisibilityTimeout"))
+		if in.VisibilityTimeout != 0 {
+			visibility = int(in.VisibilityTimeout)
 		}
-	}
-	var kept []*message
-	for _, m := range q.messages {
-		if len(out.Messages) >= limit || call.Now.Before(m.delayedUntil) || call.Now.Before(m.invisibleUntil) || busyGroups[m.groupID] {
+		b.expire(q, call.Now)
+		if err := b.checkDecryptable(call.Scope(), q, call.Now); err != nil {
+			return nil, err
+		}
+		redrive, hasRedrive := redrivePolicy{}, false
+		if v, ok := q.attrs["RedrivePolicy"]; ok {
+			redrive, _ = parseRedrivePolicy(v)
+			hasRedrive = true
+		}
+		systemNames := make([]string, 0, len(in.MessageSystemAttributeNames)+len(in.AttributeNames))
+		for _, n := range in.MessageSystemAttributeNames {
+			systemNames = append(systemNames, string(n))
+		}
+		for _, n := range in.AttributeNames {
+			systemNames = append(systemNames, string(n))
+		}
+		out := &sqs.ReceiveMessageOutput{}
+		busyGroups := map[string]bool{}
+		for _, m := range q.messages {
+			if m.groupID != "" && call.Now.Before(m.invisibleUntil) {
+				busyGroups[m.groupID] = true
+			}
+		}
+		var kept []*message
+		for _, m := range q.messages {
+			if len(out.Messages) >= limit || call.Now.Before(m.delayedUntil) || call.Now.Before(m.invisibleUntil) || busyGroups[m.groupID] {
+				kept = append(kept, m)
+				continue
+			}
+			if hasRedrive && m.receives >= redrive.MaxReceiveCount && b.moveToDeadLetter(call, q, redrive.DeadLetterTargetArn, m) {
+				continue
+			}
+			m.receives++
+			if m.receives == 1 {
+				m.firstReceive = call.Now
+			}
+			m.invisibleUntil = call.Now.Add(time.Duration(visibility) * time.Second)
+			m.receipt = b.nextID() + "-" + m.id
+			attrs := selectAttributes(m.attrs, in.MessageAttributeNames)
+			out.Messages = append(out.Messages, types.Message{
+				MessageId: aws.String(m.id), Body: aws.String(m.body), ReceiptHandle: aws.String(m.receipt),
+				MD5OfBody: aws.String(md5Hex(m.body)), Attributes: systemAttributes(m, systemNames),
+				MessageAttributes: attrs, MD5OfMessageAttributes: optional(attributesMD5(attrs)),
+			})
 			kept = append(kept, m)
-			continue
 		}
-		if hasRedrive && m.receives >= redrive.MaxReceiveCount && b.moveToDeadLetter(call, q, redrive.DeadLetterTargetArn, m) {
-			continue
-		}
-		m.receives++
-		if m.receives == 1 {
-			m.firstReceive = call.Now
-		}
-		m.invisibleUntil = call.Now.Add(time.Duration(visibility) * time.Second)
-		m.receipt = b.nextID() + "-" + m.id
-		attrs := selectAttributes(m.attrs, in.MessageAttributeNames)
-		out.Messages = append(out.Messages, types.Message{
-			MessageId: aws.String(m.id), Body: aws.String(m.body), ReceiptHandle: aws.String(m.receipt),
-			MD5OfBody: aws.String(md5Hex(m.body)), Attributes: systemAttributes(m, systemNames),
-			MessageAttributes: attrs, MD5OfMessageAttributes: optional(attributesMD5(attrs)),
-		})
-		kept = append(kept, m)
-	}
-	q.messages = kept
-	return out, nil
+		q.messages = kept
+		return out, nil
+	})
 }
 
 // moveToDeadLetter moves m from source to the dead-letter queue with arn, if it exists in the
@@ -231,30 +223,22 @@ func (b *Backend) expire(q *queue, now time.Time) {
 }
 
 func (b *Backend) deleteMessage(call *core.Call, in *sqs.DeleteMessageInput) (*sqs.DeleteMessageOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	handle := aws.ToString(in.ReceiptHandle)
-	for i, m := range q.messages {
-		if m.receipt != "" && m.receipt == handle {
-			q.messages = append(q.messages[:i], q.messages[i+1:]...)
-			return &sqs.DeleteMessageOutput{}, nil
+	return withQueue(b, call, in.QueueUrl, func(q *queue) (*sqs.DeleteMessageOutput, error) {
+		handle := aws.ToString(in.ReceiptHandle)
+		for i, m := range q.messages {
+			if m.receipt != "" && m.receipt == handle {
+				q.messages = append(q.messages[:i], q.messages[i+1:]...)
+				return &sqs.DeleteMessageOutput{}, nil
+			}
 		}
-	}
-	return nil, &core.APIError{Code: "ReceiptHandleIsInvalid",
-		Message: "The input receipt handle \"" + handle + "\" is not a valid receipt handle."}
+		return nil, &core.APIError{Code: "ReceiptHandleIsInvalid",
+			Message: "The input receipt handle \"" + handle + "\" is not a valid receipt handle."}
+	})
 }
 
 func (b *Backend) purgeQueue(call *core.Call, in *sqs.PurgeQueueInput) (*sqs.PurgeQueueOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	q.messages = nil
-	return &sqs.PurgeQueueOutput{}, nil
+	return withQueue(b, call, in.QueueUrl, func(q *queue) (*sqs.PurgeQueueOutput, error) {
+		q.messages = nil
+		return &sqs.PurgeQueueOutput{}, nil
+	})
 }

@@ -2,6 +2,7 @@ package sqs
 
 import (
 	"encoding/json"
+	"fmt"
 	"path"
 	"strings"
 )
@@ -22,37 +23,36 @@ type statement struct {
 // statements accepts a single statement or a list, as IAM does.
 type statements []statement
 
-func (s *statements) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '{' {
-		var one statement
-		if err := json.Unmarshal(b, &one); err != nil {
-			return err
-		}
-		*s = statements{one}
-		return nil
-	}
-	var many []statement
-	err := json.Unmarshal(b, &many)
-	*s = many
+// UnmarshalJSON reads a statement or a list of statements.
+func (s *statements) UnmarshalJSON(b []byte) (err error) {
+	*s, err = oneOrMany[statement](b, '{')
 	return err
 }
 
 // stringList accepts a string or a list of strings, as IAM does.
 type stringList []string
 
-func (l *stringList) UnmarshalJSON(b []byte) error {
-	if len(b) > 0 && b[0] == '"' {
-		var one string
-		if err := json.Unmarshal(b, &one); err != nil {
-			return err
-		}
-		*l = stringList{one}
-		return nil
-	}
-	var many []string
-	err := json.Unmarshal(b, &many)
-	*l = many
+// UnmarshalJSON reads a string or a list of strings.
+func (l *stringList) UnmarshalJSON(b []byte) (err error) {
+	*l, err = oneOrMany[string](b, '"')
 	return err
+}
+
+// oneOrMany decodes b, one JSON value of T (which starts with first) or a list of them, as a
+// list.
+func oneOrMany[T any](b []byte, first byte) ([]T, error) {
+	if len(b) > 0 && b[0] == first {
+		var one T
+		if err := json.Unmarshal(b, &one); err != nil {
+			return nil, fmt.Errorf("decode one policy element: %w", err)
+		}
+		return []T{one}, nil
+	}
+	var many []T
+	if err := json.Unmarshal(b, &many); err != nil {
+		return many, fmt.Errorf("decode a list of policy elements: %w", err)
+	}
+	return many, nil
 }
 
 // allowsServiceSend reports whether policy lets the AWS service principal (for example

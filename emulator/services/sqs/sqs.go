@@ -71,6 +71,7 @@ func New(clock *core.Clock, keys core.Keys) *Backend {
 
 // Service describes SQS to the router.
 func (b *Backend) Service() *core.Service {
+	tagging := b.tagging()
 	return &core.Service{
 		SigningName:     "sqs",
 		ID:              "SQS",
@@ -86,9 +87,9 @@ func (b *Backend) Service() *core.Service {
 			"SetQueueAttributes":         core.Op(b.setQueueAttributes),
 			"DeleteQueue":                core.Op(b.deleteQueue),
 			"ListQueues":                 core.Op(b.listQueues),
-			"TagQueue":                   core.Op(b.tagQueue),
-			"UntagQueue":                 core.Op(b.untagQueue),
-			"ListQueueTags":              core.Op(b.listQueueTags),
+			"TagQueue":                   core.AddOp[sqs.TagQueueOutput](tagging, func(in *sqs.TagQueueInput) (*string, map[string]string) { return in.QueueUrl, in.Tags }),
+			"UntagQueue":                 core.RemoveOp[sqs.UntagQueueOutput](tagging, func(in *sqs.UntagQueueInput) (*string, []string) { return in.QueueUrl, in.TagKeys }),
+			"ListQueueTags":              core.MapOp(tagging, func(in *sqs.ListQueueTagsInput) *string { return in.QueueUrl }, func(tags map[string]string) *sqs.ListQueueTagsOutput { return &sqs.ListQueueTagsOutput{Tags: tags} }),
 			"SendMessage":                core.Op(b.sendMessage),
 			"ReceiveMessage":             core.Op(b.receiveMessage),
 			"DeleteMessage":              core.Op(b.deleteMessage),
@@ -105,6 +106,12 @@ var queueName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}$`)
 func errNoQueue() *core.APIError {
 	return &core.APIError{Code: "QueueDoesNotExist",
 		Message: "The specified queue does not exist."}
+}
+
+// withQueue runs f, holding b.mu, on the queue with url in the caller's account and region, and
+// returns f's answer or lookup's error.
+func withQueue[O any](b *Backend, call *core.Call, url *string, f func(*queue) (*O, error)) (*O, error) {
+	return core.Holding(&b.mu, func() (*queue, error) { return b.lookup(call, url) }, f)
 }
 
 // lookup finds the queue a QueueUrl names in the caller's account and region. The caller holds
@@ -167,71 +174,59 @@ func (b *Backend) getQueueURL(call *core.Call, in *sqs.GetQueueUrlInput) (*sqs.G
 }
 
 func (b *Backend) getQueueAttributes(call *core.Call, in *sqs.GetQueueAttributesInput) (*sqs.GetQueueAttributesOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	all := q.attributes(b.clock.Now())
-	out := map[string]string{}
-	for _, name := range in.AttributeNames {
-		if name == types.QueueAttributeNameAll {
-			return &sqs.GetQueueAttributesOutput{Attributes: all}, nil
-		}
-		v, ok := all[string(name)]
-		if !ok {
-			if _, known := knownReadOnly[string(name)]; !known {
-				if _, settableName := settable[string(name)]; !settableName {
-					return nil, &core.APIError{Code: "InvalidAttributeName", Message: "Unknown Attribute " + string(name) + "."}
-				}
+	return withQueue(b, call, in.QueueUrl, func(q *queue) (*sqs.GetQueueAttributesOutput, error) {
+		all := q.attributes(b.clock.Now())
+		out := map[string]string{}
+		for _, name := range in.AttributeNames {
+			if name == types.QueueAttributeNameAll {
+				return &sqs.GetQueueAttributesOutput{Attributes: all}, nil
 			}
-			continue
+			v, ok := all[string(name)]
+			if !ok {
+				if _, known := knownReadOnly[string(name)]; !known {
+					if _, settableName := settable[string(name)]; !settableName {
+						return nil, &core.APIError{Code: "InvalidAttributeName", Message: "Unknown Attribute " + string(name) + "."}
+					}
+				}
+				continue
+			}
+			out[string(name)] = v
 		}
-		out[string(name)] = v
-	}
-	return &sqs.GetQueueAttributesOutput{Attributes: out}, nil
+		return &sqs.GetQueueAttributesOutput{Attributes: out}, nil
+	})
 }
 
 func (b *Backend) setQueueAttributes(call *core.Call, in *sqs.SetQueueAttributesInput) (*sqs.SetQueueAttributesOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	if v, ok := in.Attributes["FifoQueue"]; ok && (v == "true") != q.fifo {
-		return nil, &core.APIError{Code: "InvalidAttributeValue",
-			Message: "Invalid value for the parameter FifoQueue: a queue's type cannot be changed."}
-	}
-	if err := checkAttributes(in.Attributes, q.fifo, true); err != nil {
-		return nil, err
-	}
-	for k, v := range in.Attributes {
-		switch {
-		case k == "FifoQueue":
-		case v == "" && removable[k]:
-			delete(q.attrs, k)
-		default:
-			q.attrs[k] = v
+	return withQueue(b, call, in.QueueUrl, func(q *queue) (*sqs.SetQueueAttributesOutput, error) {
+		if v, ok := in.Attributes["FifoQueue"]; ok && (v == "true") != q.fifo {
+			return nil, &core.APIError{Code: "InvalidAttributeValue",
+				Message: "Invalid value for the parameter FifoQueue: a queue's type cannot be changed."}
 		}
-	}
-	q.modified = call.Now
-	return &sqs.SetQueueAttributesOutput{}, nil
+		if err := checkAttributes(in.Attributes, q.fifo, true); err != nil {
+			return nil, err
+		}
+		for k, v := range in.Attributes {
+			switch {
+			case k == "FifoQueue":
+			case v == "" && removable[k]:
+				delete(q.attrs, k)
+			default:
+				q.attrs[k] = v
+			}
+		}
+		q.modified = call.Now
+		return &sqs.SetQueueAttributesOutput{}, nil
+	})
 }
 
 func (b *Backend) deleteQueue(call *core.Call, in *sqs.DeleteQueueInput) (*sqs.DeleteQueueOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	r := b.regions.Of(call)
-	delete(r.queues, q.name)
-	r.tags.Delete(q.name)
-	r.deleted[q.name] = call.Now
-	return &sqs.DeleteQueueOutput{}, nil
+	return withQueue(b, call, in.QueueUrl, func(q *queue) (*sqs.DeleteQueueOutput, error) {
+		r := b.regions.Of(call)
+		delete(r.queues, q.name)
+		r.tags.Delete(q.name)
+		r.deleted[q.name] = call.Now
+		return &sqs.DeleteQueueOutput{}, nil
+	})
 }
 
 func (b *Backend) listQueues(call *core.Call, in *sqs.ListQueuesInput) (*sqs.ListQueuesOutput, error) {

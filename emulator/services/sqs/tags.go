@@ -1,10 +1,6 @@
 package sqs
 
-import (
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
-
-	"github.com/runner-codes/infra-operator/emulator/internal/core"
-)
+import "github.com/runner-codes/infra-operator/emulator/internal/core"
 
 // tagRules are SQS's limits on queue tags: 50 a queue (Amazon SQS Developer Guide, Amazon SQS
 // queue quotas, Queue tag). SQS models no error of its own for them: it answers with its common
@@ -15,33 +11,15 @@ var tagRules = core.TagRules{
 	Invalid: func(problem string) *core.APIError { return core.Errorf("InvalidParameterValue", "%s", problem) },
 }
 
-func (b *Backend) tagQueue(call *core.Call, in *sqs.TagQueueInput) (*sqs.TagQueueOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
+// tagging serves the tag operations on the queues of the caller's region, by URL.
+func (b *Backend) tagging() core.Tagging[*string, struct{}] {
+	return core.Tagging[*string, struct{}]{Lock: &b.mu,
+		Find: func(call *core.Call, url *string) (core.TagTarget, error) {
+			q, err := b.lookup(call, url)
+			if err != nil {
+				return core.TagTarget{}, err
+			}
+			return core.TagTarget{Tags: b.regions.Of(call).tags, ID: q.name}, nil
+		},
 	}
-	return &sqs.TagQueueOutput{}, b.regions.Of(call).tags.Merge(in.Tags, q.name)
-}
-
-func (b *Backend) untagQueue(call *core.Call, in *sqs.UntagQueueInput) (*sqs.UntagQueueOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	b.regions.Of(call).tags.Remove(q.name, in.TagKeys...)
-	return &sqs.UntagQueueOutput{}, nil
-}
-
-func (b *Backend) listQueueTags(call *core.Call, in *sqs.ListQueueTagsInput) (*sqs.ListQueueTagsOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	q, err := b.lookup(call, in.QueueUrl)
-	if err != nil {
-		return nil, err
-	}
-	return &sqs.ListQueueTagsOutput{Tags: b.regions.Of(call).tags.Map(q.name)}, nil
 }
