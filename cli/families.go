@@ -12,8 +12,9 @@ import (
 	"github.com/runner-codes/infra-operator/shared/operator"
 )
 
-// families returns every operator family, for the sandbox, which runs them all in one process.
-func families() []operator.Family {
+// Families returns every operator family, in the order the sandbox runs them all in one
+// process; the repository-wide checks (the e2e module) walk the same list.
+func Families() []operator.Family {
 	return []operator.Family{
 		networking.Family(), compute.Family(), data.Family(), messaging.Family(),
 		edge.Family(), security.Family(), containers.Family(), caching.Family(),

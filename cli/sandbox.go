@@ -72,7 +72,7 @@ func runSandbox(ctx context.Context, cmd *cobra.Command, f sandboxFlags) error {
 	opts.WaitInterval = f.waitInterval
 	sb, err := sandbox.Start(ctx, sandbox.Options{
 		EmulatorAddress: f.emulatorAddress, Region: f.region, KubeconfigPath: f.kubeconfig,
-		Families: families(), Operator: opts, Progress: out,
+		Families: Families(), Operator: opts, Progress: out,
 	})
 	if err != nil {
 		return fmt.Errorf("start the sandbox: %w", err)

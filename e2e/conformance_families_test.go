@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -29,7 +27,6 @@ type familyCheck struct {
 // docs/adding-a-kind.md lists.
 var familyChecks = []familyCheck{
 	{"go.work", checkGoWork},
-	{"e2e.Families", checkE2EFamilies},
 	{"charts", checkCharts},
 	{"infractl", checkCLIFamilies},
 	{"sandbox examples", checkSandboxExamples},
@@ -65,15 +62,6 @@ func checkGoWork(c *conformance, name string) []string {
 	return []string{fmt.Sprintf("go.work does not use ./operators/%s: add it to the use block", name)}
 }
 
-// checkE2EFamilies checks that e2e.Families() returns the family, so that the repository-wide
-// checks see it.
-func checkE2EFamilies(c *conformance, name string) []string {
-	if slices.ContainsFunc(c.families, func(f operator.Family) bool { return f.Name == name }) {
-		return nil
-	}
-	return []string{fmt.Sprintf("e2e.Families() does not return it: add %s.Family() to e2e/families.go (and the module to e2e/go.mod)", name)}
-}
-
 // checkCharts checks that the charts module lists the family, that its chart exists and that
 // the umbrella chart depends on it.
 func checkCharts(c *conformance, name string) []string {
@@ -95,19 +83,13 @@ func checkCharts(c *conformance, name string) []string {
 	return findings
 }
 
-// checkCLIFamilies checks that infractl's families (cli/families.go), which the sandbox runs,
-// include the family.
+// checkCLIFamilies checks that infractl's families (cli.Families, cli/families.go), which the
+// sandbox runs and the repository-wide checks walk, include the family.
 func checkCLIFamilies(c *conformance, name string) []string {
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(c.root, "cli", "families.go"), nil, parser.ImportsOnly)
-	if err != nil {
-		return []string{err.Error()}
+	if slices.ContainsFunc(c.families, func(f operator.Family) bool { return f.Name == name }) {
+		return nil
 	}
-	for _, p := range importNames(f) {
-		if p == repoModule+"operators/"+name {
-			return nil
-		}
-	}
-	return []string{fmt.Sprintf("cli/families.go does not run it: add %s.Family() to families() (and the module to cli/go.mod)", name)}
+	return []string{fmt.Sprintf("cli/families.go does not run it: add %s.Family() to Families() (and the module to cli/go.mod)", name)}
 }
 
 // checkSandboxExamples checks that examples/<family>/ holds examples and that the sandbox

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"github.com/runner-codes/infra-operator/cli"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,7 +55,7 @@ func TestConformance(t *testing.T) {
 type conformance struct {
 	// root is the repository's root.
 	root string
-	// families are e2e.Families().
+	// families are cli.Families(), the families infractl runs.
 	families []operator.Family
 	// kinds are the kinds the families declare.
 	kinds []declaredKind
@@ -82,7 +83,7 @@ type conformance struct {
 // loadConformance reads what the checks compare with, and fails t when it cannot.
 func loadConformance(t *testing.T) *conformance {
 	t.Helper()
-	c := &conformance{root: repoRoot, families: Families(), crdKinds: map[string]map[string]bool{},
+	c := &conformance{root: repoRoot, families: cli.Families(), crdKinds: map[string]map[string]bool{},
 		plural: map[string]string{}, examples: map[string]exampleIndex{},
 		benchmarked: map[string]map[string]bool{}, roles: map[string]rbacv1.ClusterRole{},
 		served: emulator.New(emulator.Options{}).Served(), calls: newSDKCalls(repoRoot)}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/runner-codes/infra-operator/cli"
 	"io"
 	"io/fs"
 	"os"
@@ -469,7 +470,7 @@ func crdSchemas(t *testing.T) (map[string]*apiextensions.JSONSchemaProps, map[st
 		}
 	}
 	kindFamilies := map[string]string{}
-	for _, f := range Families() {
+	for _, f := range cli.Families() {
 		if f.CRDs == nil {
 			continue
 		}

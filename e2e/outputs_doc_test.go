@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"github.com/runner-codes/infra-operator/cli"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,7 @@ func TestOutputsDocumented(t *testing.T) {
 	if err := shared.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range Families() {
+	for _, f := range cli.Families() {
 		for _, add := range f.AddToScheme {
 			if err := add(scheme); err != nil {
 				t.Fatal(err)

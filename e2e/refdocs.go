@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"github.com/runner-codes/infra-operator/cli"
 
 	"github.com/runner-codes/infra-operator/e2e/internal/refdocs"
 	"github.com/runner-codes/infra-operator/shared/crds"
@@ -13,7 +14,7 @@ const RefDocsCommand = "cd e2e && go run ./cmd/refdocs -root .."
 // DocFamilies returns every family with its kinds' CRDs, as its reference page documents them.
 func DocFamilies() ([]refdocs.Family, error) {
 	var out []refdocs.Family
-	for _, f := range Families() {
+	for _, f := range cli.Families() {
 		if f.CRDs == nil {
 			continue
 		}
