@@ -73,11 +73,39 @@ type shape struct {
 	Required        []string       `json:"required"`
 }
 
+// loaded holds the models Load has read, by service. A model never changes once loaded (its
+// schemas are built on first use under its own lock), so every emulator of a process shares
+// one: a test suite that starts hundreds of emulators decodes EC2's model once, not hundreds of
+// times, and holds one copy of it.
+var loaded struct {
+	sync.Mutex
+	models map[string]*Model
+}
+
 // Load returns the embedded model of service (for example "sns"), with the operations and
 // shapes of apis/<service>.supplement.json added when that file exists: operations AWS added
 // after aws-sdk-go v1.55.8 (S3's GetBucketAbac), written by hand in the same format from the
-// API reference and the aws-sdk-go-v2 client, which `go generate` leaves alone.
+// API reference and the aws-sdk-go-v2 client, which `go generate` leaves alone. The model is
+// read once per process and shared.
 func Load(service string) (*Model, error) {
+	loaded.Lock()
+	defer loaded.Unlock()
+	if m, ok := loaded.models[service]; ok {
+		return m, nil
+	}
+	m, err := read(service)
+	if err != nil {
+		return nil, err
+	}
+	if loaded.models == nil {
+		loaded.models = map[string]*Model{}
+	}
+	loaded.models[service] = m
+	return m, nil
+}
+
+// read decodes the embedded model of service and its supplement.
+func read(service string) (*Model, error) {
 	b, err := apis.ReadFile("apis/" + service + ".json")
 	if err != nil {
 		return nil, fmt.Errorf("no embedded model for %s: %w", service, err)
