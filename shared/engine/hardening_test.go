@@ -64,7 +64,7 @@ func TestDeletionNeverSticks(t *testing.T) {
 	w := newWidget(t, env, ns, "conflicted", 1)
 	w = waitNamed(t, env, ns, w.Name, "Ready", func(w *testkind.Widget) bool { return w.Status.Ready })
 	id := managed.ExternalName(w)
-	updateWidget(t, env, w, func(w *testkind.Widget) { w.Spec.Size = conflictSize })
+	updateObject(t, env, w, func(w *testkind.Widget) { w.Spec.Size = conflictSize })
 	waitNamed(t, env, ns, w.Name, "the conflict is terminal", func(w *testkind.Widget) bool {
 		return condOf(w.Status.Conditions, condition.TypeStalled) == "True/"+condition.ReasonInvalidSpec
 	})
@@ -87,7 +87,7 @@ func TestDeletionNeverSticks(t *testing.T) {
 		c := meta.FindStatusCondition(w.Status.Conditions, condition.TypeSynced)
 		return c != nil && c.Reason == "DeletionRefused" && strings.Contains(c.Message, "set spec.deletionPolicy to Orphan")
 	})
-	updateWidget(t, env, stuck, func(w *testkind.Widget) { w.Spec.DeletionPolicy = v1alpha1.DeletionPolicyOrphan })
+	updateObject(t, env, stuck, func(w *testkind.Widget) { w.Spec.DeletionPolicy = v1alpha1.DeletionPolicyOrphan })
 	waitGone(t, env, stuck)
 }
 
@@ -117,7 +117,7 @@ func TestOwnership(t *testing.T) {
 		c := meta.FindStatusCondition(w.Status.Conditions, condition.TypeSynced)
 		return c != nil && c.Reason == condition.ReasonOwnedByAnother && strings.Contains(c.Message, "other/theirs")
 	})
-	updateWidget(t, env, adopter, func(w *testkind.Widget) { w.Annotations[v1alpha1.AnnotationTakeover] = "true" })
+	updateObject(t, env, adopter, func(w *testkind.Widget) { w.Annotations[v1alpha1.AnnotationTakeover] = "true" })
 	waitNamed(t, env, ns, adopter.Name, "the takeover of another namespace's resource needs the administrator", func(w *testkind.Widget) bool {
 		c := meta.FindStatusCondition(w.Status.Conditions, condition.TypeSynced)
 		return c != nil && c.Reason == condition.ReasonTakeoverNotAllowed && strings.Contains(c.Message, "--takeover-namespaces")
@@ -130,7 +130,7 @@ func TestOwnership(t *testing.T) {
 	// with the annotation alone.
 	cl.items["w-foreign"].Tags[v1alpha1.TagOwnerNamespace] = ns
 	cl.mu.Unlock()
-	updateWidget(t, env, adopter, func(w *testkind.Widget) { w.Spec.Size = 2 })
+	updateObject(t, env, adopter, func(w *testkind.Widget) { w.Spec.Size = 2 })
 	got := waitNamed(t, env, ns, adopter.Name, "the takeover adopts it", func(w *testkind.Widget) bool { return w.Status.Ready })
 	cl.mu.Lock()
 	tags := cl.items["w-foreign"].Tags
@@ -159,7 +159,7 @@ func TestOwnership(t *testing.T) {
 	waitNamed(t, env, ns, late.Name, "the refused create is terminal", func(w *testkind.Widget) bool {
 		return condOf(w.Status.Conditions, condition.TypeStalled) == "True/CreateRefused"
 	})
-	updateWidget(t, env, late, func(w *testkind.Widget) {
+	updateObject(t, env, late, func(w *testkind.Widget) {
 		w.Annotations = map[string]string{v1alpha1.AnnotationExternalName: "w-free"}
 	})
 	start := time.Now()
@@ -201,7 +201,7 @@ func TestNotConvergingBacksOff(t *testing.T) {
 	cl.items[managed.ExternalName(w)].Stubborn = true
 	before := cl.calls["Update"]
 	cl.mu.Unlock()
-	updateWidget(t, env, w, func(w *testkind.Widget) { w.Spec.Size = 3 })
+	updateObject(t, env, w, func(w *testkind.Widget) { w.Spec.Size = 3 })
 	waitEvent(t, env, w, condition.ReasonNotConverging, "still differs from the spec")
 	time.Sleep(4 * time.Second)
 	cl.mu.Lock()
@@ -279,18 +279,19 @@ func TestProviderInUse(t *testing.T) {
 	})
 }
 
-// updateWidget applies mutate to the current version of w, retrying on conflicts.
-func updateWidget(t *testing.T, env *testenv.Env, w *testkind.Widget, mutate func(*testkind.Widget)) {
+// updateObject applies mutate to the current version of o, retrying on conflicts: the
+// operator writes the objects a test changes (status, finalizers, annotations).
+func updateObject[O client.Object](t *testing.T, env *testenv.Env, o O, mutate func(O)) {
 	t.Helper()
 	if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		cur := &testkind.Widget{}
-		if err := env.Client.Get(context.Background(), client.ObjectKeyFromObject(w), cur); err != nil {
+		cur := o.DeepCopyObject().(O)
+		if err := env.Client.Get(context.Background(), client.ObjectKeyFromObject(o), cur); err != nil {
 			return err
 		}
 		mutate(cur)
 		return env.Client.Update(context.Background(), cur)
 	}); err != nil {
-		t.Fatalf("update %s: %v", w.Name, err)
+		t.Fatalf("update %s: %v", o.GetName(), err)
 	}
 }
 

@@ -69,10 +69,7 @@ func TestWidgetEndToEnd(t *testing.T) {
 		t.Errorf("want one create with spec and ownership tags; got %d creates, tags %v", creates, tags)
 	}
 
-	got.Spec.Size = 5
-	if err := env.Client.Update(ctx, got); err != nil {
-		t.Fatal(err)
-	}
+	updateObject(t, env, got, func(w *testkind.Widget) { w.Spec.Size = 5 })
 	waitFor(t, env, ns, "the spec change is applied", func(w *testkind.Widget) bool {
 		cl.mu.Lock()
 		defer cl.mu.Unlock()

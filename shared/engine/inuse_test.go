@@ -29,10 +29,7 @@ func TestProviderInUseIgnoresForeignObjects(t *testing.T) {
 	ctx := context.Background()
 	owner, guest, intruder := env.Namespace(t), env.Namespace(t), env.Namespace(t)
 	p := env.Provider(t, owner, "aws", "AKIDTEST", "secret")
-	p.Spec.AllowedNamespaces = []string{guest}
-	if err := env.Client.Update(ctx, p); err != nil {
-		t.Fatal(err)
-	}
+	updateObject(t, env, p, func(p *v1alpha1.AWSProvider) { p.Spec.AllowedNamespaces = []string{guest} })
 	ref := func(w *testkind.Widget) { w.Spec.ProviderRef.Namespace = owner }
 	own := newWidget(t, env, owner, "own", 1)
 	guestW := newWidget(t, env, guest, "guest", 1, ref)

@@ -61,10 +61,9 @@ func TestWriteOutputs(t *testing.T) {
 	}
 
 	// Switched to a Secret: the token's value is copied, and follows the token's changes.
-	got.Spec.WriteOutputsTo = &v1alpha1.OutputsTarget{Kind: "Secret", Name: "w-secret"}
-	if err := env.Client.Update(ctx, got); err != nil {
-		t.Fatal(err)
-	}
+	updateObject(t, env, got, func(w *testkind.Widget) {
+		w.Spec.WriteOutputsTo = &v1alpha1.OutputsTarget{Kind: "Secret", Name: "w-secret"}
+	})
 	secretHas := func(value string) bool {
 		s := &corev1.Secret{}
 		return env.Client.Get(ctx, types.NamespacedName{Namespace: ns, Name: "w-secret"}, s) == nil &&
@@ -77,7 +76,9 @@ func TestWriteOutputs(t *testing.T) {
 	}
 	// The widget kind declares no Secrets to watch: touching the widget stands for the next
 	// pass (a kind with a password Secret is woken by its watch).
-	touch(t, env, ns)
+	updateObject(t, env, got, func(w *testkind.Widget) {
+		metav1.SetMetaDataAnnotation(&w.ObjectMeta, "test/touch", w.ResourceVersion)
+	})
 	waitFor(t, env, ns, "the outputs Secret follows the token", func(*testkind.Widget) bool { return secretHas("t0ken-2") })
 
 	// A Secret the widget did not create is never written.
@@ -85,28 +86,11 @@ func TestWriteOutputs(t *testing.T) {
 	if err := env.Client.Create(ctx, foreign); err != nil {
 		t.Fatal(err)
 	}
-	cur := waitFor(t, env, ns, "current", func(*testkind.Widget) bool { return true })
-	cur.Spec.WriteOutputsTo = &v1alpha1.OutputsTarget{Name: "taken"}
-	if err := env.Client.Update(ctx, cur); err != nil {
-		t.Fatal(err)
-	}
+	updateObject(t, env, got, func(w *testkind.Widget) { w.Spec.WriteOutputsTo = &v1alpha1.OutputsTarget{Name: "taken"} })
 	waitFor(t, env, ns, "a foreign Secret is refused", func(w *testkind.Widget) bool {
 		return condOf(w.Status.Conditions, condition.TypeSynced) == "False/"+condition.ReasonOutputsNotWritten
 	})
 	if err := env.Client.Get(ctx, types.NamespacedName{Namespace: ns, Name: "taken"}, foreign); err != nil || len(foreign.Data) != 1 || len(foreign.OwnerReferences) != 0 {
 		t.Errorf("the foreign Secret was changed: %v, %v", foreign.Data, err)
-	}
-}
-
-// touch changes an annotation of the widget w in ns, which starts a pass.
-func touch(t *testing.T, env *testenv.Env, ns string) {
-	t.Helper()
-	w := &testkind.Widget{}
-	if err := env.Client.Get(context.Background(), types.NamespacedName{Namespace: ns, Name: "w"}, w); err != nil {
-		t.Fatal(err)
-	}
-	w.Annotations = map[string]string{"test/touch": w.ResourceVersion}
-	if err := env.Client.Update(context.Background(), w); err != nil {
-		t.Fatal(err)
 	}
 }

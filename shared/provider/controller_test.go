@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
 
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
@@ -53,6 +54,19 @@ func getProvider(t *testing.T, env *testenv.Env, ns, name string) *v1alpha1.AWSP
 		t.Fatal(err)
 	}
 	return p
+}
+
+// updateProvider applies mutate to the current version of the provider "aws" in ns, retrying
+// on conflicts: the provider's controller writes its status and finalizers meanwhile.
+func updateProvider(t *testing.T, env *testenv.Env, ns string, mutate func(*v1alpha1.AWSProvider)) {
+	t.Helper()
+	if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		p := getProvider(t, env, ns, "aws")
+		mutate(p)
+		return env.Client.Update(context.Background(), p)
+	}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func readyReason(p *v1alpha1.AWSProvider) string {
@@ -148,11 +162,8 @@ func TestAWSProviderController(t *testing.T) {
 
 	t.Run("RoleAssumedOnTop", func(t *testing.T) {
 		ns := env.Namespace(t)
-		p := env.Provider(t, ns, "aws", goodKey, goodSecret)
-		p.Spec.RoleARN = "arn:aws:iam::210987654321:role/infra"
-		if err := env.Client.Update(ctx, p); err != nil {
-			t.Fatal(err)
-		}
+		env.Provider(t, ns, "aws", goodKey, goodSecret)
+		updateProvider(t, env, ns, func(p *v1alpha1.AWSProvider) { p.Spec.RoleARN = "arn:aws:iam::210987654321:role/infra" })
 		testenv.Eventually(t, 20*time.Second, func() string {
 			got := getProvider(t, env, ns, "aws")
 			if got.Status.AccountID != "210987654321" || readyReason(got) != "True/CredentialsValid" {

@@ -12,7 +12,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/util/retry"
 
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
@@ -83,13 +82,7 @@ func TestTenancy(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ns := env.Namespace(t)
 			env.Provider(t, ns, "aws", goodKey, goodSecret)
-			if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-				p := getProvider(t, env, ns, "aws")
-				tc.mutate(p)
-				return env.Client.Update(context.Background(), p)
-			}); err != nil {
-				t.Fatal(err)
-			}
+			updateProvider(t, env, ns, tc.mutate)
 			testenv.Eventually(t, 20*time.Second, func() string {
 				if got := readyReason(getProvider(t, env, ns, "aws")); got != tc.want {
 					return tc.reason + " Ready is " + got
