@@ -11,6 +11,8 @@ MODULES := $(patsubst %/go.mod,%,$(wildcard shared/go.mod emulator/go.mod charts
 # families', the CLI's and the checks' tests drive that same code and run without it, which
 # halves their build and their memory.
 RACE_MODULES := shared emulator
+# TEST_JOBS is how many modules' tests run at once in `make test`.
+TEST_JOBS ?= 2
 FAMILIES := $(patsubst operators/%/go.mod,%,$(wildcard operators/*/go.mod))
 
 TOOLS := $(CURDIR)/bin
@@ -110,13 +112,15 @@ envtest: ## Build (once, cached under ~/.cache/infra-operator) the test control 
 peers: ## Install (once, cached) the third-party emulators the differential tests compare against.
 	hack/peers.sh
 
-# Each module's tests run on their own (without go.work), sharing vet's build; Go's cache of
+# Each module's tests run on their own (without go.work), sharing vet's build, two modules at a
+# time (TEST_JOBS), the integration tests (e2e, the longest) beside the others; Go's cache of
 # passed tests applies (TESTFLAGS=-count=1 runs every test again). The time each module took is
 # printed at the end.
 .PHONY: test
 test: vet envtest peers ## Run every module's tests against a real kube-apiserver and etcd.
 	export KUBEBUILDER_ASSETS="$$(hack/envtest-assets.sh)"; \
-	RACE_MODULES="$(RACE_MODULES)" TESTFLAGS="$(TESTFLAGS)" hack/test-modules.sh $(MODULES)
+	RACE_MODULES="$(RACE_MODULES)" TESTFLAGS="$(TESTFLAGS)" TEST_JOBS="$(TEST_JOBS)" \
+	  hack/test-modules.sh $(filter e2e,$(MODULES)) $(filter-out e2e,$(MODULES))
 
 .PHONY: bench
 bench: envtest ## Run every module's benchmarks and print their figures.

@@ -6,5 +6,5 @@ import (
 	"github.com/runner-codes/infra-operator/shared/testenv"
 )
 
-// TestMain boots each test's control plane while the test before it runs (see testenv.Main).
+// TestMain runs the tests with control planes shared between them (see testenv.Main).
 func TestMain(m *testing.M) { testenv.Main(m) }

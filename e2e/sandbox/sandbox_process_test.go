@@ -21,7 +21,7 @@ import (
 // test can run `make sandbox` with it in place of bin/infractl (no second build of the CLI).
 const asInfractl = "INFRACTL_TEST_AS_CLI"
 
-// TestMain runs the tests (with control planes booted ahead, see testenv.Main), or, with
+// TestMain runs the tests (with control planes shared between them, see testenv.Main), or, with
 // asInfractl set, infractl itself as cmd/infractl does. The tests' own controller-runtime
 // clients get a logger that drops everything, as infractl's do.
 func TestMain(m *testing.M) {

@@ -15,6 +15,8 @@ type ControlPlane struct {
 	Config *rest.Config
 
 	env *envtest.Environment
+	// installed holds, by name, the CRDs of a control plane that tests share (see planes).
+	installed map[string]*apiextensionsv1.CustomResourceDefinition
 }
 
 // StartControlPlane starts kube-apiserver and etcd from the binaries in assets (see

@@ -58,8 +58,9 @@ type Env struct {
 	cp *ControlPlane
 }
 
-// Start starts a control plane for t and stops it when t ends. It fails t, with what to do,
-// when the control plane binaries are not built.
+// Start starts a control plane for t and stops it when t ends, or, in a package whose TestMain
+// calls Main, gives t the control plane the previous test used, cleaned (see planes). It fails
+// t, with what to do, when the control plane binaries are not built.
 func Start(t testing.TB, opts Options) *Env {
 	t.Helper()
 	assets, err := AssetsDir()
@@ -90,11 +91,10 @@ func Start(t testing.TB, opts Options) *Env {
 		}
 		defs = append(defs, more...)
 	}
-	cp, err := startPlane(assets, defs)
+	cp, err := startPlane(t, assets, defs, opts.NoCRDs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stopPlane(t, cp)
 	cfg := cp.Config
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
 	if err != nil {

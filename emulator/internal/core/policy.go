@@ -16,20 +16,7 @@ type policyStatement struct {
 // public. Simplification: AWS's analysis also accepts some conditions as restricting (a fixed
 // source VPC, account or IP range) and treats others as public.
 func PublicPolicy(policy string) bool {
-	var doc struct {
-		Statement json.RawMessage
-	}
-	if json.Unmarshal([]byte(policy), &doc) != nil {
-		return false
-	}
-	var statements []policyStatement
-	if json.Unmarshal(doc.Statement, &statements) != nil {
-		var one policyStatement
-		if json.Unmarshal(doc.Statement, &one) != nil {
-			return false
-		}
-		statements = []policyStatement{one}
-	}
+	statements, _ := PolicyStatements[policyStatement](policy)
 	for _, st := range statements {
 		if st.Effect != "Allow" || len(st.Condition) > 0 {
 			continue
@@ -42,6 +29,26 @@ func PublicPolicy(policy string) bool {
 		}
 	}
 	return false
+}
+
+// PolicyStatements returns the statements of a JSON policy document, S being what the caller
+// reads of one: the document's Statement is a list of them or one statement alone. ok is false
+// when the text is not a JSON document with a Statement of either form.
+func PolicyStatements[S any](policy string) (statements []S, ok bool) {
+	var doc struct {
+		Statement json.RawMessage
+	}
+	if json.Unmarshal([]byte(policy), &doc) != nil || len(doc.Statement) == 0 {
+		return nil, false
+	}
+	if json.Unmarshal(doc.Statement, &statements) == nil {
+		return statements, true
+	}
+	var one S
+	if json.Unmarshal(doc.Statement, &one) != nil {
+		return nil, false
+	}
+	return []S{one}, true
 }
 
 // everyone reports whether a principal, "*" or a list of them, includes "*".

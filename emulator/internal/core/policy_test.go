@@ -19,3 +19,22 @@ func TestPublicPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyStatements checks the statements PolicyStatements reads: a list, or one alone, and
+// not a document without a Statement or one that is not JSON.
+func TestPolicyStatements(t *testing.T) {
+	type statement struct{ Effect string }
+	for policy, want := range map[string][]statement{
+		`{"Statement":[{"Effect":"Allow"},{"Effect":"Deny"}]}`: {{"Allow"}, {"Deny"}},
+		`{"Statement":{"Effect":"Allow"}}`:                     {{"Allow"}},
+		`{"Statement":[]}`:                                     {},
+		`{"Version":"2012-10-17"}`:                             nil,
+		`{"Statement":"Allow"}`:                                nil,
+		`not json`:                                             nil,
+	} {
+		got, ok := PolicyStatements[statement](policy)
+		if ok != (want != nil) || len(got) != len(want) || (len(want) > 0 && got[0] != want[0]) {
+			t.Errorf("PolicyStatements(%s) = %v, %v; want %v", policy, got, ok, want)
+		}
+	}
+}

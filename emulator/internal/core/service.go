@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -209,7 +210,7 @@ func (s *Service) QueryErrorCode(code string) string {
 // QueryService returns the description of an awsQuery service signed as signingName and named id
 // in counters and errors, whose API version routes its unsigned requests and names its XML
 // namespace (http://<namespace>.amazonaws.com/doc/<version>/), throttled with Throttling (HTTP
-// 400) as AWS's query services are. The caller adds its operations and the rest.
+// 400) as AWS's query services are. Declare adds its operations and the rest.
 func QueryService(signingName, id, namespace, version string, model *models.Model) *Service {
 	return &Service{SigningName: signingName, ID: id, Protocol: ProtocolQuery, APIVersion: version, Model: model,
 		XMLNamespace: "http://" + namespace + ".amazonaws.com/doc/" + version + "/",
@@ -218,15 +219,35 @@ func QueryService(signingName, id, namespace, version string, model *models.Mode
 
 // JSONService returns the description of an awsJson 1.1 service signed as signingName and named
 // id in counters and errors, whose X-Amz-Target prefix is target, throttled with
-// ThrottlingException (HTTP 400). The caller adds its operations and the rest.
+// ThrottlingException (HTTP 400); an awsJson 1.0 service sets its Protocol to ProtocolJSON10.
+// Declare adds its operations and the rest.
 func JSONService(signingName, id, target string) *Service {
 	return &Service{SigningName: signingName, ID: id, Protocol: ProtocolJSON11, TargetPrefix: target,
 		Throttle: &APIError{Code: "ThrottlingException", Status: http.StatusBadRequest, Message: "Rate exceeded"}}
 }
 
+// Declare gives the service how long its asynchronous lifecycles take on the simulation clock
+// (zero for a service without any), its state dump and its operations, from one map or from
+// several (its own and its tag operations), and returns it: the last step of every service's
+// declaration, after its protocol's constructor (QueryService, JSONService or RESTService) and
+// whatever the service sets differently from that protocol's defaults. It panics when two maps
+// declare one operation, a mistake in the service's declaration.
+func (s *Service) Declare(transition time.Duration, dump func() any, operations ...map[string]Operation) *Service {
+	s.Transition, s.Dump, s.Operations = transition, dump, map[string]Operation{}
+	for _, ops := range operations {
+		for name, op := range ops {
+			if _, dup := s.Operations[name]; dup {
+				panic(fmt.Sprintf("core: %s declares operation %s twice", s.ID, name))
+			}
+			s.Operations[name] = op
+		}
+	}
+	return s
+}
+
 // RESTService returns the description of a REST service (restJson1 or restXml, as protocol
 // says) signed as signingName and named id in counters and errors, whose wire names come from
-// model, throttled with throttle. The caller adds its operations and the rest.
+// model, throttled with throttle. Declare adds its operations and the rest.
 func RESTService(signingName, id string, protocol Protocol, model *models.Model, throttle *APIError) *Service {
 	return &Service{SigningName: signingName, ID: id, Protocol: protocol, Model: model, Throttle: throttle}
 }

@@ -38,6 +38,27 @@ type TagRules struct {
 	CountRequest bool
 }
 
+// AWSTagRules returns the rules of a service that keeps AWS's common limits on tags (AWS General
+// Reference, Tagging your AWS resources): at most 50 tags a resource and no key beginning with
+// "aws:", which AWS keeps for itself. tooMany is the service's error for too many tags and
+// invalid its error for a bad key or value (InvalidTag makes the usual one).
+func AWSTagRules(tooMany *APIError, invalid func(problem string) *APIError) TagRules {
+	return TagRules{MaxTags: 50, Reserved: []string{"aws:"}, TooMany: tooMany, Invalid: invalid}
+}
+
+// CountingRequests returns the rules with CountRequest set: the service refuses a request that
+// names more than MaxTags tags before it looks the resource up.
+func (r TagRules) CountingRequests() TagRules {
+	r.CountRequest = true
+	return r
+}
+
+// InvalidTag returns the Invalid of a service's TagRules that answers a bad key or value with
+// the error code, whose message is format with what is wrong in place of its one %s.
+func InvalidTag(code, format string) func(problem string) *APIError {
+	return func(problem string) *APIError { return Errorf(code, format, problem) }
+}
+
 // check returns the error the rules give for giving a resource the tags merged: the first bad
 // tag of added in key order, else too many tags.
 func (r TagRules) check(added, merged map[string]string) error {

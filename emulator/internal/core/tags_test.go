@@ -177,3 +177,22 @@ func TestTagMap(t *testing.T) {
 		t.Errorf("repeated = %q for distinct keys", repeated)
 	}
 }
+
+// TestAWSTagRules checks the rules AWSTagRules, CountingRequests and InvalidTag make: 50 tags,
+// no "aws:" key, and the service's errors.
+func TestAWSTagRules(t *testing.T) {
+	rules := AWSTagRules(Errorf("TooManyTags", "too many"), InvalidTag("InvalidTag", "bad tag: %s."))
+	if rules.MaxTags != 50 || rules.CountRequest {
+		t.Fatalf("AWSTagRules = %+v", rules)
+	}
+	err := rules.Check(map[string]string{"aws:name": "x"})
+	if code(t, err) != "InvalidTag" || !strings.HasPrefix(err.(*APIError).Message, "bad tag: Tag keys starting with 'aws:'") {
+		t.Errorf("Check of a reserved key = %v", err)
+	}
+	if err := rules.Check(many(51)); code(t, err) != "TooManyTags" {
+		t.Errorf("Check of 51 tags = %v", err)
+	}
+	if !rules.CountingRequests().CountRequest {
+		t.Error("CountingRequests did not set CountRequest")
+	}
+}

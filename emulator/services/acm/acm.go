@@ -25,8 +25,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/acm"
-	"github.com/aws/aws-sdk-go-v2/service/acm/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
@@ -67,23 +65,7 @@ func New(clock *core.Clock) *Backend {
 // Service describes ACM to the router.
 func (b *Backend) Service() *core.Service {
 	s := core.JSONService("acm", "ACM", "CertificateManager")
-	s.Transition, s.Dump = TransitionTime, b.dump
-	s.Operations = map[string]core.Operation{
-		"RequestCertificate":        core.Op(b.requestCertificate),
-		"DescribeCertificate":       core.Op(b.describeCertificate),
-		"ListCertificates":          core.Op(b.listCertificates),
-		"GetCertificate":            core.Op(b.getCertificate),
-		"ImportCertificate":         core.Op(b.importCertificate),
-		"DeleteCertificate":         core.Op(b.deleteCertificate),
-		"AddTagsToCertificate":      core.Op(b.addTagsToCertificate),
-		"RemoveTagsFromCertificate": core.Op(b.removeTagsFromCertificate),
-		"ListTagsForCertificate": core.ListOp(b.tagging(), func(in *acm.ListTagsForCertificateInput) *string { return in.CertificateArn },
-			func(tags []types.Tag) *acm.ListTagsForCertificateOutput {
-				return &acm.ListTagsForCertificateOutput{Tags: tags}
-			}),
-		"UpdateCertificateOptions": core.Op(b.updateCertificateOptions),
-	}
-	return s
+	return s.Declare(TransitionTime, b.dump, b.operations(), b.tagOperations())
 }
 
 // SetInUseBy records the resources, such as load balancers, that use a certificate of scope:

@@ -14,15 +14,9 @@ import (
 // tagRules are ACM's limits on a certificate's tags: 50, keys of 1 to 128 characters and values
 // of at most 256, and no "aws:" prefix (Certificate Manager User Guide, Tag restrictions), broken
 // with TooManyTagsException (also for a request of more than 50) and InvalidTagException.
-var tagRules = core.TagRules{
-	MaxTags:      50,
-	Reserved:     []string{"aws:"},
-	TooMany:      core.Errorf("TooManyTagsException", "The request contains too many tags. Try the request again with fewer tags."),
-	CountRequest: true,
-	Invalid: func(problem string) *core.APIError {
-		return core.Errorf("InvalidTagException", "One or both of the values that make up the key-value pair is not valid: %s.", problem)
-	},
-}
+var tagRules = core.AWSTagRules(
+	core.Errorf("TooManyTagsException", "The request contains too many tags. Try the request again with fewer tags."),
+	core.InvalidTag("InvalidTagException", "One or both of the values that make up the key-value pair is not valid: %s.")).CountingRequests()
 
 // tagPair returns the key and value of a request's tag.
 func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
@@ -76,4 +70,11 @@ func (b *Backend) removeTagsFromCertificate(call *core.Call, in *acm.RemoveTagsF
 		}
 		return nil
 	})
+}
+
+// tagOperations are the tag operation ACM declares by its SDK client, ListTagsForCertificate, on
+// the certificate a request names by CertificateArn; AddTagsToCertificate and
+// RemoveTagsFromCertificate, which check more of a request, are among its operations.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	return core.ListTagsOperation(b.tagging(), "CertificateArn", (*acm.Client).ListTagsForCertificate)
 }

@@ -28,7 +28,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
@@ -69,56 +68,8 @@ func New(certs Certificates) *Backend {
 
 // Service describes API Gateway v1 to the router.
 func (b *Backend) Service() *core.Service {
-	tagging := b.tagging()
 	s := core.RESTService("apigateway", "APIGateway", core.ProtocolRESTJSON, models.MustLoad("apigateway"), Throttle)
-	s.Transition, s.Dump = TransitionTime, b.dump
-	s.Operations = map[string]core.Operation{
-		"CreateRestApi":         core.Op(b.createRestAPI),
-		"GetRestApi":            core.Op(b.getRestAPI),
-		"GetRestApis":           core.Op(b.getRestAPIs),
-		"UpdateRestApi":         core.Op(b.updateRestAPI),
-		"DeleteRestApi":         core.Op(b.deleteRestAPI),
-		"GetResources":          core.Op(b.getResources),
-		"GetResource":           core.Op(b.getResource),
-		"CreateResource":        core.Op(b.createResource),
-		"DeleteResource":        core.Op(b.deleteResource),
-		"PutMethod":             core.Op(b.putMethod),
-		"GetMethod":             core.Op(b.getMethod),
-		"UpdateMethod":          core.Op(b.updateMethod),
-		"DeleteMethod":          core.Op(b.deleteMethod),
-		"PutIntegration":        core.Op(b.putIntegration),
-		"GetIntegration":        core.Op(b.getIntegration),
-		"UpdateIntegration":     core.Op(b.updateIntegration),
-		"DeleteIntegration":     core.Op(b.deleteIntegration),
-		"CreateDeployment":      core.Op(b.createDeployment),
-		"GetDeployment":         core.Op(b.getDeployment),
-		"GetDeployments":        core.Op(b.getDeployments),
-		"DeleteDeployment":      core.Op(b.deleteDeployment),
-		"CreateStage":           core.Op(b.createStage),
-		"GetStage":              core.Op(b.getStage),
-		"GetStages":             core.Op(b.getStages),
-		"UpdateStage":           core.Op(b.updateStage),
-		"DeleteStage":           core.Op(b.deleteStage),
-		"CreateDomainName":      core.Op(b.createDomainName),
-		"GetDomainName":         core.Op(b.getDomainName),
-		"GetDomainNames":        core.Op(b.getDomainNames),
-		"UpdateDomainName":      core.Op(b.updateDomainName),
-		"DeleteDomainName":      core.Op(b.deleteDomainName),
-		"CreateBasePathMapping": core.Op(b.createBasePathMapping),
-		"GetBasePathMapping":    core.Op(b.getBasePathMapping),
-		"GetBasePathMappings":   core.Op(b.getBasePathMappings),
-		"DeleteBasePathMapping": core.Op(b.deleteBasePathMapping),
-		"CreateVpcLink":         core.Op(b.createVpcLink),
-		"GetVpcLink":            core.Op(b.getVpcLink),
-		"GetVpcLinks":           core.Op(b.getVpcLinks),
-		"DeleteVpcLink":         core.Op(b.deleteVpcLink),
-		"TagResource":           core.AddOp[apigateway.TagResourceOutput](tagging, func(in *apigateway.TagResourceInput) (*string, map[string]string) { return in.ResourceArn, in.Tags }),
-		"UntagResource":         core.RemoveOp[apigateway.UntagResourceOutput](tagging, func(in *apigateway.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
-		"GetTags": core.MapOp(tagging, func(in *apigateway.GetTagsInput) *string { return in.ResourceArn }, func(tags map[string]string) *apigateway.GetTagsOutput {
-			return &apigateway.GetTagsOutput{Tags: tags}
-		}),
-	}
-	return s
+	return s.Declare(TransitionTime, b.dump, b.operations(), b.tagOperations())
 }
 
 // page returns the page of items that a v1 request's position and limit (1 to 500, default 25)

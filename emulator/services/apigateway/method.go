@@ -308,11 +308,11 @@ func patchIntegration(it *types.Integration, p patchOp) error {
 	case "cacheNamespace":
 		it.CacheNamespace = p.str()
 	case "timeoutInMillis":
-		v, err := p.number()
+		v, err := p.integer()
 		if err != nil {
 			return err
 		}
-		it.TimeoutInMillis = int32(v)
+		it.TimeoutInMillis = v
 	case "requestParameters":
 		if len(p.parts) != 2 {
 			return p.invalidPath()

@@ -67,6 +67,13 @@ func (p patchOp) number() (float64, error) {
 	return v, nil
 }
 
+// integer returns the value as a whole number (a number's integer part, as API Gateway takes it),
+// or BadRequestException.
+func (p patchOp) integer() (int32, error) {
+	v, err := p.number()
+	return int32(v), err
+}
+
 // setEntry adds, replaces or removes the entry of a string map the operation's last path
 // part names.
 func (p patchOp) setEntry(m map[string]string) map[string]string {

@@ -146,11 +146,11 @@ func patchRestAPI(cfg *types.RestApi, p patchOp) error {
 			cfg.MinimumCompressionSize = nil
 			return nil
 		}
-		v, err := p.number()
+		v, err := p.integer()
 		if err != nil {
 			return err
 		}
-		cfg.MinimumCompressionSize = aws.Int32(int32(v))
+		cfg.MinimumCompressionSize = aws.Int32(v)
 	case "binaryMediaTypes":
 		if len(p.parts) != 2 {
 			return p.invalidPath()

@@ -39,7 +39,7 @@ var TagRules = core.TagRules{
 	MaxTags:  50,
 	Reserved: []string{"aws:"},
 	TooMany:  core.Errorf("BadRequestException", "Too many tags: a resource can have at most 50 tags"),
-	Invalid:  func(problem string) *core.APIError { return core.Errorf("BadRequestException", "%s", problem) },
+	Invalid:  core.InvalidTag("BadRequestException", "%s"),
 }
 
 // ARN returns the ARN of the API Gateway resource at path ("/restapis/<id>", "/apis/<id>"),

@@ -229,9 +229,7 @@ func (a *restAPI) patchMethodSetting(s *types.Stage, p patchOp) error {
 	case "throttling/rateLimit":
 		m.ThrottlingRateLimit, err = p.number()
 	case "throttling/burstLimit":
-		var v float64
-		v, err = p.number()
-		m.ThrottlingBurstLimit = int32(v)
+		m.ThrottlingBurstLimit, err = p.integer()
 	case "logging/loglevel":
 		m.LoggingLevel = aws.String(strings.ToUpper(aws.ToString(p.value)))
 		if l := *m.LoggingLevel; l != "OFF" && l != "ERROR" && l != "INFO" {
@@ -244,9 +242,7 @@ func (a *restAPI) patchMethodSetting(s *types.Stage, p patchOp) error {
 	case "caching/enabled":
 		m.CachingEnabled, err = p.boolean()
 	case "caching/ttlInSeconds":
-		var v float64
-		v, err = p.number()
-		m.CacheTtlInSeconds = int32(v)
+		m.CacheTtlInSeconds, err = p.integer()
 	default:
 		return p.invalidPath()
 	}

@@ -24,38 +24,19 @@ package apigatewayv2
 
 import (
 	"strconv"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
 	"github.com/runner-codes/infra-operator/emulator/services/apigateway"
 )
 
-// TransitionTime is how long a VPC link stays PENDING on the simulation clock by default.
-const TransitionTime = time.Second
-
-// Network is what API Gateway needs of EC2: the subnets and security groups VPC links name.
-type Network interface {
-	// Subnet returns the VPC and the availability zone of a subnet.
-	Subnet(scope core.Scope, id string) (vpc, zone string, ok bool)
-	// SecurityGroup returns the VPC of a security group.
-	SecurityGroup(scope core.Scope, id string) (vpc string, ok bool)
-}
-
-// Certificates is what API Gateway needs of ACM: whether a certificate exists.
-type Certificates interface {
-	// Has reports whether ACM has the certificate arn in scope.
-	Has(scope core.Scope, arn string) bool
-}
-
 // Backend holds the HTTP and WebSocket APIs, VPC links and domain names of every account and
 // region.
 type Backend struct {
-	network Network
-	certs   Certificates
+	network core.Subnets
+	certs   apigateway.Certificates
 	state   *core.Backend[*region]
 }
 
@@ -70,7 +51,7 @@ type region struct {
 
 // New returns an empty API Gateway v2 backend that checks VPC links against network and domain
 // names' certificates against certs.
-func New(network Network, certs Certificates) *Backend {
+func New(network core.Subnets, certs apigateway.Certificates) *Backend {
 	return &Backend{network: network, certs: certs, state: core.NewBackend(func(scope core.Scope) *region {
 		return &region{scope: scope, apis: map[string]*api{}, vpcLinks: map[string]*vpcLink{}, domains: map[string]*domain{},
 			tags: core.NewTags(tagRules)}
@@ -80,57 +61,9 @@ func New(network Network, certs Certificates) *Backend {
 // Service describes API Gateway v2 to the router: signed "apigateway" like v1, and told apart
 // from it by its /v2/ paths.
 func (b *Backend) Service() *core.Service {
-	tagging := b.tagging()
 	s := core.RESTService("apigateway", "APIGatewayV2", core.ProtocolRESTJSON, models.MustLoad("apigatewayv2"), apigateway.Throttle)
-	s.PathPrefix, s.Transition, s.Dump = "/v2/", TransitionTime, b.dump
-	s.Operations = map[string]core.Operation{
-		"CreateApi":               core.Op(b.createAPI),
-		"GetApi":                  core.Op(b.getAPI),
-		"GetApis":                 core.Op(b.getAPIs),
-		"UpdateApi":               core.Op(b.updateAPI),
-		"DeleteApi":               core.Op(b.deleteAPI),
-		"DeleteCorsConfiguration": core.Op(b.deleteCORS),
-		"CreateRoute":             core.Op(b.createRoute),
-		"GetRoute":                core.Op(b.getRoute),
-		"GetRoutes":               core.Op(b.getRoutes),
-		"UpdateRoute":             core.Op(b.updateRoute),
-		"DeleteRoute":             core.Op(b.deleteRoute),
-		"CreateIntegration":       core.Op(b.createIntegration),
-		"GetIntegration":          core.Op(b.getIntegration),
-		"GetIntegrations":         core.Op(b.getIntegrations),
-		"UpdateIntegration":       core.Op(b.updateIntegration),
-		"DeleteIntegration":       core.Op(b.deleteIntegration),
-		"CreateStage":             core.Op(b.createStage),
-		"GetStage":                core.Op(b.getStage),
-		"GetStages":               core.Op(b.getStages),
-		"UpdateStage":             core.Op(b.updateStage),
-		"DeleteStage":             core.Op(b.deleteStage),
-		"DeleteAccessLogSettings": core.Op(b.deleteAccessLogSettings),
-		"CreateDeployment":        core.Op(b.createDeployment),
-		"GetDeployment":           core.Op(b.getDeployment),
-		"GetDeployments":          core.Op(b.getDeployments),
-		"DeleteDeployment":        core.Op(b.deleteDeployment),
-		"CreateVpcLink":           core.Op(b.createVpcLink),
-		"GetVpcLink":              core.Op(b.getVpcLink),
-		"GetVpcLinks":             core.Op(b.getVpcLinks),
-		"DeleteVpcLink":           core.Op(b.deleteVpcLink),
-		"CreateDomainName":        core.Op(b.createDomainName),
-		"GetDomainName":           core.Op(b.getDomainName),
-		"GetDomainNames":          core.Op(b.getDomainNames),
-		"UpdateDomainName":        core.Op(b.updateDomainName),
-		"DeleteDomainName":        core.Op(b.deleteDomainName),
-		"CreateApiMapping":        core.Op(b.createAPIMapping),
-		"GetApiMapping":           core.Op(b.getAPIMapping),
-		"GetApiMappings":          core.Op(b.getAPIMappings),
-		"UpdateApiMapping":        core.Op(b.updateAPIMapping),
-		"DeleteApiMapping":        core.Op(b.deleteAPIMapping),
-		"TagResource":             core.AddOp[apigatewayv2.TagResourceOutput](tagging, func(in *apigatewayv2.TagResourceInput) (*string, map[string]string) { return in.ResourceArn, in.Tags }),
-		"UntagResource":           core.RemoveOp[apigatewayv2.UntagResourceOutput](tagging, func(in *apigatewayv2.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
-		"GetTags": core.MapOp(tagging, func(in *apigatewayv2.GetTagsInput) *string { return in.ResourceArn }, func(tags map[string]string) *apigatewayv2.GetTagsOutput {
-			return &apigatewayv2.GetTagsOutput{Tags: tags}
-		}),
-	}
-	return s
+	s.PathPrefix = "/v2/"
+	return s.Declare(apigateway.TransitionTime, b.dump, b.operations(), b.tagOperations())
 }
 
 // The errors API Gateway v2 answers, as v1's.

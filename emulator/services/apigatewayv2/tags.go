@@ -4,6 +4,7 @@ import (
 	"regexp"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/services/apigateway"
@@ -19,31 +20,22 @@ var taggableARN = regexp.MustCompile(`^arn:aws[a-z-]*:apigateway:([a-z0-9-]+)::/
 // tagged returns where the live resource a tagging request names keeps its tags, or the error
 // API Gateway answers. The caller holds the backend's mutex.
 func (r *region) tagged(arn string) (core.TagTarget, error) {
-	m := taggableARN.FindStringSubmatch(arn)
-	if m == nil {
-		return core.TagTarget{}, badRequest("Invalid resource ARN specified: %s", arn)
-	}
-	missing := core.NotFoundf("NotFoundException", "Resource not found: %s", arn)
-	if m[1] != r.scope.Region {
-		return core.TagTarget{}, missing
-	}
-	exists := false
-	switch {
-	case m[3] != "":
-		a, ok := r.apis[m[3]]
-		exists = ok
-		if ok && m[5] != "" {
-			_, exists = a.stages[m[5]]
+	return apigateway.Tagged(r.tags, taggableARN, r.scope.Region, arn, func(m []string) bool {
+		switch {
+		case m[3] != "":
+			a, ok := r.apis[m[3]]
+			return ok && (m[5] == "" || a.stages[m[5]] != nil)
+		case m[6] != "":
+			return r.vpcLinks[m[6]] != nil
 		}
-	case m[6] != "":
-		_, exists = r.vpcLinks[m[6]]
-	default:
-		_, exists = r.domains[m[7]]
-	}
-	if !exists {
-		return core.TagTarget{}, missing
-	}
-	return core.TagTarget{Tags: r.tags, ID: arn}, nil
+		return r.domains[m[7]] != nil
+	}, core.NotFoundf("NotFoundException", "Resource not found: %s", arn))
+}
+
+// tagOperations are API Gateway v2's tag operations, TagResource, UntagResource and GetTags, on the
+// resource a request names by ResourceArn.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	return core.TagOperations(b.tagging(), "ResourceArn", (*apigatewayv2.Client).TagResource, (*apigatewayv2.Client).UntagResource, (*apigatewayv2.Client).GetTags)
 }
 
 // tagging serves the tag operations on the resources of the caller's region, by ARN.

@@ -42,9 +42,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/cloudfront"
-	"github.com/aws/aws-sdk-go-v2/service/cloudfront/types"
-
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
 )
@@ -90,37 +87,12 @@ func New(clock *core.Clock, certs Certificates) *Backend {
 
 // Service describes CloudFront to the router.
 func (b *Backend) Service() *core.Service {
-	tagging := b.tagging()
 	s := core.RESTService("cloudfront", "CloudFront", core.ProtocolRESTXML, models.MustLoad("cloudfront"),
 		&core.APIError{Code: "Throttling", Status: http.StatusBadRequest, Message: "Rate exceeded"})
-	s.XMLNamespace, s.Transition, s.Dump = "http://cloudfront.amazonaws.com/doc/2020-05-31/", TransitionTime, b.dump
+	s.XMLNamespace = "http://cloudfront.amazonaws.com/doc/2020-05-31/"
 	// CloudFront wraps its errors in <ErrorResponse>, unlike S3.
 	s.WrappedErrors = true
-	s.Operations = map[string]core.Operation{
-		"CreateDistribution":         core.Op(b.createDistribution),
-		"CreateDistributionWithTags": core.Op(b.createDistributionWithTags),
-		"GetDistribution":            core.Op(b.getDistribution),
-		"GetDistributionConfig":      core.Op(b.getDistributionConfig),
-		"UpdateDistribution":         core.Op(b.updateDistribution),
-		"DeleteDistribution":         core.Op(b.deleteDistribution),
-		"ListDistributions":          core.Op(b.listDistributions),
-		"CreateOriginAccessControl":  core.Op(b.createOriginAccessControl),
-		"GetOriginAccessControl":     core.Op(b.getOriginAccessControl),
-		"UpdateOriginAccessControl":  core.Op(b.updateOriginAccessControl),
-		"DeleteOriginAccessControl":  core.Op(b.deleteOriginAccessControl),
-		"ListOriginAccessControls":   core.Op(b.listOriginAccessControls),
-		"ListCachePolicies":          core.Op(b.listCachePolicies),
-		"GetCachePolicy":             core.Op(b.getCachePolicy),
-		"ListOriginRequestPolicies":  core.Op(b.listOriginRequestPolicies),
-		"GetOriginRequestPolicy":     core.Op(b.getOriginRequestPolicy),
-		"TagResource":                core.Op(b.tagResource),
-		"UntagResource":              core.RemoveOp[cloudfront.UntagResourceOutput](tagging, untagKeys),
-		"ListTagsForResource": core.ListOp(tagging, func(in *cloudfront.ListTagsForResourceInput) *string { return in.Resource },
-			func(tags []types.Tag) *cloudfront.ListTagsForResourceOutput {
-				return &cloudfront.ListTagsForResourceOutput{Tags: &types.Tags{Items: tags}}
-			}),
-	}
-	return s
+	return s.Declare(TransitionTime, b.dump, b.operations(), b.tagOperations())
 }
 
 // dump returns every distribution and origin access control, for debugging.

@@ -82,3 +82,16 @@ func untagKeys(in *cloudfront.UntagResourceInput) (*string, []string) {
 	}
 	return in.Resource, in.TagKeys.Items
 }
+
+// tagOperations are the tag operations CloudFront declares with core's, UntagResource and
+// ListTagsForResource, on the distribution a request names by ARN; TagResource, which checks the
+// tags' characters, is among its operations.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	return map[string]core.Operation{
+		"UntagResource": core.RemoveOp[cloudfront.UntagResourceOutput](b.tagging(), untagKeys),
+		"ListTagsForResource": core.ListOp(b.tagging(), func(in *cloudfront.ListTagsForResourceInput) *string { return in.Resource },
+			func(tags []types.Tag) *cloudfront.ListTagsForResourceOutput {
+				return &cloudfront.ListTagsForResourceOutput{Tags: &types.Tags{Items: tags}}
+			}),
+	}
+}

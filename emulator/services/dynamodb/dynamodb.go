@@ -17,7 +17,6 @@ package dynamodb
 
 import (
 	"fmt"
-	"net/http"
 	"regexp"
 	"sort"
 	"sync"
@@ -52,34 +51,10 @@ func New(clock *core.Clock, keys core.Keys) *Backend {
 
 // Service describes DynamoDB to the router.
 func (b *Backend) Service() *core.Service {
-	tagging := b.tagging()
-	return &core.Service{
-		SigningName:  "dynamodb",
-		ID:           "DynamoDB",
-		Protocol:     core.ProtocolJSON10,
-		TargetPrefix: "DynamoDB_20120810",
-		Transition:   TransitionTime,
-		CRC32:        true,
-		Throttle: &core.APIError{Code: "ThrottlingException", Status: http.StatusBadRequest,
-			Message: "Rate of requests exceeds the allowed throughput."},
-		Operations: map[string]core.Operation{
-			"CreateTable":               core.Op(b.createTable),
-			"DescribeTable":             core.Op(b.describeTable),
-			"UpdateTable":               core.Op(b.updateTable),
-			"DeleteTable":               core.Op(b.deleteTable),
-			"ListTables":                core.Op(b.listTables),
-			"UpdateTimeToLive":          core.Op(b.updateTimeToLive),
-			"DescribeTimeToLive":        core.Op(b.describeTimeToLive),
-			"UpdateContinuousBackups":   core.Op(b.updateContinuousBackups),
-			"DescribeContinuousBackups": core.Op(b.describeContinuousBackups),
-			"TagResource":               core.AddListOp[dynamodb.TagResourceOutput](tagging, func(in *dynamodb.TagResourceInput) (*string, []types.Tag) { return in.ResourceArn, in.Tags }),
-			"UntagResource":             core.RemoveOp[dynamodb.UntagResourceOutput](tagging, func(in *dynamodb.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
-			"ListTagsOfResource": core.ListOp(tagging, func(in *dynamodb.ListTagsOfResourceInput) *string { return in.ResourceArn }, func(tags []types.Tag) *dynamodb.ListTagsOfResourceOutput {
-				return &dynamodb.ListTagsOfResourceOutput{Tags: tags}
-			}),
-		},
-		Dump: b.dump,
-	}
+	s := core.JSONService("dynamodb", "DynamoDB", "DynamoDB_20120810")
+	s.Protocol, s.CRC32 = core.ProtocolJSON10, true
+	s.Throttle.Message = "Rate of requests exceeds the allowed throughput."
+	return s.Declare(TransitionTime, b.dump, b.operations(), b.tagOperations())
 }
 
 func validation(format string, args ...any) *core.APIError {

@@ -2,6 +2,7 @@ package dynamodb
 
 import (
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -11,17 +12,17 @@ import (
 // at most 256, and no "aws:" prefix, which only AWS may assign (Amazon DynamoDB Developer Guide,
 // Tagging restrictions in DynamoDB; API Reference, Tag). DynamoDB refuses a request that breaks
 // them with its ValidationException.
-var tagRules = core.TagRules{
-	MaxTags:  50,
-	Reserved: []string{"aws:"},
-	TooMany:  validation("One or more parameter values were invalid: Too many tags"),
-	Invalid: func(problem string) *core.APIError {
-		return validation("One or more parameter values were invalid: %s", problem)
-	},
-}
+var tagRules = core.AWSTagRules(validation("One or more parameter values were invalid: Too many tags"),
+	core.InvalidTag("ValidationException", "One or more parameter values were invalid: %s"))
 
 // tagPair returns an SDK tag's key and value.
 func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
+
+// tagOperations are DynamoDB's tag operations, TagResource, UntagResource and ListTagsOfResource,
+// on the resource a request names by ResourceArn.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	return core.TagOperations(b.tagging(), "ResourceArn", (*dynamodb.Client).TagResource, (*dynamodb.Client).UntagResource, (*dynamodb.Client).ListTagsOfResource)
+}
 
 // tagging serves the tag operations on the tables of the caller's region, by ARN.
 func (b *Backend) tagging() core.Tagging[*string, types.Tag] {

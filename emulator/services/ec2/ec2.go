@@ -91,69 +91,10 @@ func New(clock *core.Clock) *Backend {
 
 // Service describes EC2 to the router.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName:  "ec2",
-		ID:           "EC2",
-		Protocol:     core.ProtocolEC2Query,
-		XMLNamespace: "http://ec2.amazonaws.com/doc/2016-11-15/",
-		APIVersion:   "2016-11-15",
-		Model:        models.MustLoad("ec2"),
-		Transition:   TransitionTime,
-		Throttle:     &core.APIError{Code: "RequestLimitExceeded", Status: http.StatusServiceUnavailable, Message: "Request limit exceeded."},
-		Operations: map[string]core.Operation{
-			"CreateVpc":                     core.Op(b.createVpc),
-			"DescribeVpcs":                  core.Op(b.describeVpcs),
-			"DeleteVpc":                     core.Op(b.deleteVpc),
-			"ModifyVpcAttribute":            core.Op(b.modifyVpcAttribute),
-			"DescribeVpcAttribute":          core.Op(b.describeVpcAttribute),
-			"CreateSubnet":                  core.Op(b.createSubnet),
-			"DescribeSubnets":               core.Op(b.describeSubnets),
-			"DeleteSubnet":                  core.Op(b.deleteSubnet),
-			"ModifySubnetAttribute":         core.Op(b.modifySubnetAttribute),
-			"CreateInternetGateway":         core.Op(b.createInternetGateway),
-			"DescribeInternetGateways":      core.Op(b.describeInternetGateways),
-			"AttachInternetGateway":         core.Op(b.attachInternetGateway),
-			"DetachInternetGateway":         core.Op(b.detachInternetGateway),
-			"DeleteInternetGateway":         core.Op(b.deleteInternetGateway),
-			"AllocateAddress":               core.Op(b.allocateAddress),
-			"DescribeAddresses":             core.Op(b.describeAddresses),
-			"ReleaseAddress":                core.Op(b.releaseAddress),
-			"CreateNatGateway":              core.Op(b.createNatGateway),
-			"DescribeNatGateways":           core.Op(b.describeNatGateways),
-			"DeleteNatGateway":              core.Op(b.deleteNatGateway),
-			"CreateSecurityGroup":           core.Op(b.createSecurityGroup),
-			"DescribeSecurityGroups":        core.Op(b.describeSecurityGroups),
-			"DeleteSecurityGroup":           core.Op(b.deleteSecurityGroup),
-			"AuthorizeSecurityGroupIngress": core.Op(b.authorizeSecurityGroupIngress),
-			"AuthorizeSecurityGroupEgress":  core.Op(b.authorizeSecurityGroupEgress),
-			"RevokeSecurityGroupIngress":    core.Op(b.revokeSecurityGroupIngress),
-			"RevokeSecurityGroupEgress":     core.Op(b.revokeSecurityGroupEgress),
-			"DescribeSecurityGroupRules":    core.Op(b.describeSecurityGroupRules),
-			"CreateRouteTable":              core.Op(b.createRouteTable),
-			"DescribeRouteTables":           core.Op(b.describeRouteTables),
-			"DeleteRouteTable":              core.Op(b.deleteRouteTable),
-			"CreateRoute":                   core.Op(b.createRoute),
-			"ReplaceRoute":                  core.Op(b.replaceRoute),
-			"DeleteRoute":                   core.Op(b.deleteRoute),
-			"AssociateRouteTable":           core.Op(b.associateRouteTable),
-			"DisassociateRouteTable":        core.Op(b.disassociateRouteTable),
-			"ReplaceRouteTableAssociation":  core.Op(b.replaceRouteTableAssociation),
-			"CreateTags":                    core.Op(b.createTags),
-			"DeleteTags":                    core.Op(b.deleteTags),
-			"DescribeAvailabilityZones":     core.Op(b.describeAvailabilityZones),
-			"RunInstances":                  core.Op(b.runInstances),
-			"DescribeInstances":             core.Op(b.describeInstances),
-			"StartInstances":                core.Op(b.startInstances),
-			"StopInstances":                 core.Op(b.stopInstances),
-			"TerminateInstances":            core.Op(b.terminateInstances),
-			"ModifyInstanceAttribute":       core.Op(b.modifyInstanceAttribute),
-			"DescribeInstanceAttribute":     core.Op(b.describeInstanceAttribute),
-			"ModifyInstanceMetadataOptions": core.Op(b.modifyInstanceMetadataOptions),
-			"MonitorInstances":              core.Op(b.monitorInstances),
-			"UnmonitorInstances":            core.Op(b.unmonitorInstances),
-		},
-		Dump: b.dump,
-	}
+	s := core.QueryService("ec2", "EC2", "ec2", "2016-11-15", models.MustLoad("ec2"))
+	s.Protocol = core.ProtocolEC2Query
+	s.Throttle = &core.APIError{Code: "RequestLimitExceeded", Status: http.StatusServiceUnavailable, Message: "Request limit exceeded."}
+	return s.Declare(TransitionTime, b.dump, b.operations())
 }
 
 // newID returns an EC2 identifier such as vpc-0a1b2c3d4e5f60718.

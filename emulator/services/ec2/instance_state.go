@@ -2,6 +2,7 @@ package ec2
 
 import (
 	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -11,10 +12,17 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
-// stateChange is what StartInstances, StopInstances and TerminateInstances report of one
-// instance: its state before the call and at the end of it.
-func stateChange(i *instance, previous types.InstanceStateName, now time.Time) types.InstanceStateChange {
-	return types.InstanceStateChange{InstanceId: aws.String(i.id), PreviousState: stateOf(previous), CurrentState: stateOf(i.state(now))}
+// stateChanges runs change on each instance of list, given its state before the call, and
+// returns what StartInstances, StopInstances and TerminateInstances report of them: each one's
+// state before the call and at the end of it.
+func stateChanges(list []*instance, now time.Time, change func(i *instance, previous types.InstanceStateName)) []types.InstanceStateChange {
+	out := make([]types.InstanceStateChange, 0, len(list))
+	for _, i := range list {
+		previous := i.state(now)
+		change(i, previous)
+		out = append(out, types.InstanceStateChange{InstanceId: aws.String(i.id), PreviousState: stateOf(previous), CurrentState: stateOf(i.state(now))})
+	}
+	return out
 }
 
 // incorrectState is EC2's refusal of an action the instance's state does not allow.
@@ -46,9 +54,7 @@ func (b *Backend) startInstances(call *core.Call, in *ec2.StartInstancesInput) (
 		if err := dryRun(in.DryRun); err != nil {
 			return nil, err
 		}
-		out := &ec2.StartInstancesOutput{StartingInstances: []types.InstanceStateChange{}}
-		for _, i := range list {
-			previous := i.state(call.Now)
+		return &ec2.StartInstancesOutput{StartingInstances: stateChanges(list, call.Now, func(i *instance, previous types.InstanceStateName) {
 			if previous == types.InstanceStateNameStopped {
 				i.move(call.Now, call.Transition, types.InstanceStateNamePending, types.InstanceStateNameRunning)
 				i.userStopped = time.Time{}
@@ -56,9 +62,7 @@ func (b *Backend) startInstances(call *core.Call, in *ec2.StartInstancesInput) (
 					i.publicIP, addrs = addrs[0], addrs[1:]
 				}
 			}
-			out.StartingInstances = append(out.StartingInstances, stateChange(i, previous, call.Now))
-		}
-		return out, nil
+		})}, nil
 	})
 }
 
@@ -80,16 +84,12 @@ func (b *Backend) stopInstances(call *core.Call, in *ec2.StopInstancesInput) (*e
 		if err := dryRun(in.DryRun); err != nil {
 			return nil, err
 		}
-		out := &ec2.StopInstancesOutput{StoppingInstances: []types.InstanceStateChange{}}
-		for _, i := range list {
-			previous := i.state(call.Now)
+		return &ec2.StopInstancesOutput{StoppingInstances: stateChanges(list, call.Now, func(i *instance, previous types.InstanceStateName) {
 			if previous == types.InstanceStateNameRunning {
 				i.move(call.Now, call.Transition, types.InstanceStateNameStopping, types.InstanceStateNameStopped)
 				i.publicIP, i.userStopped = netip.Addr{}, call.Now
 			}
-			out.StoppingInstances = append(out.StoppingInstances, stateChange(i, previous, call.Now))
-		}
-		return out, nil
+		})}, nil
 	})
 }
 
@@ -113,18 +113,13 @@ func (b *Backend) terminateInstances(call *core.Call, in *ec2.TerminateInstances
 				}
 			}
 		}
-		out := &ec2.TerminateInstancesOutput{TerminatingInstances: []types.InstanceStateChange{}}
-		for _, i := range list {
-			if guarded[i.zone.name] {
-				continue
-			}
-			previous := i.state(call.Now)
+		unguarded := slices.DeleteFunc(slices.Clone(list), func(i *instance) bool { return guarded[i.zone.name] })
+		out := &ec2.TerminateInstancesOutput{TerminatingInstances: stateChanges(unguarded, call.Now, func(i *instance, _ types.InstanceStateName) {
 			if !i.ending(call.Now) {
 				i.move(call.Now, call.Transition, types.InstanceStateNameShuttingDown, types.InstanceStateNameTerminated)
 				i.publicIP, i.userStopped = netip.Addr{}, call.Now
 			}
-			out.TerminatingInstances = append(out.TerminatingInstances, stateChange(i, previous, call.Now))
-		}
+		})}
 		if protected != nil {
 			return nil, core.Errorf("OperationNotPermitted", "The instance '%s' may not be terminated. Modify its 'disableApiTermination' instance attribute and try again.", protected.id)
 		}

@@ -33,12 +33,7 @@ func (r *region) addDefaultGroup(vpcID string) {
 
 // dropGroup forgets a group, its rules and their tags.
 func (r *region) dropGroup(id string) {
-	for rid, rule := range r.rules {
-		if rule.group == id {
-			delete(r.rules, rid)
-			r.tags.Delete(rid)
-		}
-	}
+	forget(r, r.rules, func(rule *sgRule) bool { return rule.group == id })
 	delete(r.groups, id)
 	r.tags.Delete(id)
 }

@@ -14,12 +14,8 @@ import (
 // tagRules are EC2's limits on tags, with its errors: "TagLimitExceeded" for more than 50 tags
 // on a resource, "InvalidParameterValue" for a bad key or value (Amazon EC2 API reference, Error
 // codes; Tag your Amazon EC2 resources, Tag restrictions).
-var tagRules = core.TagRules{
-	MaxTags:  50,
-	Reserved: []string{"aws:"},
-	TooMany:  core.Errorf("TagLimitExceeded", "The maximum number of tags for a resource is 50"),
-	Invalid:  func(problem string) *core.APIError { return core.Errorf("InvalidParameterValue", "%s", problem) },
-}
+var tagRules = core.AWSTagRules(core.Errorf("TagLimitExceeded", "The maximum number of tags for a resource is 50"),
+	core.InvalidTag("InvalidParameterValue", "%s"))
 
 // tagPair returns an SDK tag's key and value.
 func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
@@ -96,4 +92,15 @@ func (b *Backend) deleteTags(call *core.Call, in *ec2.DeleteTagsInput) (*ec2.Del
 		}
 		return nil
 	})
+}
+
+// forget deletes from resources, the region's resources of one kind by id, those that gone
+// reports gone, and forgets their tags.
+func forget[T any](r *region, resources map[string]T, gone func(T) bool) {
+	for id, v := range resources {
+		if gone(v) {
+			delete(resources, id)
+			r.tags.Delete(id)
+		}
+	}
 }

@@ -160,12 +160,7 @@ func (b *Backend) deleteVpc(call *core.Call, in *ec2.DeleteVpcInput) (*ec2.Delet
 				r.dropGroup(gid)
 			}
 		}
-		for tid, t := range r.tables {
-			if t.vpc == id {
-				delete(r.tables, tid)
-				r.tags.Delete(tid)
-			}
-		}
+		forget(r, r.tables, func(t *routeTable) bool { return t.vpc == id })
 		delete(r.vpcs, id)
 		r.tags.Delete(id)
 		return &ec2.DeleteVpcOutput{}, nil

@@ -22,7 +22,6 @@ import (
 	"regexp"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ecr"
 	"github.com/aws/aws-sdk-go-v2/service/ecr/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -50,33 +49,8 @@ func New(keys core.Keys) *Backend {
 
 // Service describes ECR to the router.
 func (b *Backend) Service() *core.Service {
-	tagging := b.tagging()
 	s := core.JSONService("ecr", "ECR", "AmazonEC2ContainerRegistry_V20150921")
-	s.Dump = b.dump
-	s.Operations = map[string]core.Operation{
-		"CreateRepository":              core.Op(b.createRepository),
-		"DescribeRepositories":          core.Op(b.describeRepositories),
-		"DeleteRepository":              core.Op(b.deleteRepository),
-		"PutImageTagMutability":         core.Op(b.putImageTagMutability),
-		"PutImageScanningConfiguration": core.Op(b.putImageScanningConfiguration),
-		"PutLifecyclePolicy":            core.Op(b.putLifecyclePolicy),
-		"GetLifecyclePolicy":            core.Op(b.getLifecyclePolicy),
-		"DeleteLifecyclePolicy":         core.Op(b.deleteLifecyclePolicy),
-		"SetRepositoryPolicy":           core.Op(b.setRepositoryPolicy),
-		"GetRepositoryPolicy":           core.Op(b.getRepositoryPolicy),
-		"DeleteRepositoryPolicy":        core.Op(b.deleteRepositoryPolicy),
-		"PutImage":                      core.Op(b.putImage),
-		"ListImages":                    core.Op(b.listImages),
-		"BatchDeleteImage":              core.Op(b.batchDeleteImage),
-		"TagResource":                   core.AddListOp[ecr.TagResourceOutput](tagging, func(in *ecr.TagResourceInput) (*string, []types.Tag) { return in.ResourceArn, in.Tags }),
-		"UntagResource":                 core.RemoveOp[ecr.UntagResourceOutput](tagging, func(in *ecr.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
-		"ListTagsForResource": core.ListOp(tagging, func(in *ecr.ListTagsForResourceInput) *string { return in.ResourceArn }, func(tags []types.Tag) *ecr.ListTagsForResourceOutput {
-			return &ecr.ListTagsForResourceOutput{Tags: tags}
-		}),
-		"DescribeRegistry":            core.Op(b.describeRegistry),
-		"PutReplicationConfiguration": core.Op(b.putReplicationConfiguration),
-	}
-	return s
+	return s.Declare(0, b.dump, b.operations(), b.tagOperations())
 }
 
 // invalidParameter is ECR's InvalidParameterException for a parameter that breaks a constraint,

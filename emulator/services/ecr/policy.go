@@ -19,26 +19,13 @@ func checkPolicy(text string) error {
 	if len(text) > 10240 {
 		return invalidParameter("policyText", "must have length less than or equal to 10240")
 	}
-	var doc struct {
-		Statement json.RawMessage `json:"Statement"`
-	}
-	if json.Unmarshal([]byte(text), &doc) != nil || len(doc.Statement) == 0 {
-		return badPolicy
-	}
 	type statement struct {
 		Effect    string          `json:"Effect"`
 		Principal json.RawMessage `json:"Principal"`
 		Action    json.RawMessage `json:"Action"`
 	}
-	var list []statement
-	if json.Unmarshal(doc.Statement, &list) != nil {
-		var one statement
-		if json.Unmarshal(doc.Statement, &one) != nil {
-			return badPolicy
-		}
-		list = []statement{one}
-	}
-	if len(list) == 0 {
+	list, ok := core.PolicyStatements[statement](text)
+	if !ok || len(list) == 0 {
 		return badPolicy
 	}
 	for _, s := range list {

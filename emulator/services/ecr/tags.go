@@ -4,6 +4,7 @@ import (
 	"regexp"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ecr"
 	"github.com/aws/aws-sdk-go-v2/service/ecr/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -12,15 +13,8 @@ import (
 // tagRules are ECR's limits on a repository's tags: 50, keys of 1 to 128 characters, values of
 // at most 256, and no "aws:" prefix (Amazon ECR User Guide, Tagging a private repository); a
 // request of more than 50 is refused before the repository is looked up.
-var tagRules = core.TagRules{
-	MaxTags:      50,
-	Reserved:     []string{"aws:"},
-	TooMany:      core.Errorf("TooManyTagsException", "Exceeded maximum of 50 tags per resource"),
-	CountRequest: true,
-	Invalid: func(problem string) *core.APIError {
-		return core.Errorf("InvalidTagParameterException", "Invalid tag: %s", problem)
-	},
-}
+var tagRules = core.AWSTagRules(core.Errorf("TooManyTagsException", "Exceeded maximum of 50 tags per resource"),
+	core.InvalidTag("InvalidTagParameterException", "Invalid tag: %s")).CountingRequests()
 
 // tagPair returns the key and value of a request's tag.
 func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
@@ -46,6 +40,12 @@ func byARN(reg *registry, call *core.Call, arn *string) (*repository, error) {
 		return nil, repositoryNotFound(m[2], m[1])
 	}
 	return r, nil
+}
+
+// tagOperations are ECR's tag operations, TagResource, UntagResource and ListTagsForResource, on
+// the resource a request names by ResourceArn.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	return core.TagOperations(b.tagging(), "ResourceArn", (*ecr.Client).TagResource, (*ecr.Client).UntagResource, (*ecr.Client).ListTagsForResource)
 }
 
 // tagging serves the tag operations on the repositories of the caller's registry, by ARN.

@@ -25,8 +25,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ecs"
-	"github.com/aws/aws-sdk-go-v2/service/ecs/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
@@ -61,32 +59,8 @@ func New(clock *core.Clock, network core.Network) *Backend {
 
 // Service describes ECS to the router.
 func (b *Backend) Service() *core.Service {
-	tagging := b.tagging()
 	s := core.JSONService("ecs", "ECS", "AmazonEC2ContainerServiceV20141113")
-	s.Transition, s.Dump = TransitionTime, b.dump
-	s.Operations = map[string]core.Operation{
-		"CreateCluster":               core.Op(b.createCluster),
-		"DescribeClusters":            core.Op(b.describeClusters),
-		"ListClusters":                core.Op(b.listClusters),
-		"UpdateCluster":               core.Op(b.updateCluster),
-		"UpdateClusterSettings":       core.Op(b.updateClusterSettings),
-		"PutClusterCapacityProviders": core.Op(b.putClusterCapacityProviders),
-		"DeleteCluster":               core.Op(b.deleteCluster),
-		"RegisterTaskDefinition":      core.Op(b.registerTaskDefinition),
-		"DescribeTaskDefinition":      core.Op(b.describeTaskDefinition),
-		"DeregisterTaskDefinition":    core.Op(b.deregisterTaskDefinition),
-		"CreateService":               core.Op(b.createService),
-		"UpdateService":               core.Op(b.updateService),
-		"DeleteService":               core.Op(b.deleteService),
-		"DescribeServices":            core.Op(b.describeServices),
-		"ListServices":                core.Op(b.listServices),
-		"TagResource":                 core.AddListOp[ecs.TagResourceOutput](tagging, func(in *ecs.TagResourceInput) (*string, []types.Tag) { return in.ResourceArn, in.Tags }),
-		"UntagResource":               core.RemoveOp[ecs.UntagResourceOutput](tagging, func(in *ecs.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
-		"ListTagsForResource": core.ListOp(tagging, func(in *ecs.ListTagsForResourceInput) *string { return in.ResourceArn }, func(tags []types.Tag) *ecs.ListTagsForResourceOutput {
-			return &ecs.ListTagsForResourceOutput{Tags: tags}
-		}),
-	}
-	return s
+	return s.Declare(TransitionTime, b.dump, b.operations(), b.tagOperations())
 }
 
 // invalidParameter is ECS's InvalidParameterException.

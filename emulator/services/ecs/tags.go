@@ -4,6 +4,7 @@ import (
 	"regexp"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ecs"
 	"github.com/aws/aws-sdk-go-v2/service/ecs/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -13,15 +14,8 @@ import (
 // most 256, and no "aws:" prefix (Amazon ECS Developer Guide, Tagging your resources), all
 // broken with InvalidParameterException; a request of more than 50 is refused before the
 // resource is looked up.
-var tagRules = core.TagRules{
-	MaxTags:      50,
-	Reserved:     []string{"aws:"},
-	TooMany:      core.Errorf("InvalidParameterException", "The resource can have at most 50 tags."),
-	CountRequest: true,
-	Invalid: func(problem string) *core.APIError {
-		return core.Errorf("InvalidParameterException", "Invalid tag: %s.", problem)
-	},
-}
+var tagRules = core.AWSTagRules(core.Errorf("InvalidParameterException", "The resource can have at most 50 tags."),
+	core.InvalidTag("InvalidParameterException", "Invalid tag: %s.")).CountingRequests()
 
 // tagPair returns the key and value of a request's tag.
 func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
@@ -60,6 +54,12 @@ func (r *region) taggable(ref *string) (string, error) {
 		return arn, nil
 	}
 	return "", clientError("Unable to describe task definition.")
+}
+
+// tagOperations are ECS's tag operations, TagResource, UntagResource and ListTagsForResource, on
+// the resource a request names by ResourceArn.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	return core.TagOperations(b.tagging(), "ResourceArn", (*ecs.Client).TagResource, (*ecs.Client).UntagResource, (*ecs.Client).ListTagsForResource)
 }
 
 // tagging serves the tag operations on the clusters, services and task definitions of the

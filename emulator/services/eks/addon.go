@@ -11,16 +11,11 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
-// addon is one Amazon EKS add-on of a cluster. Like a cluster's, its settings are replaced,
-// never changed in place.
-type addon struct {
-	lifecycle
-	token string
-	cfg   types.Addon // as described, but for status and tags
-}
+// addon is one Amazon EKS add-on of a cluster.
+type addon = member[types.Addon]
 
-// status returns the add-on's status at now.
-func (a *addon) status(now time.Time) types.AddonStatus {
+// addonStatus returns the add-on's status at now.
+func addonStatus(a *addon, now time.Time) types.AddonStatus {
 	return named(a.phase(now), types.AddonStatusCreating, types.AddonStatusUpdating, types.AddonStatusDeleting, types.AddonStatusActive)
 }
 
@@ -33,17 +28,13 @@ func (c *cluster) addon(r *region, name string, now time.Time) *addon {
 
 // lookupAddon returns the add-on a request names, or the error EKS answers.
 func (c *cluster) lookupAddon(r *region, name string, now time.Time) (*addon, error) {
-	a := c.addon(r, name, now)
-	if a == nil {
-		return nil, addonNotFound(c.name, name)
-	}
-	return a, nil
+	return present(c.addon(r, name, now), addonNotFound(c.name, name))
 }
 
 // describeAddon returns the add-on as DescribeAddon shows it at now.
 func (r *region) describeAddon(a *addon, now time.Time) *types.Addon {
 	out := a.cfg
-	out.Status = a.status(now)
+	out.Status = addonStatus(a, now)
 	out.Tags = r.tags.Map(aws.ToString(a.cfg.AddonArn))
 	out.Health = &types.AddonHealth{Issues: []types.AddonIssue{}}
 	return &out
@@ -119,12 +110,8 @@ func (b *Backend) describeAddon(call *core.Call, in *eks.DescribeAddonInput) (*e
 // listAddons answers ListAddons with a page of the names of the cluster's add-ons.
 func (b *Backend) listAddons(call *core.Call, in *eks.ListAddonsInput) (*eks.ListAddonsOutput, error) {
 	return inCluster(b, call, in.ClusterName, func(r *region, c *cluster) (*eks.ListAddonsOutput, error) {
-		names := liveNames(c.addons, func(n string) bool { return c.addon(r, n, call.Now) != nil })
-		out, next, err := page(names, in.NextToken, in.MaxResults)
-		if err != nil {
-			return nil, err
-		}
-		return &eks.ListAddonsOutput{Addons: out, NextToken: next}, nil
+		names, next, err := page(liveNames(c.addons, func(n string) bool { return c.addon(r, n, call.Now) != nil }), in.NextToken, in.MaxResults)
+		return &eks.ListAddonsOutput{Addons: names, NextToken: next}, err
 	})
 }
 

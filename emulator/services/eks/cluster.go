@@ -51,11 +51,7 @@ func (r *region) cluster(param, name string, now time.Time) (*cluster, error) {
 	if err := checkName(param, name, maxClusterName); err != nil {
 		return nil, err
 	}
-	c := r.lookup(name, now)
-	if c == nil {
-		return nil, clusterNotFound(name)
-	}
-	return c, nil
+	return present(r.lookup(name, now), clusterNotFound(name))
 }
 
 // describe returns the cluster as DescribeCluster shows it at now: its endpoint, certificate
@@ -161,12 +157,8 @@ func (b *Backend) describeCluster(call *core.Call, in *eks.DescribeClusterInput)
 // listClusters answers ListClusters with a page of the names of the region's clusters.
 func (b *Backend) listClusters(call *core.Call, in *eks.ListClustersInput) (*eks.ListClustersOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*eks.ListClustersOutput, error) {
-		names := liveNames(r.clusters, func(n string) bool { return r.lookup(n, call.Now) != nil })
-		out, next, err := page(names, in.NextToken, in.MaxResults)
-		if err != nil {
-			return nil, err
-		}
-		return &eks.ListClustersOutput{Clusters: out, NextToken: next}, nil
+		names, next, err := page(liveNames(r.clusters, func(n string) bool { return r.lookup(n, call.Now) != nil }), in.NextToken, in.MaxResults)
+		return &eks.ListClustersOutput{Clusters: names, NextToken: next}, err
 	})
 }
 

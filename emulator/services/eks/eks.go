@@ -13,7 +13,7 @@
 // Creates are idempotent as AWS documents: the same clientRequestToken with the same name
 // answers the existing resource; the same name with another token is ResourceInUseException.
 // Updates repeat the same way by token. Subnets and security groups are checked against the
-// emulated EC2 of the same account and region through the Network interface, and the cluster's
+// emulated EC2 of the same account and region through core.Subnets, and the cluster's
 // VPC comes from its subnets, which must span two availability zones.
 //
 // Simplifications: the cluster security group is reported but not created in EC2; IAM roles and
@@ -30,7 +30,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/eks"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
@@ -40,18 +39,10 @@ import (
 // simulation clock by default: a new cluster is ACTIVE 2s after CreateCluster.
 const TransitionTime = 2 * time.Second
 
-// Network is what EKS needs of EC2: the subnets and security groups of an account and region.
-type Network interface {
-	// Subnet returns the VPC and the availability zone of a subnet.
-	Subnet(scope core.Scope, id string) (vpc, zone string, ok bool)
-	// SecurityGroup returns the VPC of a security group.
-	SecurityGroup(scope core.Scope, id string) (vpc string, ok bool)
-}
-
 // Backend holds the EKS resources of every account and region.
 type Backend struct {
 	clock   *core.Clock
-	network Network
+	network core.Subnets
 	state   *core.Backend[*region]
 }
 
@@ -69,45 +60,15 @@ func newRegion(scope core.Scope) *region {
 
 // New returns an empty EKS backend on clock that checks subnets and security groups against
 // network.
-func New(clock *core.Clock, network Network) *Backend {
+func New(clock *core.Clock, network core.Subnets) *Backend {
 	return &Backend{clock: clock, network: network, state: core.NewBackend(newRegion)}
 }
 
 // Service describes EKS to the router.
 func (b *Backend) Service() *core.Service {
-	tagging := b.tagging()
 	s := core.RESTService("eks", "EKS", core.ProtocolRESTJSON, models.MustLoad("eks"),
 		&core.APIError{Code: "ThrottlingException", Status: http.StatusTooManyRequests, Message: "Rate exceeded"})
-	s.Transition, s.Dump = TransitionTime, b.dump
-	s.Operations = map[string]core.Operation{
-		"CreateCluster":             core.Op(b.createCluster),
-		"DescribeCluster":           core.Op(b.describeCluster),
-		"ListClusters":              core.Op(b.listClusters),
-		"DeleteCluster":             core.Op(b.deleteCluster),
-		"UpdateClusterConfig":       core.Op(b.updateClusterConfig),
-		"UpdateClusterVersion":      core.Op(b.updateClusterVersion),
-		"AssociateEncryptionConfig": core.Op(b.associateEncryptionConfig),
-		"DescribeUpdate":            core.Op(b.describeUpdate),
-		"ListUpdates":               core.Op(b.listUpdates),
-		"CreateNodegroup":           core.Op(b.createNodegroup),
-		"DescribeNodegroup":         core.Op(b.describeNodegroup),
-		"ListNodegroups":            core.Op(b.listNodegroups),
-		"UpdateNodegroupConfig":     core.Op(b.updateNodegroupConfig),
-		"UpdateNodegroupVersion":    core.Op(b.updateNodegroupVersion),
-		"DeleteNodegroup":           core.Op(b.deleteNodegroup),
-		"CreateAddon":               core.Op(b.createAddon),
-		"DescribeAddon":             core.Op(b.describeAddon),
-		"ListAddons":                core.Op(b.listAddons),
-		"UpdateAddon":               core.Op(b.updateAddon),
-		"DeleteAddon":               core.Op(b.deleteAddon),
-		"DescribeAddonVersions":     core.Op(b.describeAddonVersions),
-		"TagResource":               core.AddOp[eks.TagResourceOutput](tagging, func(in *eks.TagResourceInput) (*string, map[string]string) { return in.ResourceArn, in.Tags }),
-		"UntagResource":             core.RemoveOp[eks.UntagResourceOutput](tagging, func(in *eks.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
-		"ListTagsForResource": core.MapOp(tagging, func(in *eks.ListTagsForResourceInput) *string { return in.ResourceArn }, func(tags map[string]string) *eks.ListTagsForResourceOutput {
-			return &eks.ListTagsForResourceOutput{Tags: tags}
-		}),
-	}
-	return s
+	return s.Declare(TransitionTime, b.dump, b.operations(), b.tagOperations())
 }
 
 // page returns one page of names with EKS's maxResults limits (1 to 100, default 100) and the
@@ -144,12 +105,12 @@ func (b *Backend) dump() any {
 			groups, addons := map[string]any{}, map[string]any{}
 			for _, n := range core.SortedKeys(c.nodegroups) {
 				if g := c.nodegroup(r, n, now); g != nil {
-					groups[n] = map[string]any{"status": g.status(now), "version": aws.ToString(g.cfg.Version), "scaling": g.cfg.ScalingConfig}
+					groups[n] = map[string]any{"status": nodegroupStatus(g, now), "version": aws.ToString(g.cfg.Version), "scaling": g.cfg.ScalingConfig}
 				}
 			}
 			for _, n := range core.SortedKeys(c.addons) {
 				if a := c.addon(r, n, now); a != nil {
-					addons[n] = map[string]any{"status": a.status(now), "version": aws.ToString(a.cfg.AddonVersion)}
+					addons[n] = map[string]any{"status": addonStatus(a, now), "version": aws.ToString(a.cfg.AddonVersion)}
 				}
 			}
 			out[scope.Account+"/"+scope.Region+"/"+name] = map[string]any{"status": c.status(now), "version": aws.ToString(c.cfg.Version),

@@ -10,6 +10,23 @@ import (
 
 // What clusters, node groups and add-ons share in how they are found, named and listed.
 
+// member is a node group or add-on of a cluster, C its SDK description. Like a cluster's, its
+// settings are replaced, never changed in place.
+type member[C any] struct {
+	lifecycle
+	token string // the ClientRequestToken of the request that created it
+	cfg   C      // as described, but for status and tags
+}
+
+// present returns m, or missing when m is nil: the resource a request names is not there, or its
+// deletion has ended.
+func present[M any](m *M, missing error) (*M, error) {
+	if m == nil {
+		return nil, missing
+	}
+	return m, nil
+}
+
 // named returns phase p as a kind of resource names it with its status enum: creating,
 // updating, deleting (until it is gone) or active.
 func named[S any](p phase, creating, updating, deleting, active S) S {

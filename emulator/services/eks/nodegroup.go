@@ -23,16 +23,11 @@ const (
 	defaultDiskSize  = 20
 )
 
-// nodegroup is one managed node group. Like a cluster's, its settings are replaced, never
-// changed in place.
-type nodegroup struct {
-	lifecycle
-	token string
-	cfg   types.Nodegroup // as described, but for status and tags
-}
+// nodegroup is one managed node group.
+type nodegroup = member[types.Nodegroup]
 
-// status returns the node group's status at now.
-func (g *nodegroup) status(now time.Time) types.NodegroupStatus {
+// nodegroupStatus returns the node group's status at now.
+func nodegroupStatus(g *nodegroup, now time.Time) types.NodegroupStatus {
 	return named(g.phase(now), types.NodegroupStatusCreating, types.NodegroupStatusUpdating, types.NodegroupStatusDeleting, types.NodegroupStatusActive)
 }
 
@@ -48,17 +43,13 @@ func (c *cluster) lookupNodegroup(r *region, name string, now time.Time) (*nodeg
 	if err := checkName("nodegroupName", name, maxNodegroupName); err != nil {
 		return nil, err
 	}
-	g := c.nodegroup(r, name, now)
-	if g == nil {
-		return nil, nodegroupNotFound(name)
-	}
-	return g, nil
+	return present(c.nodegroup(r, name, now), nodegroupNotFound(name))
 }
 
 // describeNodegroup returns the node group as DescribeNodegroup shows it at now.
 func (r *region) describeNodegroup(g *nodegroup, now time.Time) *types.Nodegroup {
 	out := g.cfg
-	out.Status = g.status(now)
+	out.Status = nodegroupStatus(g, now)
 	out.Tags = r.tags.Map(aws.ToString(g.cfg.NodegroupArn))
 	out.Health = &types.NodegroupHealth{Issues: []types.Issue{}}
 	return &out
@@ -257,12 +248,8 @@ func (b *Backend) describeNodegroup(call *core.Call, in *eks.DescribeNodegroupIn
 // listNodegroups answers ListNodegroups with a page of the names of the cluster's node groups.
 func (b *Backend) listNodegroups(call *core.Call, in *eks.ListNodegroupsInput) (*eks.ListNodegroupsOutput, error) {
 	return inCluster(b, call, in.ClusterName, func(r *region, c *cluster) (*eks.ListNodegroupsOutput, error) {
-		names := liveNames(c.nodegroups, func(n string) bool { return c.nodegroup(r, n, call.Now) != nil })
-		out, next, err := page(names, in.NextToken, in.MaxResults)
-		if err != nil {
-			return nil, err
-		}
-		return &eks.ListNodegroupsOutput{Nodegroups: out, NextToken: next}, nil
+		names, next, err := page(liveNames(c.nodegroups, func(n string) bool { return c.nodegroup(r, n, call.Now) != nil }), in.NextToken, in.MaxResults)
+		return &eks.ListNodegroupsOutput{Nodegroups: names, NextToken: next}, err
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
@@ -14,12 +15,7 @@ import (
 // Guide, Organize Amazon EKS resources with tags: 50 tags a resource, keys of 128 characters,
 // values of 256, and no aws: prefix). The tagging operations answer a request that breaks them
 // with BadRequestException; the create operations with InvalidParameterException.
-var tagRules = core.TagRules{
-	MaxTags:  50,
-	Reserved: []string{"aws:"},
-	TooMany:  badRequest("The number of tags on a resource can't exceed 50"),
-	Invalid:  func(problem string) *core.APIError { return badRequest("%s", problem) },
-}
+var tagRules = core.AWSTagRules(badRequest("The number of tags on a resource can't exceed 50"), core.InvalidTag("BadRequestException", "%s"))
 
 // asInvalidParameter turns a tag error into the InvalidParameterException a create operation
 // answers.
@@ -65,6 +61,12 @@ func (r *region) tagged(call *core.Call, arn string) (string, error) {
 		}
 	}
 	return "", missing
+}
+
+// tagOperations are EKS's tag operations, TagResource, UntagResource and ListTagsForResource, on
+// the resource a request names by ResourceArn.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	return core.TagOperations(b.tagging(), "ResourceArn", (*eks.Client).TagResource, (*eks.Client).UntagResource, (*eks.Client).ListTagsForResource)
 }
 
 // tagging serves the tag operations on the clusters, node groups and add-ons of the caller's

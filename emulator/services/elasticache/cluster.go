@@ -233,15 +233,10 @@ func (b *Backend) describeCacheClusters(call *core.Call, in *elasticache.Describ
 				}
 			}
 		}
-		items, next, err := core.RecordsPage(ids, in.Marker, in.MaxRecords)
-		if err != nil {
-			return nil, err
-		}
-		out := &elasticache.DescribeCacheClustersOutput{CacheClusters: []types.CacheCluster{}, Marker: next}
-		for _, id := range items {
-			out.CacheClusters = append(out.CacheClusters, b.describeCluster(r, r.clusters[id], aws.ToBool(in.ShowCacheNodeInfo)))
-		}
-		return out, nil
+		clusters, next, err := describedPage(ids, in.Marker, in.MaxRecords, func(id string) types.CacheCluster {
+			return b.describeCluster(r, r.clusters[id], aws.ToBool(in.ShowCacheNodeInfo))
+		})
+		return &elasticache.DescribeCacheClustersOutput{CacheClusters: clusters, Marker: next}, err
 	})
 }
 

@@ -30,9 +30,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/elasticache"
-	"github.com/aws/aws-sdk-go-v2/service/elasticache/types"
-
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
 )
@@ -69,34 +66,8 @@ func New(clock *core.Clock, network core.Network) *Backend {
 
 // Service describes ElastiCache to the router.
 func (b *Backend) Service() *core.Service {
-	tagging := b.tagging()
 	s := core.QueryService("elasticache", "ElastiCache", "elasticache", "2015-02-02", models.MustLoad("elasticache"))
-	s.Transition, s.Dump = TransitionTime, b.dump
-	s.Operations = map[string]core.Operation{
-		"CreateCacheSubnetGroup":    core.Op(b.createCacheSubnetGroup),
-		"DescribeCacheSubnetGroups": core.Op(b.describeCacheSubnetGroups),
-		"ModifyCacheSubnetGroup":    core.Op(b.modifyCacheSubnetGroup),
-		"DeleteCacheSubnetGroup":    core.Op(b.deleteCacheSubnetGroup),
-		"CreateCacheCluster":        core.Op(b.createCacheCluster),
-		"DescribeCacheClusters":     core.Op(b.describeCacheClusters),
-		"ModifyCacheCluster":        core.Op(b.modifyCacheCluster),
-		"DeleteCacheCluster":        core.Op(b.deleteCacheCluster),
-		"CreateReplicationGroup":    core.Op(b.createReplicationGroup),
-		"DescribeReplicationGroups": core.Op(b.describeReplicationGroups),
-		"ModifyReplicationGroup":    core.Op(b.modifyReplicationGroup),
-		"DeleteReplicationGroup":    core.Op(b.deleteReplicationGroup),
-		"IncreaseReplicaCount":      core.Op(b.increaseReplicaCount),
-		"DecreaseReplicaCount":      core.Op(b.decreaseReplicaCount),
-		"CreateSnapshot":            core.Op(b.createSnapshot),
-		"DescribeSnapshots":         core.Op(b.describeSnapshots),
-		"DeleteSnapshot":            core.Op(b.deleteSnapshot),
-		"AddTagsToResource":         core.Op(b.addTagsToResource),
-		"RemoveTagsFromResource":    core.Op(b.removeTagsFromResource),
-		"ListTagsForResource": core.ListOp(tagging, func(in *elasticache.ListTagsForResourceInput) *string { return in.ResourceName }, func(tags []types.Tag) *elasticache.ListTagsForResourceOutput {
-			return &elasticache.ListTagsForResourceOutput{TagList: tags}
-		}),
-	}
-	return s
+	return s.Declare(TransitionTime, b.dump, b.operations(), b.tagOperations())
 }
 
 // invalidValue is ElastiCache's InvalidParameterValue.
@@ -170,4 +141,19 @@ func (b *Backend) dump() any {
 		}
 	}
 	return out
+}
+
+// describedPage returns the page of the resources ids names that marker and maxRecords select,
+// each as describe shows it (an empty page rather than nil), and the marker of the next page, or
+// the error of a bad marker or page size.
+func describedPage[T any](ids []string, marker *string, maxRecords *int32, describe func(id string) T) ([]T, *string, error) {
+	page, next, err := core.RecordsPage(ids, marker, maxRecords)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]T, 0, len(page))
+	for _, id := range page {
+		out = append(out, describe(id))
+	}
+	return out, next, nil
 }

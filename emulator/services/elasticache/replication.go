@@ -215,15 +215,8 @@ func (b *Backend) describeReplicationGroups(call *core.Call, in *elasticache.Des
 			}
 			ids = []string{g.id}
 		}
-		items, next, err := core.RecordsPage(ids, in.Marker, in.MaxRecords)
-		if err != nil {
-			return nil, err
-		}
-		out := &elasticache.DescribeReplicationGroupsOutput{ReplicationGroups: []types.ReplicationGroup{}, Marker: next}
-		for _, id := range items {
-			out.ReplicationGroups = append(out.ReplicationGroups, b.describeGroup(r, r.groups[id]))
-		}
-		return out, nil
+		groups, next, err := describedPage(ids, in.Marker, in.MaxRecords, func(id string) types.ReplicationGroup { return b.describeGroup(r, r.groups[id]) })
+		return &elasticache.DescribeReplicationGroupsOutput{ReplicationGroups: groups, Marker: next}, err
 	})
 }
 

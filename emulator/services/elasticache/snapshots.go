@@ -138,15 +138,8 @@ func (b *Backend) describeSnapshots(call *core.Call, in *elasticache.DescribeSna
 			}
 			names = append(names, name)
 		}
-		items, next, err := core.RecordsPage(names, in.Marker, size)
-		if err != nil {
-			return nil, err
-		}
-		out := &elasticache.DescribeSnapshotsOutput{Snapshots: []types.Snapshot{}, Marker: next}
-		for _, name := range items {
-			out.Snapshots = append(out.Snapshots, r.snapshots[name].describe())
-		}
-		return out, nil
+		snapshots, next, err := describedPage(names, in.Marker, size, func(name string) types.Snapshot { return r.snapshots[name].describe() })
+		return &elasticache.DescribeSnapshotsOutput{Snapshots: snapshots, Marker: next}, err
 	})
 }
 

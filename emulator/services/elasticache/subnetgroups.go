@@ -104,15 +104,8 @@ func (b *Backend) describeCacheSubnetGroups(call *core.Call, in *elasticache.Des
 			}
 			names = []string{name}
 		}
-		items, next, err := core.RecordsPage(names, in.Marker, in.MaxRecords)
-		if err != nil {
-			return nil, err
-		}
-		out := &elasticache.DescribeCacheSubnetGroupsOutput{CacheSubnetGroups: []types.CacheSubnetGroup{}, Marker: next}
-		for _, name := range items {
-			out.CacheSubnetGroups = append(out.CacheSubnetGroups, r.subnetGroups[name].describe())
-		}
-		return out, nil
+		groups, next, err := describedPage(names, in.Marker, in.MaxRecords, func(name string) types.CacheSubnetGroup { return r.subnetGroups[name].describe() })
+		return &elasticache.DescribeCacheSubnetGroupsOutput{CacheSubnetGroups: groups, Marker: next}, err
 	})
 }
 

@@ -13,15 +13,9 @@ import (
 // tagRules are ElastiCache's limits on a resource's tags: 50, keys of 1 to 128 characters,
 // values of at most 256, and no "aws:" prefix (ElastiCache User Guide, Tagging your ElastiCache
 // resources); a request of more than 50 is refused before the resource is looked up.
-var tagRules = core.TagRules{
-	MaxTags:      50,
-	Reserved:     []string{"aws:"},
-	CountRequest: true,
-	TooMany:      core.Errorf("TagQuotaPerResourceExceeded", "The request cannot be processed because it would cause the resource to have more than the allowed number of tags. The maximum number of tags permitted on a resource is 50."),
-	Invalid: func(problem string) *core.APIError {
-		return core.Errorf("InvalidParameterValue", "Invalid tag: %s.", problem)
-	},
-}
+var tagRules = core.AWSTagRules(
+	core.Errorf("TagQuotaPerResourceExceeded", "The request cannot be processed because it would cause the resource to have more than the allowed number of tags. The maximum number of tags permitted on a resource is 50."),
+	core.InvalidTag("InvalidParameterValue", "Invalid tag: %s.")).CountingRequests()
 
 // tagPair returns the key and value of a request's tag.
 func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
@@ -117,4 +111,11 @@ func (b *Backend) removeTagsFromResource(call *core.Call, in *elasticache.Remove
 		out.TagList = core.TagList(t.Tags, t.ID, newTag)
 		return nil
 	})
+}
+
+// tagOperations are the tag operation ElastiCache declares by its SDK client, ListTagsForResource,
+// on the resource a request names by ResourceName; AddTagsToResource and RemoveTagsFromResource,
+// which answer the tags they leave, are among its operations.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	return core.ListTagsOperation(b.tagging(), "ResourceName", (*elasticache.Client).ListTagsForResource)
 }

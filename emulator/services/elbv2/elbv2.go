@@ -45,12 +45,9 @@ const TransitionTime = 2 * time.Second
 // Network is what ELBv2 needs of EC2: the VPCs, subnets and security groups of an account and
 // region.
 type Network interface {
+	core.Subnets
 	// VpcExists reports whether the VPC exists.
 	VpcExists(scope core.Scope, id string) bool
-	// Subnet returns the VPC and the availability zone of a subnet.
-	Subnet(scope core.Scope, id string) (vpc, zone string, ok bool)
-	// SecurityGroup returns the VPC of a security group.
-	SecurityGroup(scope core.Scope, id string) (vpc string, ok bool)
 	// DefaultSecurityGroup returns the id of a VPC's default security group.
 	DefaultSecurityGroup(scope core.Scope, vpc string) (id string, ok bool)
 }
@@ -94,33 +91,7 @@ func New(clock *core.Clock, network Network, certs Certificates) *Backend {
 // Service describes ELBv2 to the router.
 func (b *Backend) Service() *core.Service {
 	s := core.QueryService("elasticloadbalancing", "ELBv2", "elasticloadbalancing", "2015-12-01", models.MustLoad("elasticloadbalancingv2"))
-	s.Transition, s.Dump = TransitionTime, b.dump
-	s.Operations = map[string]core.Operation{
-		"CreateLoadBalancer":             core.Op(b.createLoadBalancer),
-		"DescribeLoadBalancers":          core.Op(b.describeLoadBalancers),
-		"DeleteLoadBalancer":             core.Op(b.deleteLoadBalancer),
-		"SetSubnets":                     core.Op(b.setSubnets),
-		"SetSecurityGroups":              core.Op(b.setSecurityGroups),
-		"SetIpAddressType":               core.Op(b.setIPAddressType),
-		"DescribeLoadBalancerAttributes": core.Op(b.describeLoadBalancerAttributes),
-		"ModifyLoadBalancerAttributes":   core.Op(b.modifyLoadBalancerAttributes),
-		"CreateTargetGroup":              core.Op(b.createTargetGroup),
-		"DescribeTargetGroups":           core.Op(b.describeTargetGroups),
-		"ModifyTargetGroup":              core.Op(b.modifyTargetGroup),
-		"DeleteTargetGroup":              core.Op(b.deleteTargetGroup),
-		"DescribeTargetGroupAttributes":  core.Op(b.describeTargetGroupAttributes),
-		"ModifyTargetGroupAttributes":    core.Op(b.modifyTargetGroupAttributes),
-		"CreateListener":                 core.Op(b.createListener),
-		"DescribeListeners":              core.Op(b.describeListeners),
-		"ModifyListener":                 core.Op(b.modifyListener),
-		"DeleteListener":                 core.Op(b.deleteListener),
-		"AddTags":                        core.Op(b.addTags),
-		"RemoveTags":                     core.Op(b.removeTags),
-		"DescribeTags":                   core.Op(b.describeTags),
-		"DescribeTargetHealth":           core.Op(b.describeTargetHealth),
-		"DescribeRules":                  core.Op(b.describeRules),
-	}
-	return s
+	return s.Declare(TransitionTime, b.dump, b.operations())
 }
 
 // newID returns the 16 hex digits that end the ARN of a new resource.

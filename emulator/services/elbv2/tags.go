@@ -16,7 +16,7 @@ import (
 var tagRules = core.TagRules{
 	MaxTags: 50,
 	TooMany: core.Errorf("TooManyTags", "You've reached the limit on the number of tags for this resource (50)"),
-	Invalid: func(problem string) *core.APIError { return validation("%s", problem) },
+	Invalid: core.InvalidTag("ValidationError", "%s"),
 }
 
 // requestTags returns the tags of a request, refusing a key given twice (DuplicateTagKeys).

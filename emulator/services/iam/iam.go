@@ -40,8 +40,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/iam"
-	"github.com/aws/aws-sdk-go-v2/service/iam/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 	"github.com/runner-codes/infra-operator/emulator/internal/models"
@@ -85,64 +83,9 @@ func New(clock *core.Clock) *Backend {
 
 // Service describes IAM to the router.
 func (b *Backend) Service() *core.Service {
-	roles, profiles := tagging(b, (*account).role), tagging(b, (*account).profile)
-	return &core.Service{
-		SigningName:  "iam",
-		ID:           "IAM",
-		Protocol:     core.ProtocolQuery,
-		XMLNamespace: "https://iam.amazonaws.com/doc/2010-05-08/",
-		APIVersion:   "2010-05-08",
-		Model:        models.MustLoad("iam"),
-		Throttle:     &core.APIError{Code: "Throttling", Message: "Rate exceeded", Status: http.StatusBadRequest},
-		Operations: map[string]core.Operation{
-			"CreateRole":                    core.Op(b.createRole),
-			"GetRole":                       core.Op(b.getRole),
-			"UpdateRole":                    core.Op(b.updateRole),
-			"UpdateRoleDescription":         core.Op(b.updateRoleDescription),
-			"UpdateAssumeRolePolicy":        core.Op(b.updateAssumeRolePolicy),
-			"DeleteRole":                    core.Op(b.deleteRole),
-			"ListRoles":                     core.Op(b.listRoles),
-			"PutRolePermissionsBoundary":    core.Op(b.putRolePermissionsBoundary),
-			"DeleteRolePermissionsBoundary": core.Op(b.deleteRolePermissionsBoundary),
-			"TagRole":                       core.AddListOp[iam.TagRoleOutput](roles, func(in *iam.TagRoleInput) (*string, []types.Tag) { return in.RoleName, in.Tags }),
-			"UntagRole":                     core.RemoveOp[iam.UntagRoleOutput](roles, func(in *iam.UntagRoleInput) (*string, []string) { return in.RoleName, in.TagKeys }),
-			"ListRoleTags": listTagsOp(b, (*account).role, func(in *iam.ListRoleTagsInput) (*string, *string, *int32) { return in.RoleName, in.Marker, in.MaxItems },
-				func(tags []types.Tag, l listing) *iam.ListRoleTagsOutput {
-					return &iam.ListRoleTagsOutput{Tags: tags, IsTruncated: l.truncated, Marker: l.marker}
-				}),
-			"CreatePolicy":                  core.Op(b.createPolicy),
-			"GetPolicy":                     core.Op(b.getPolicy),
-			"DeletePolicy":                  core.Op(b.deletePolicy),
-			"ListPolicies":                  core.Op(b.listPolicies),
-			"CreatePolicyVersion":           core.Op(b.createPolicyVersion),
-			"GetPolicyVersion":              core.Op(b.getPolicyVersion),
-			"DeletePolicyVersion":           core.Op(b.deletePolicyVersion),
-			"ListPolicyVersions":            core.Op(b.listPolicyVersions),
-			"SetDefaultPolicyVersion":       core.Op(b.setDefaultPolicyVersion),
-			"AttachRolePolicy":              core.Op(b.attachRolePolicy),
-			"DetachRolePolicy":              core.Op(b.detachRolePolicy),
-			"ListAttachedRolePolicies":      core.Op(b.listAttachedRolePolicies),
-			"PutRolePolicy":                 core.Op(b.putRolePolicy),
-			"GetRolePolicy":                 core.Op(b.getRolePolicy),
-			"DeleteRolePolicy":              core.Op(b.deleteRolePolicy),
-			"ListRolePolicies":              core.Op(b.listRolePolicies),
-			"CreateInstanceProfile":         core.Op(b.createInstanceProfile),
-			"GetInstanceProfile":            core.Op(b.getInstanceProfile),
-			"DeleteInstanceProfile":         core.Op(b.deleteInstanceProfile),
-			"AddRoleToInstanceProfile":      core.Op(b.addRoleToInstanceProfile),
-			"RemoveRoleFromInstanceProfile": core.Op(b.removeRoleFromInstanceProfile),
-			"ListInstanceProfilesForRole":   core.Op(b.listInstanceProfilesForRole),
-			"TagInstanceProfile":            core.AddListOp[iam.TagInstanceProfileOutput](profiles, func(in *iam.TagInstanceProfileInput) (*string, []types.Tag) { return in.InstanceProfileName, in.Tags }),
-			"UntagInstanceProfile":          core.RemoveOp[iam.UntagInstanceProfileOutput](profiles, func(in *iam.UntagInstanceProfileInput) (*string, []string) { return in.InstanceProfileName, in.TagKeys }),
-			"ListInstanceProfileTags": listTagsOp(b, (*account).profile, func(in *iam.ListInstanceProfileTagsInput) (*string, *string, *int32) {
-				return in.InstanceProfileName, in.Marker, in.MaxItems
-			},
-				func(tags []types.Tag, l listing) *iam.ListInstanceProfileTagsOutput {
-					return &iam.ListInstanceProfileTagsOutput{Tags: tags, IsTruncated: l.truncated, Marker: l.marker}
-				}),
-		},
-		Dump: b.dump,
-	}
+	s := core.QueryService("iam", "IAM", "iam", "2010-05-08", models.MustLoad("iam"))
+	s.XMLNamespace = "https://iam.amazonaws.com/doc/2010-05-08/"
+	return s.Declare(0, b.dump, b.operations(), b.tagOperations())
 }
 
 // noSuchEntity returns IAM's NoSuchEntity error (HTTP 404) with a formatted message.

@@ -2,10 +2,12 @@ package iam
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/iam/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -19,11 +21,9 @@ const maxTags = 50
 // documents), keys of 1 to 128 characters and values of at most 256 (ValidationError, as AWS
 // answers constraints of its API model). IAM's tag keys are case-insensitive.
 var tagRules = core.TagRules{
-	MaxTags: maxTags,
-	TooMany: limitExceeded("The number of tags has reached the maximum limit of %d.", maxTags),
-	Invalid: func(problem string) *core.APIError {
-		return core.Errorf("ValidationError", "1 validation error detected: %s", problem)
-	},
+	MaxTags:  maxTags,
+	TooMany:  limitExceeded("The number of tags has reached the maximum limit of %d.", maxTags),
+	Invalid:  core.InvalidTag("ValidationError", "1 validation error detected: %s"),
 	FoldCase: true,
 }
 
@@ -113,4 +113,24 @@ func listTagsOp[O, I any, E named](b *Backend, find finder[E], in func(*I) (name
 		}
 		return out(tags, l), nil
 	})
+}
+
+// tagOperations are IAM's tag operations on roles (TagRole, UntagRole and ListRoleTags) and on
+// instance profiles (TagInstanceProfile, UntagInstanceProfile and ListInstanceProfileTags), which
+// requests name by RoleName and InstanceProfileName.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	ops := core.TagChangeOperations(tagging(b, (*account).role), "RoleName", (*iam.Client).TagRole, (*iam.Client).UntagRole)
+	maps.Copy(ops, core.TagChangeOperations(tagging(b, (*account).profile), "InstanceProfileName", (*iam.Client).TagInstanceProfile, (*iam.Client).UntagInstanceProfile))
+	ops["ListRoleTags"] = listTagsOp(b, (*account).role, func(in *iam.ListRoleTagsInput) (*string, *string, *int32) { return in.RoleName, in.Marker, in.MaxItems },
+		func(tags []types.Tag, l listing) *iam.ListRoleTagsOutput {
+			return &iam.ListRoleTagsOutput{Tags: tags, IsTruncated: l.truncated, Marker: l.marker}
+		})
+	ops["ListInstanceProfileTags"] = listTagsOp(b, (*account).profile,
+		func(in *iam.ListInstanceProfileTagsInput) (*string, *string, *int32) {
+			return in.InstanceProfileName, in.Marker, in.MaxItems
+		},
+		func(tags []types.Tag, l listing) *iam.ListInstanceProfileTagsOutput {
+			return &iam.ListInstanceProfileTagsOutput{Tags: tags, IsTruncated: l.truncated, Marker: l.marker}
+		})
+	return ops
 }

@@ -40,7 +40,6 @@
 package kms
 
 import (
-	"net/http"
 	"regexp"
 	"sort"
 	"strings"
@@ -89,44 +88,10 @@ func New(clock *core.Clock) *Backend {
 
 // Service describes KMS to the router.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName:  "kms",
-		ID:           "KMS",
-		Protocol:     core.ProtocolJSON11,
-		TargetPrefix: "TrentService",
-		Errors:       kms.TypeRegistry,
-		Throttle: &core.APIError{Code: "ThrottlingException", Status: http.StatusBadRequest,
-			Message: "You have exceeded the rate at which you may call KMS. Reduce the frequency of your calls."},
-		Operations: map[string]core.Operation{
-			"CreateKey":                       core.Op(b.createKey),
-			"DescribeKey":                     core.Op(b.describeKey),
-			"ListKeys":                        core.Op(b.listKeys),
-			"EnableKey":                       core.Op(b.enableKey),
-			"DisableKey":                      core.Op(b.disableKey),
-			"ScheduleKeyDeletion":             core.Op(b.scheduleKeyDeletion),
-			"CancelKeyDeletion":               core.Op(b.cancelKeyDeletion),
-			"UpdateKeyDescription":            core.Op(b.updateKeyDescription),
-			"GetKeyPolicy":                    core.Op(b.getKeyPolicy),
-			"PutKeyPolicy":                    core.Op(b.putKeyPolicy),
-			"ListKeyPolicies":                 core.Op(b.listKeyPolicies),
-			"EnableKeyRotation":               core.Op(b.enableKeyRotation),
-			"DisableKeyRotation":              core.Op(b.disableKeyRotation),
-			"GetKeyRotationStatus":            core.Op(b.getKeyRotationStatus),
-			"ReplicateKey":                    core.Op(b.replicateKey),
-			"TagResource":                     core.AddListOp[kms.TagResourceOutput](b.tagging(b.managing("TagResource")), func(in *kms.TagResourceInput) (*string, []types.Tag) { return in.KeyId, in.Tags }),
-			"UntagResource":                   core.RemoveOp[kms.UntagResourceOutput](b.tagging(b.managing("UntagResource")), func(in *kms.UntagResourceInput) (*string, []string) { return in.KeyId, in.TagKeys }),
-			"ListResourceTags":                core.Op(b.listResourceTags),
-			"CreateAlias":                     core.Op(b.createAlias),
-			"UpdateAlias":                     core.Op(b.updateAlias),
-			"DeleteAlias":                     core.Op(b.deleteAlias),
-			"ListAliases":                     core.Op(b.listAliases),
-			"Encrypt":                         core.Op(b.encrypt),
-			"Decrypt":                         core.Op(b.decrypt),
-			"GenerateDataKey":                 core.Op(b.generateDataKey),
-			"GenerateDataKeyWithoutPlaintext": core.Op(b.generateDataKeyWithoutPlaintext),
-		},
-		Dump: b.dump,
-	}
+	s := core.JSONService("kms", "KMS", "TrentService")
+	s.Errors = kms.TypeRegistry
+	s.Throttle.Message = "You have exceeded the rate at which you may call KMS. Reduce the frequency of your calls."
+	return s.Declare(0, b.dump, b.operations(), b.tagOperations())
 }
 
 // keyIDPattern matches key IDs: UUIDs, and "mrk-" and 32 hexadecimal digits for multi-Region

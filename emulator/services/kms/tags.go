@@ -15,7 +15,7 @@ var tagRules = core.TagRules{
 	MaxTags:  50,
 	Reserved: []string{"aws:"},
 	TooMany:  tagError("Too many tags: a KMS key can have at most 50 tags."),
-	Invalid:  func(problem string) *core.APIError { return tagError("%s", problem) },
+	Invalid:  core.InvalidTag("TagException", "%s"),
 	Repeated: func(key string) *core.APIError {
 		return tagError("Duplicate tag keys: %s appears more than once.", key)
 	},
@@ -64,4 +64,14 @@ func (b *Backend) listResourceTags(call *core.Call, in *kms.ListResourceTagsInpu
 		return nil, err
 	}
 	return &kms.ListResourceTagsOutput{Tags: tags, NextMarker: next, Truncated: next != nil}, nil
+}
+
+// tagOperations are KMS's operations that change a key's tags, TagResource and UntagResource, on
+// the customer managed key a request names by KeyId; ListResourceTags, which pages, is among its
+// operations.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	return map[string]core.Operation{
+		"TagResource":   core.AddListOp[kms.TagResourceOutput](b.tagging(b.managing("TagResource")), func(in *kms.TagResourceInput) (*string, []types.Tag) { return in.KeyId, in.Tags }),
+		"UntagResource": core.RemoveOp[kms.UntagResourceOutput](b.tagging(b.managing("UntagResource")), func(in *kms.UntagResourceInput) (*string, []string) { return in.KeyId, in.TagKeys }),
+	}
 }

@@ -38,7 +38,7 @@ type Code interface {
 type Backend struct {
 	clock   *core.Clock
 	code    Code
-	network Network
+	network core.Subnets
 	state   *core.Backend[map[string]*function] // the functions of each region, by name
 	tags    *core.Tags                          // the functions', by unqualified ARN
 	seq     int                                 // numbers revision and URL ids
@@ -46,52 +46,17 @@ type Backend struct {
 
 // New returns an empty Lambda backend that reads deployment packages from code and checks the
 // subnets and security groups of functions' VPC configurations against network.
-func New(clock *core.Clock, code Code, network Network) *Backend {
+func New(clock *core.Clock, code Code, network core.Subnets) *Backend {
 	return &Backend{clock: clock, code: code, network: network, tags: core.NewTags(tagRules),
 		state: core.NewBackend(func(core.Scope) map[string]*function { return map[string]*function{} })}
 }
 
 // Service describes Lambda to the router.
 func (b *Backend) Service() *core.Service {
-	tagging := b.tagging()
-	return &core.Service{
-		SigningName: "lambda",
-		ID:          "Lambda",
-		Protocol:    core.ProtocolRESTJSON,
-		Model:       models.MustLoad("lambda"),
-		Transition:  TransitionTime,
-		Throttle:    &core.APIError{Code: "TooManyRequestsException", Status: http.StatusTooManyRequests, Message: "Rate exceeded"},
-		MaxBody:     maxRequest - 1,
-		TooLarge:    tooLarge,
-		Operations: map[string]core.Operation{
-			"CreateFunction":               core.Op(b.createFunction),
-			"GetFunction":                  core.Op(b.getFunction),
-			"GetFunctionConfiguration":     core.Op(b.getFunctionConfiguration),
-			"UpdateFunctionConfiguration":  core.Op(b.updateFunctionConfiguration),
-			"UpdateFunctionCode":           core.Op(b.updateFunctionCode),
-			"DeleteFunction":               core.Op(b.deleteFunction),
-			"ListFunctions":                core.Op(b.listFunctions),
-			"PublishVersion":               core.Op(b.publishVersion),
-			"ListVersionsByFunction":       core.Op(b.listVersionsByFunction),
-			"PutFunctionConcurrency":       core.Op(b.putFunctionConcurrency),
-			"GetFunctionConcurrency":       core.Op(b.getFunctionConcurrency),
-			"DeleteFunctionConcurrency":    core.Op(b.deleteFunctionConcurrency),
-			"CreateFunctionUrlConfig":      core.Op(b.createFunctionURLConfig),
-			"GetFunctionUrlConfig":         core.Op(b.getFunctionURLConfig),
-			"UpdateFunctionUrlConfig":      core.Op(b.updateFunctionURLConfig),
-			"DeleteFunctionUrlConfig":      core.Op(b.deleteFunctionURLConfig),
-			"ListFunctionUrlConfigs":       core.Op(b.listFunctionURLConfigs),
-			"AddPermission":                core.Op(b.addPermission),
-			"RemovePermission":             core.Op(b.removePermission),
-			"GetPolicy":                    core.Op(b.getPolicy),
-			"TagResource":                  core.AddOp[lambda.TagResourceOutput](tagging, func(in *lambda.TagResourceInput) (*string, map[string]string) { return in.Resource, in.Tags }),
-			"UntagResource":                core.RemoveOp[lambda.UntagResourceOutput](tagging, func(in *lambda.UntagResourceInput) (*string, []string) { return in.Resource, in.TagKeys }),
-			"ListTags":                     core.MapOp(tagging, func(in *lambda.ListTagsInput) *string { return in.Resource }, func(tags map[string]string) *lambda.ListTagsOutput { return &lambda.ListTagsOutput{Tags: tags} }),
-			"GetFunctionCodeSigningConfig": core.Op(b.getFunctionCodeSigningConfig),
-			"ListAliases":                  core.Op(b.listAliases),
-		},
-		Dump: b.dump,
-	}
+	s := core.RESTService("lambda", "Lambda", core.ProtocolRESTJSON, models.MustLoad("lambda"),
+		&core.APIError{Code: "TooManyRequestsException", Status: http.StatusTooManyRequests, Message: "Rate exceeded"})
+	s.MaxBody, s.TooLarge = maxRequest-1, tooLarge
+	return s.Declare(TransitionTime, b.dump, b.operations(), b.tagOperations())
 }
 
 // listFunctions lists the functions of the call's region by name, their unpublished ($LATEST)

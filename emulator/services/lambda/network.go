@@ -8,17 +8,6 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
-// Network is what Lambda needs of EC2: the subnets and security groups a function's VPC
-// configuration names, in the function's account and region.
-type Network interface {
-	// Subnet returns the VPC and the availability zone of a subnet, or ok false when the subnet
-	// does not exist.
-	Subnet(scope core.Scope, id string) (vpc, zone string, ok bool)
-	// SecurityGroup returns the VPC of a security group, or ok false when the group does not
-	// exist.
-	SecurityGroup(scope core.Scope, id string) (vpc string, ok bool)
-}
-
 // resolveVPC checks the subnets and security groups of a VPC configuration against EC2, as
 // Lambda does when it creates or updates a function, and returns the VPC they share. A nil
 // configuration, or one with neither subnets nor security groups (which detaches the function

@@ -2,6 +2,7 @@ package lambda
 
 import (
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
@@ -13,7 +14,13 @@ import (
 var tagRules = core.TagRules{
 	MaxTags: 50,
 	TooMany: invalidParameter("A function can have at most 50 tags"),
-	Invalid: func(problem string) *core.APIError { return invalidParameter("%s", problem) },
+	Invalid: core.InvalidTag("InvalidParameterValueException", "%s"),
+}
+
+// tagOperations are Lambda's tag operations, TagResource, UntagResource and ListTags, on the
+// resource a request names by Resource.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	return core.TagOperations(b.tagging(), "Resource", (*lambda.Client).TagResource, (*lambda.Client).UntagResource, (*lambda.Client).ListTags)
 }
 
 // tagging serves the tag operations on the caller's functions, by name or ARN. Tags belong to

@@ -50,7 +50,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/rds"
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -92,33 +91,8 @@ func New(clock *core.Clock) *Backend {
 
 // Service describes RDS to the router.
 func (b *Backend) Service() *core.Service {
-	tagging := b.tagging()
 	s := core.QueryService("rds", "RDS", "rds", "2014-10-31", models.MustLoad("rds"))
-	s.Transition, s.Dump = TransitionTime, b.dump
-	s.Operations = map[string]core.Operation{
-		"CreateDBInstance":       core.Op(b.createDBInstance),
-		"DescribeDBInstances":    core.Op(b.describeDBInstances),
-		"ModifyDBInstance":       core.Op(b.modifyDBInstance),
-		"DeleteDBInstance":       core.Op(b.deleteDBInstance),
-		"AddTagsToResource":      core.AddListOp[rds.AddTagsToResourceOutput](tagging, func(in *rds.AddTagsToResourceInput) (*string, []types.Tag) { return in.ResourceName, in.Tags }),
-		"RemoveTagsFromResource": core.RemoveOp[rds.RemoveTagsFromResourceOutput](tagging, func(in *rds.RemoveTagsFromResourceInput) (*string, []string) { return in.ResourceName, in.TagKeys }),
-		"ListTagsForResource": core.ListOp(tagging, func(in *rds.ListTagsForResourceInput) *string { return in.ResourceName }, func(tags []types.Tag) *rds.ListTagsForResourceOutput {
-			return &rds.ListTagsForResourceOutput{TagList: tags}
-		}),
-		"CreateDBSubnetGroup":       core.Op(b.createDBSubnetGroup),
-		"DescribeDBSubnetGroups":    core.Op(b.describeDBSubnetGroups),
-		"ModifyDBSubnetGroup":       core.Op(b.modifyDBSubnetGroup),
-		"DeleteDBSubnetGroup":       core.Op(b.deleteDBSubnetGroup),
-		"CreateDBParameterGroup":    core.Op(b.createDBParameterGroup),
-		"DescribeDBParameterGroups": core.Op(b.describeDBParameterGroups),
-		"DeleteDBParameterGroup":    core.Op(b.deleteDBParameterGroup),
-		"CreateOptionGroup":         core.Op(b.createOptionGroup),
-		"DescribeOptionGroups":      core.Op(b.describeOptionGroups),
-		"DeleteOptionGroup":         core.Op(b.deleteOptionGroup),
-		"DescribeDBSnapshots":       core.Op(b.describeDBSnapshots),
-		"DeleteDBSnapshot":          core.Op(b.deleteDBSnapshot),
-	}
-	return s
+	return s.Declare(TransitionTime, b.dump, b.operations(), b.tagOperations())
 }
 
 func invalidValue(format string, args ...any) *core.APIError {

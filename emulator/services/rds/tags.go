@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/rds"
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -18,7 +19,7 @@ var tagRules = core.TagRules{
 	MaxTags:  50,
 	Reserved: []string{"aws:", "rds:"},
 	TooMany:  invalidValue("Cannot add more tags: a resource can have at most 50 tags."),
-	Invalid:  func(problem string) *core.APIError { return invalidValue("%s", problem) },
+	Invalid:  core.InvalidTag("InvalidParameterValue", "%s"),
 }
 
 // tagPair returns the key and value of a request's tag.
@@ -84,6 +85,12 @@ func (r *region) taggedARN(call *core.Call, arn string) (string, error) {
 		return "", optionGroupNotFound(fields[6])
 	}
 	return "", invalidValue("The specified resource name does not match an RDS resource in this region: %s", arn)
+}
+
+// tagOperations are RDS's tag operations, AddTagsToResource, RemoveTagsFromResource and
+// ListTagsForResource, on the resource a request names by ResourceName.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	return core.TagOperations(b.tagging(), "ResourceName", (*rds.Client).AddTagsToResource, (*rds.Client).RemoveTagsFromResource, (*rds.Client).ListTagsForResource)
 }
 
 // tagging serves the tag operations on the instances, snapshots and groups of the caller's

@@ -256,3 +256,12 @@ func (b *Backend) getBucketPolicy(call *core.Call, in *s3.GetBucketPolicyInput) 
 func (b *Backend) deleteBucketPolicy(call *core.Call, in *s3.DeleteBucketPolicyInput) (*s3.DeleteBucketPolicyOutput, error) {
 	return &s3.DeleteBucketPolicyOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error { bk.policy = ""; return nil })
 }
+
+// getBucketPolicyStatus tells whether the bucket's policy makes it public, or answers
+// NoSuchBucketPolicy (404) for a bucket without a policy, as AWS does. The policy is public
+// as core.PublicPolicy decides it (a simplification of AWS's analysis).
+func (b *Backend) getBucketPolicyStatus(call *core.Call, in *s3.GetBucketPolicyStatusInput) (*s3.GetBucketPolicyStatusOutput, error) {
+	return readBucket(b, call, in.Bucket, func(bk *bucket) (*s3.GetBucketPolicyStatusOutput, error) {
+		return &s3.GetBucketPolicyStatusOutput{PolicyStatus: &types.PolicyStatus{IsPublic: aws.Bool(core.PublicPolicy(bk.policy))}}, absent(bk.policy == "", "NoSuchBucketPolicy", "The bucket policy does not exist")
+	})
+}

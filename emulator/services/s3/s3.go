@@ -62,90 +62,12 @@ func New(clock *core.Clock, keys core.Keys) *Backend {
 
 // Service describes S3 to the router.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName:  "s3",
-		ID:           "S3",
-		Protocol:     core.ProtocolRESTXML,
-		XMLNamespace: "http://s3.amazonaws.com/doc/2006-03-01/",
-		Model:        models.MustLoad("s3"),
-		// AWS answers GetBucketLocation with the bare <LocationConstraint> element.
-		ScalarDocuments: map[string]string{"GetBucketLocation": "LocationConstraint"},
-		Throttle:        &core.APIError{Code: "SlowDown", Status: http.StatusServiceUnavailable, Server: true, Message: "Please reduce your request rate."},
-		Operations:      b.operations(),
-		Dump:            b.dump,
-	}
-}
-
-func (b *Backend) operations() map[string]core.Operation {
-	return map[string]core.Operation{
-		"CreateBucket":                               core.Op(b.createBucket),
-		"HeadBucket":                                 core.Op(b.headBucket),
-		"DeleteBucket":                               core.Op(b.deleteBucket),
-		"GetBucketLocation":                          core.Op(b.getBucketLocation),
-		"ListBuckets":                                core.Op(b.listBuckets),
-		"PutBucketVersioning":                        core.Op(b.putBucketVersioning),
-		"GetBucketVersioning":                        core.Op(b.getBucketVersioning),
-		"PutBucketEncryption":                        core.Op(b.putBucketEncryption),
-		"GetBucketEncryption":                        core.Op(b.getBucketEncryption),
-		"DeleteBucketEncryption":                     core.Op(b.deleteBucketEncryption),
-		"PutBucketLifecycleConfiguration":            core.Op(b.putBucketLifecycle),
-		"GetBucketLifecycleConfiguration":            core.Op(b.getBucketLifecycle),
-		"DeleteBucketLifecycle":                      core.Op(b.deleteBucketLifecycle),
-		"PutBucketCors":                              core.Op(b.putBucketCors),
-		"GetBucketCors":                              core.Op(b.getBucketCors),
-		"DeleteBucketCors":                           core.Op(b.deleteBucketCors),
-		"PutPublicAccessBlock":                       core.Op(b.putPublicAccessBlock),
-		"GetPublicAccessBlock":                       core.Op(b.getPublicAccessBlock),
-		"DeletePublicAccessBlock":                    core.Op(b.deletePublicAccessBlock),
-		"PutBucketOwnershipControls":                 core.Op(b.putOwnershipControls),
-		"GetBucketOwnershipControls":                 core.Op(b.getOwnershipControls),
-		"DeleteBucketOwnershipControls":              core.Op(b.deleteOwnershipControls),
-		"PutBucketPolicy":                            core.Op(b.putBucketPolicy),
-		"GetBucketPolicy":                            core.Op(b.getBucketPolicy),
-		"DeleteBucketPolicy":                         core.Op(b.deleteBucketPolicy),
-		"PutBucketTagging":                           core.Op(b.putBucketTagging),
-		"GetBucketTagging":                           core.Op(b.getBucketTagging),
-		"DeleteBucketTagging":                        core.Op(b.deleteBucketTagging),
-		"PutObject":                                  core.Op(b.putObject),
-		"GetObject":                                  core.Op(b.getObject),
-		"HeadObject":                                 core.Op(b.headObject),
-		"DeleteObject":                               core.Op(b.deleteObject),
-		"DeleteObjects":                              core.Op(b.deleteObjects),
-		"ListObjectsV2":                              core.Op(b.listObjectsV2),
-		"ListObjectVersions":                         core.Op(b.listObjectVersions),
-		"ListObjects":                                core.Op(b.listObjects),
-		"ListMultipartUploads":                       core.Op(b.listMultipartUploads),
-		"GetObjectAttributes":                        core.Op(b.getObjectAttributes),
-		"PutObjectTagging":                           core.Op(b.putObjectTagging),
-		"GetObjectTagging":                           core.Op(b.getObjectTagging),
-		"DeleteObjectTagging":                        core.Op(b.deleteObjectTagging),
-		"GetObjectAcl":                               core.Op(b.getObjectAcl),
-		"PutBucketAcl":                               core.Op(b.putBucketAcl),
-		"GetBucketAcl":                               core.Op(b.getBucketAcl),
-		"PutBucketAccelerateConfiguration":           core.Op(b.putBucketAccelerate),
-		"GetBucketAccelerateConfiguration":           core.Op(b.getBucketAccelerate),
-		"PutBucketLogging":                           core.Op(b.putBucketLogging),
-		"GetBucketLogging":                           core.Op(b.getBucketLogging),
-		"PutBucketNotificationConfiguration":         core.Op(b.putBucketNotification),
-		"GetBucketNotificationConfiguration":         core.Op(b.getBucketNotification),
-		"PutBucketRequestPayment":                    core.Op(b.putBucketRequestPayment),
-		"GetBucketRequestPayment":                    core.Op(b.getBucketRequestPayment),
-		"PutBucketAbac":                              core.Op(b.putBucketAbac),
-		"GetBucketAbac":                              core.Op(b.getBucketAbac),
-		"PutBucketWebsite":                           core.Op(b.putBucketWebsite),
-		"GetBucketWebsite":                           core.Op(b.getBucketWebsite),
-		"DeleteBucketWebsite":                        core.Op(b.deleteBucketWebsite),
-		"PutBucketReplication":                       core.Op(b.putBucketReplication),
-		"GetBucketReplication":                       core.Op(b.getBucketReplication),
-		"DeleteBucketReplication":                    core.Op(b.deleteBucketReplication),
-		"GetBucketPolicyStatus":                      core.Op(b.getBucketPolicyStatus),
-		"GetObjectLockConfiguration":                 core.Op(b.getObjectLockConfiguration),
-		"PutObjectLockConfiguration":                 core.Op(b.putObjectLockConfiguration),
-		"ListBucketAnalyticsConfigurations":          core.Op(b.listAnalyticsConfigurations),
-		"ListBucketIntelligentTieringConfigurations": core.Op(b.listIntelligentTieringConfigurations),
-		"ListBucketInventoryConfigurations":          core.Op(b.listInventoryConfigurations),
-		"ListBucketMetricsConfigurations":            core.Op(b.listMetricsConfigurations),
-	}
+	s := core.RESTService("s3", "S3", core.ProtocolRESTXML, models.MustLoad("s3"),
+		&core.APIError{Code: "SlowDown", Status: http.StatusServiceUnavailable, Server: true, Message: "Please reduce your request rate."})
+	s.XMLNamespace = "http://s3.amazonaws.com/doc/2006-03-01/"
+	// AWS answers GetBucketLocation with the bare <LocationConstraint> element.
+	s.ScalarDocuments = map[string]string{"GetBucketLocation": "LocationConstraint"}
+	return s.Declare(0, b.dump, b.operations())
 }
 
 // bucket is one S3 bucket and its configuration.

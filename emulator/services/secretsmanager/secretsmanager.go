@@ -18,14 +18,11 @@ package secretsmanager
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
@@ -46,37 +43,8 @@ func New(clock *core.Clock) *Backend {
 
 // Service describes Secrets Manager to the router.
 func (b *Backend) Service() *core.Service {
-	tagging := b.tagging()
-	return &core.Service{
-		SigningName:  "secretsmanager",
-		ID:           "SecretsManager",
-		Protocol:     core.ProtocolJSON11,
-		TargetPrefix: "secretsmanager",
-		Throttle:     &core.APIError{Code: "ThrottlingException", Status: http.StatusBadRequest, Message: "Rate exceeded"},
-		Operations: map[string]core.Operation{
-			"CreateSecret":                 core.Op(b.createSecret),
-			"DescribeSecret":               core.Op(b.describeSecret),
-			"GetSecretValue":               core.Op(b.getSecretValue),
-			"PutSecretValue":               core.Op(b.putSecretValue),
-			"UpdateSecret":                 core.Op(b.updateSecret),
-			"UpdateSecretVersionStage":     core.Op(b.updateSecretVersionStage),
-			"ListSecretVersionIds":         core.Op(b.listSecretVersionIds),
-			"ListSecrets":                  core.Op(b.listSecrets),
-			"DeleteSecret":                 core.Op(b.deleteSecret),
-			"RestoreSecret":                core.Op(b.restoreSecret),
-			"RotateSecret":                 core.Op(b.rotateSecret),
-			"CancelRotateSecret":           core.Op(b.cancelRotateSecret),
-			"TagResource":                  core.AddListOp[secretsmanager.TagResourceOutput](tagging, func(in *secretsmanager.TagResourceInput) (*string, []types.Tag) { return in.SecretId, in.Tags }),
-			"UntagResource":                core.RemoveOp[secretsmanager.UntagResourceOutput](tagging, func(in *secretsmanager.UntagResourceInput) (*string, []string) { return in.SecretId, in.TagKeys }),
-			"ReplicateSecretToRegions":     core.Op(b.replicateSecretToRegions),
-			"RemoveRegionsFromReplication": core.Op(b.removeRegionsFromReplication),
-			"GetRandomPassword":            core.Op(b.getRandomPassword),
-			"GetResourcePolicy":            core.Op(b.getResourcePolicy),
-			"PutResourcePolicy":            core.Op(b.putResourcePolicy),
-			"DeleteResourcePolicy":         core.Op(b.deleteResourcePolicy),
-		},
-		Dump: b.dump,
-	}
+	s := core.JSONService("secretsmanager", "SecretsManager", "secretsmanager")
+	return s.Declare(0, b.dump, b.operations(), b.tagOperations())
 }
 
 // arnPrefix returns the ARN of the secrets of scope up to the secret's name,

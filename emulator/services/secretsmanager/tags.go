@@ -2,6 +2,7 @@ package secretsmanager
 
 import (
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -11,14 +12,8 @@ import (
 // values of at most 256, and no "aws:" prefix, which AWS keeps for itself (AWS General Reference,
 // Tagging quotas). Secrets Manager declares no error of its own for them and answers with its
 // InvalidParameterException ("The parameter name or value is invalid").
-var tagRules = core.TagRules{
-	MaxTags:  50,
-	Reserved: []string{"aws:"},
-	TooMany:  core.Errorf("InvalidParameterException", "The number of tags on the secret exceeds the limit of 50."),
-	Invalid: func(problem string) *core.APIError {
-		return core.Errorf("InvalidParameterException", "Invalid tag: %s.", problem)
-	},
-}
+var tagRules = core.AWSTagRules(core.Errorf("InvalidParameterException", "The number of tags on the secret exceeds the limit of 50."),
+	core.InvalidTag("InvalidParameterException", "Invalid tag: %s."))
 
 // tagPair returns an SDK tag's key and value.
 func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
@@ -35,4 +30,10 @@ func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
 			return core.TagTarget{Tags: b.tags, ID: s.primaryARN, Touch: func() { s.changed = call.Now }}, nil
 		},
 	}
+}
+
+// tagOperations are Secrets Manager's tag operations, TagResource and UntagResource, on the secret
+// a request names by SecretId; it lists a secret's tags in DescribeSecret.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	return core.TagChangeOperations(b.tagging(), "SecretId", (*secretsmanager.Client).TagResource, (*secretsmanager.Client).UntagResource)
 }

@@ -16,7 +16,6 @@ package sns
 
 import (
 	"fmt"
-	"net/http"
 	"regexp"
 	"sort"
 	"strings"
@@ -58,39 +57,10 @@ func New(clock *core.Clock, queues Queues, keys core.Keys) *Backend {
 
 // Service describes SNS to the router.
 func (b *Backend) Service() *core.Service {
-	tagging := b.tagging()
-	return &core.Service{
-		SigningName:  "sns",
-		ID:           "SNS",
-		Protocol:     core.ProtocolQuery,
-		XMLNamespace: "http://sns.amazonaws.com/doc/2010-03-31/",
-		APIVersion:   "2010-03-31",
-		Model:        models.MustLoad("sns"),
-		// AWS's request-rate throttle; the SDK retries it, unlike SNS's own 429 Throttled.
-		Throttle: &core.APIError{Code: "Throttling", Message: "Rate exceeded", Status: http.StatusBadRequest},
-		Operations: map[string]core.Operation{
-			"CreateTopic":               core.Op(b.createTopic),
-			"GetTopicAttributes":        core.Op(b.getTopicAttributes),
-			"SetTopicAttributes":        core.Op(b.setTopicAttributes),
-			"DeleteTopic":               core.Op(b.deleteTopic),
-			"ListTopics":                core.Op(b.listTopics),
-			"Subscribe":                 core.Op(b.subscribe),
-			"ConfirmSubscription":       core.Op(b.confirmSubscription),
-			"Unsubscribe":               core.Op(b.unsubscribe),
-			"ListSubscriptionsByTopic":  core.Op(b.listSubscriptionsByTopic),
-			"GetSubscriptionAttributes": core.Op(b.getSubscriptionAttributes),
-			"SetSubscriptionAttributes": core.Op(b.setSubscriptionAttributes),
-			"Publish":                   core.Op(b.publish),
-			"TagResource":               core.AddListOp[sns.TagResourceOutput](tagging, func(in *sns.TagResourceInput) (*string, []types.Tag) { return in.ResourceArn, in.Tags }),
-			"UntagResource":             core.RemoveOp[sns.UntagResourceOutput](tagging, func(in *sns.UntagResourceInput) (*string, []string) { return in.ResourceArn, in.TagKeys }),
-			"ListTagsForResource": core.ListOp(tagging, func(in *sns.ListTagsForResourceInput) *string { return in.ResourceArn }, func(tags []types.Tag) *sns.ListTagsForResourceOutput {
-				return &sns.ListTagsForResourceOutput{Tags: tags}
-			}),
-			"GetDataProtectionPolicy": core.Op(b.getDataProtectionPolicy),
-			"PutDataProtectionPolicy": core.Op(b.putDataProtectionPolicy),
-		},
-		Dump: b.dump,
-	}
+	// QueryService throttles with AWS's request-rate Throttling, which the SDK retries, unlike SNS's
+	// own 429 Throttled.
+	s := core.QueryService("sns", "SNS", "sns", "2010-03-31", models.MustLoad("sns"))
+	return s.Declare(0, b.dump, b.operations(), b.tagOperations())
 }
 
 func errNotFound(what string) *core.APIError {

@@ -2,6 +2,7 @@ package sns
 
 import (
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sns/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -13,11 +14,17 @@ import (
 var tagRules = core.TagRules{
 	MaxTags: 50,
 	TooMany: core.Errorf("TagLimitExceeded", "Can't add more than 50 tags to a topic."),
-	Invalid: func(problem string) *core.APIError { return errInvalid("Tags Reason: %s", problem) },
+	Invalid: core.InvalidTag("InvalidParameter", "Invalid parameter: Tags Reason: %s"),
 }
 
 // tagPair returns an SDK tag's key and value.
 func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
+
+// tagOperations are SNS's tag operations, TagResource, UntagResource and ListTagsForResource, on
+// the resource a request names by ResourceArn.
+func (b *Backend) tagOperations() map[string]core.Operation {
+	return core.TagOperations(b.tagging(), "ResourceArn", (*sns.Client).TagResource, (*sns.Client).UntagResource, (*sns.Client).ListTagsForResource)
+}
 
 // tagging serves the tag operations on the caller's topics, by ARN; an ARN that names none of
 // them is ResourceNotFound.

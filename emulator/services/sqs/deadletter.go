@@ -20,10 +20,6 @@ func (b *Backend) listDeadLetterSourceQueues(call *core.Call, in *sqs.ListDeadLe
 			}
 		}
 		page, next, err := pageOf(urls, in.MaxResults, in.NextToken)
-		if err != nil {
-			return nil, err
-		}
-		out := &sqs.ListDeadLetterSourceQueuesOutput{QueueUrls: page, NextToken: next}
-		return out, nil
+		return &sqs.ListDeadLetterSourceQueuesOutput{QueueUrls: page, NextToken: next}, err
 	})
 }

@@ -29,7 +29,6 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
-	"net/http"
 	"regexp"
 	"strings"
 	"sync"
@@ -71,33 +70,10 @@ func New(clock *core.Clock, keys core.Keys) *Backend {
 
 // Service describes SQS to the router.
 func (b *Backend) Service() *core.Service {
-	tagging := b.tagging()
-	return &core.Service{
-		SigningName:     "sqs",
-		ID:              "SQS",
-		Protocol:        core.ProtocolJSON10,
-		TargetPrefix:    "AmazonSQS",
-		QueryCompatible: true,
-		Errors:          sqs.TypeRegistry,
-		Throttle:        &core.APIError{Code: "RequestThrottled", Message: "Rate exceeded", Status: http.StatusBadRequest},
-		Operations: map[string]core.Operation{
-			"CreateQueue":                core.Op(b.createQueue),
-			"GetQueueUrl":                core.Op(b.getQueueURL),
-			"GetQueueAttributes":         core.Op(b.getQueueAttributes),
-			"SetQueueAttributes":         core.Op(b.setQueueAttributes),
-			"DeleteQueue":                core.Op(b.deleteQueue),
-			"ListQueues":                 core.Op(b.listQueues),
-			"TagQueue":                   core.AddOp[sqs.TagQueueOutput](tagging, func(in *sqs.TagQueueInput) (*string, map[string]string) { return in.QueueUrl, in.Tags }),
-			"UntagQueue":                 core.RemoveOp[sqs.UntagQueueOutput](tagging, func(in *sqs.UntagQueueInput) (*string, []string) { return in.QueueUrl, in.TagKeys }),
-			"ListQueueTags":              core.MapOp(tagging, func(in *sqs.ListQueueTagsInput) *string { return in.QueueUrl }, func(tags map[string]string) *sqs.ListQueueTagsOutput { return &sqs.ListQueueTagsOutput{Tags: tags} }),
-			"SendMessage":                core.Op(b.sendMessage),
-			"ReceiveMessage":             core.Op(b.receiveMessage),
-			"DeleteMessage":              core.Op(b.deleteMessage),
-			"PurgeQueue":                 core.Op(b.purgeQueue),
-			"ListDeadLetterSourceQueues": core.Op(b.listDeadLetterSourceQueues),
-		},
-		Dump: b.dump,
-	}
+	s := core.JSONService("sqs", "SQS", "AmazonSQS")
+	s.Protocol, s.QueryCompatible, s.Errors = core.ProtocolJSON10, true, sqs.TypeRegistry
+	s.Throttle.Code = "RequestThrottled"
+	return s.Declare(0, b.dump, b.operations(), b.tagOperations())
 }
 
 var queueName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}$`)
@@ -239,11 +215,7 @@ func (b *Backend) listQueues(call *core.Call, in *sqs.ListQueuesInput) (*sqs.Lis
 		}
 	}
 	page, next, err := pageOf(urls, in.MaxResults, in.NextToken)
-	if err != nil {
-		return nil, err
-	}
-	out := &sqs.ListQueuesOutput{QueueUrls: page, NextToken: next}
-	return out, nil
+	return &sqs.ListQueuesOutput{QueueUrls: page, NextToken: next}, err
 }
 
 func md5Hex(s string) string {

@@ -7,6 +7,7 @@ package sts
 import (
 	"crypto/rand"
 	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
 	"strings"
@@ -50,30 +51,21 @@ func (b *Backend) AccountFor(accessKey string) (string, bool) {
 
 // Service describes STS to the router.
 func (b *Backend) Service() *core.Service {
-	return &core.Service{
-		SigningName:  "sts",
-		ID:           "STS",
-		Protocol:     core.ProtocolQuery,
-		XMLNamespace: "https://sts.amazonaws.com/doc/2011-06-15/",
-		APIVersion:   "2011-06-15",
-		Unsigned:     map[string]bool{"AssumeRoleWithWebIdentity": true},
-		Model:        models.MustLoad("sts"),
-		Throttle:     &core.APIError{Code: "Throttling", Message: "Rate exceeded", Status: http.StatusBadRequest},
-		Operations: map[string]core.Operation{
-			"GetCallerIdentity":         core.Op(b.getCallerIdentity),
-			"AssumeRole":                core.Op(b.assumeRole),
-			"AssumeRoleWithWebIdentity": core.Op(b.assumeRoleWithWebIdentity),
-		},
-		Dump: func() any {
-			b.mu.RLock()
-			defer b.mu.RUnlock()
-			out := map[string]session{}
-			for k, v := range b.issued {
-				out[k] = v
-			}
-			return out
-		},
-	}
+	s := core.QueryService("sts", "STS", "sts", "2011-06-15", models.MustLoad("sts"))
+	s.XMLNamespace = "https://sts.amazonaws.com/doc/2011-06-15/"
+	s.Unsigned = map[string]bool{"AssumeRoleWithWebIdentity": true}
+	return s.Declare(0, b.dump, map[string]core.Operation{
+		"GetCallerIdentity":         core.Op(b.getCallerIdentity),
+		"AssumeRole":                core.Op(b.assumeRole),
+		"AssumeRoleWithWebIdentity": core.Op(b.assumeRoleWithWebIdentity),
+	})
+}
+
+// dump returns the sessions STS has issued, for debugging.
+func (b *Backend) dump() any {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return maps.Clone(b.issued)
 }
 
 func (b *Backend) getCallerIdentity(call *core.Call, _ *sts.GetCallerIdentityInput) (*sts.GetCallerIdentityOutput, error) {
