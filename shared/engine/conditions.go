@@ -27,6 +27,16 @@ func setCondition(o v1alpha1.Managed, typ string, status metav1.ConditionStatus,
 	}
 }
 
+// setReadiness sets o's Ready condition to True with reason ifUsable when the AWS resource is
+// usable, and to False with reason otherwise, with message either way.
+func setReadiness(o v1alpha1.Managed, usable bool, ifUsable, otherwise, message string) {
+	if usable {
+		setCondition(o, condition.TypeReady, metav1.ConditionTrue, ifUsable, message)
+		return
+	}
+	setCondition(o, condition.TypeReady, metav1.ConditionFalse, otherwise, message)
+}
+
 // isTrue reports whether conditions hold a True condition of type typ.
 func isTrue(conditions []metav1.Condition, typ string) bool {
 	return meta.IsStatusConditionTrue(conditions, typ)

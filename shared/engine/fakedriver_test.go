@@ -144,6 +144,10 @@ func (d *fakeDriver) Observe(ctx context.Context, o *testkind.Widget, req manage
 		fields = append(fields, "tags")
 	}
 	obs.Changes.AddFields(fields, func(context.Context) error { return d.update(o, req.Tags) })
+	if len(obs.Changes) > 0 && w.Size != o.Spec.Size {
+		// One call changes size and tags; the plan shows the size's values.
+		obs.Changes[0].Values = map[string]managed.Values{"size": {Current: fmt.Sprint(w.Size), Desired: fmt.Sprint(o.Spec.Size)}}
+	}
 	if !w.Ready {
 		obs.Message = "state is pending"
 	}

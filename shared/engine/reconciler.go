@@ -289,6 +289,9 @@ func (r *Reconciler[O, S]) round(ctx context.Context, p *pass[O], drv managed.Dr
 		if drifted(p) && o.GetManagedSpec().DriftPolicy == v1alpha1.DriftPolicyReport {
 			return r.settled(r.reportDrift(ctx, p, obs))
 		}
+		if waits, plan := r.awaitsApproval(p, obs); waits {
+			return r.settled(r.awaitApproval(p, obs, plan))
+		}
 		return r.update(ctx, p, obs)
 	}
 	r.progress.done(o)
@@ -297,6 +300,7 @@ func (r *Reconciler[O, S]) round(ctx context.Context, p *pass[O], drv managed.Dr
 	}
 	r.polls.done(o)
 	r.clearDrift(p)
+	settlePlan(p, condition.ReasonInSync, "the AWS resource matches the spec")
 	if err := r.writeOutputs(ctx, o); err != nil {
 		return r.failed(p, err)
 	}
@@ -464,11 +468,10 @@ func (r *Reconciler[O, S]) update(ctx context.Context, p *pass[O], obs managed.O
 	}
 	r.progress.updated(o, diff)
 	p.applied = diff
-	if obs.Ready {
-		setCondition(o, condition.TypeReady, metav1.ConditionTrue, condition.ReasonUpdating, "applying spec changes")
-	} else {
-		setCondition(o, condition.TypeReady, metav1.ConditionFalse, condition.ReasonUpdating, "applying spec changes")
+	if plan := o.GetManagedStatus().Plan; plan != nil {
+		settlePlan(p, condition.ReasonPlanApproved, "applied the plan "+plan.Hash+" (approved, or changePolicy Automatic)")
 	}
+	setReadiness(o, obs.Ready, condition.ReasonUpdating, condition.ReasonUpdating, "applying spec changes")
 	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
 	p.result = "updated"
 	if repeats < notConvergingAfter-1 {

@@ -2,6 +2,9 @@ package managed
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -11,8 +14,16 @@ import (
 type Change struct {
 	// Fields name the spec fields that differ, for events, for example "versioning".
 	Fields []string
+	// Values holds, by field, AWS's current value and the spec's for the fields whose values
+	// the driver shows (a plan waiting for approval lists them); a secret value is never in it.
+	Values map[string]Values
 	// Apply makes AWS match the spec for those fields.
 	Apply func(ctx context.Context) error
+}
+
+// Values are AWS's current value of a field and the spec's, as a plan shows them.
+type Values struct {
+	Current, Desired string
 }
 
 // Plan is what Observe found different from the spec, in the order the changes must be
@@ -24,12 +35,46 @@ func (p *Plan) Add(field string, apply func(ctx context.Context) error) {
 	*p = append(*p, Change{Fields: []string{field}, Apply: apply})
 }
 
+// AddValue plans apply for one differing field whose values the plan shows: current is AWS's
+// and desired the spec's, each written as JSON (a string as it is). Never pass a secret value:
+// plan such a field with Add, which shows only that it changes.
+func (p *Plan) AddValue(field string, current, desired any, apply func(ctx context.Context) error) {
+	*p = append(*p, Change{Fields: []string{field}, Values: map[string]Values{field: {Current: shown(current), Desired: shown(desired)}}, Apply: apply})
+}
+
+// shown writes a value for a plan: a string as it is, anything else as JSON.
+func shown(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
 // AddFields plans one call that changes several differing fields at once (one
 // ModifyDBInstance, one SetQueueAttributes); it plans nothing when fields is empty.
 func (p *Plan) AddFields(fields []string, apply func(ctx context.Context) error) {
 	if len(fields) > 0 {
 		*p = append(*p, Change{Fields: fields, Apply: apply})
 	}
+}
+
+// AddAttributes plans one call that sets the attributes of an attribute-map API (an SQS
+// queue's, an SNS topic's): set holds, by attribute name, the spec's value of each attribute
+// that differs, and observed AWS's values, which the plan shows next to the spec's. It plans
+// nothing when set is empty. Attributes holding secret values must be planned with AddFields.
+func (p *Plan) AddAttributes(set, observed map[string]string, apply func(ctx context.Context) error) {
+	if len(set) == 0 {
+		return
+	}
+	values := make(map[string]Values, len(set))
+	for name, v := range set {
+		values[name] = Values{Current: observed[name], Desired: v}
+	}
+	*p = append(*p, Change{Fields: slices.Sorted(maps.Keys(set)), Values: values, Apply: apply})
 }
 
 // AddTags plans the tag change that turns observed into desired, when they differ: apply
@@ -39,7 +84,18 @@ func (p *Plan) AddTags(desired, observed map[string]string, apply func(ctx conte
 	if len(set)+len(remove) == 0 {
 		return
 	}
-	p.Add("tags", func(ctx context.Context) error { return apply(ctx, set, remove) })
+	// The plan shows the tags that change: their values in AWS, and the spec's.
+	current, wanted := map[string]string{}, map[string]string{}
+	for k, v := range set {
+		wanted[k] = v
+		if ov, ok := observed[k]; ok {
+			current[k] = ov
+		}
+	}
+	for _, k := range remove {
+		current[k] = observed[k]
+	}
+	p.AddValue("tags", current, wanted, func(ctx context.Context) error { return apply(ctx, set, remove) })
 }
 
 // Apply carries out the changes in order and stops at the first that fails.

@@ -33,6 +33,7 @@ spec:
               deletionPolicy: {type: string, enum: [Delete, Retain], default: Delete}
               managementPolicy: {type: string}
               driftPolicy: {type: string}
+              changePolicy: {type: string}
               writeOutputsTo: {type: object}
               size:
                 type: integer
@@ -61,7 +62,7 @@ func widget(t *testing.T) *apiextensionsv1.CustomResourceDefinition {
 }
 
 func TestCommonFieldsAreManagedSpec(t *testing.T) {
-	want := []string{"providerRef", "tags", "deletionPolicy", "managementPolicy", "driftPolicy", "writeOutputsTo"}
+	want := []string{"providerRef", "tags", "deletionPolicy", "managementPolicy", "driftPolicy", "changePolicy", "writeOutputsTo"}
 	if got := CommonFields(); !slices.Equal(got, want) {
 		t.Errorf("CommonFields() = %v, want %v", got, want)
 	}

@@ -6,16 +6,18 @@
 -- Ready stopped being available; Progressing otherwise (creating, updating, waiting for a
 -- reference that is not Ready yet or for a Secret). A Healthy resource that changed outside the
 -- operator and is left so (driftPolicy Report, managementPolicy ObserveOnly) says so in its
--- message: "Drifted: DriftReported: ...".
+-- message: "Drifted: DriftReported: ...". A resource whose changes wait for approval
+-- (changePolicy Manual, PlanPending True) is Suspended, with how to approve the plan.
 local hs = { status = "Progressing", message = "Waiting for the operator to reconcile" }
 if obj.status == nil or obj.status.conditions == nil then
   return hs
 end
-local ready, stalled, drifted
+local ready, stalled, drifted, planned
 for _, c in ipairs(obj.status.conditions) do
   if c.type == "Ready" then ready = c end
   if c.type == "Stalled" then stalled = c end
   if c.type == "Drifted" then drifted = c end
+  if c.type == "PlanPending" then planned = c end
 end
 local function describe(c)
   if c.message ~= nil and c.message ~= "" then
@@ -26,6 +28,11 @@ end
 if stalled ~= nil and stalled.status == "True" then
   hs.status = "Degraded"
   hs.message = describe(stalled)
+  return hs
+end
+if planned ~= nil and planned.status == "True" then
+  hs.status = "Suspended"
+  hs.message = describe(planned)
   return hs
 end
 if ready == nil then

@@ -28,7 +28,7 @@ const queueRetry = 30 * time.Second
 func (d *driver) plan(p *managed.Plan, s *v1alpha1.SNSTopicSpec, st *State, tags map[string]string) {
 	changes := attributes.Changes(desiredTopicAttributes(s), st.Attributes, sameValue)
 	for _, name := range slices.Sorted(maps.Keys(changes)) {
-		p.Add(name, func(ctx context.Context) error {
+		p.AddValue(name, st.Attributes[name], changes[name], func(ctx context.Context) error {
 			if _, err := d.sns.SetTopicAttributes(ctx, &sns.SetTopicAttributesInput{TopicArn: aws.String(st.ARN),
 				AttributeName: aws.String(name), AttributeValue: aws.String(changes[name])}); err != nil {
 				return fmt.Errorf("set attribute %s of topic %s: %w", name, st.ARN, err)

@@ -3,8 +3,6 @@ package sqsqueue
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -21,7 +19,7 @@ func (d *driver) plan(p *managed.Plan, q *v1alpha1.SQSQueue, st *State, tags map
 	if err != nil {
 		return err
 	}
-	p.AddFields(slices.Sorted(maps.Keys(changes)), func(ctx context.Context) error {
+	p.AddAttributes(changes, st.Attributes, func(ctx context.Context) error {
 		if _, err := d.api.SetQueueAttributes(ctx, &sqs.SetQueueAttributesInput{QueueUrl: aws.String(st.URL), Attributes: changes}); err != nil {
 			return fmt.Errorf("set the attributes of queue %s: %w", name, err)
 		}

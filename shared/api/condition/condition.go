@@ -18,4 +18,8 @@ const (
 	// outside the operator changed it (status.drift names the fields), and False once the
 	// spec was restored or the resource matches it again. It is absent until a first drift.
 	TypeDrifted = "Drifted"
+	// TypePlanPending is True while changes to the AWS resource of an object with changePolicy
+	// Manual wait for approval (status.plan holds them), and False once the approved plan was
+	// applied. It is absent on objects that never waited.
+	TypePlanPending = "PlanPending"
 )

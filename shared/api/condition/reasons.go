@@ -30,6 +30,11 @@ const (
 	ReasonDriftRestored = "DriftRestored"
 	// ReasonInSync says, on the Drifted condition, that the resource matches the spec again.
 	ReasonInSync = "InSync"
+	// ReasonAwaitingApproval says, on the PlanPending condition, that changes wait for the
+	// annotation approving the plan's hash (changePolicy Manual).
+	ReasonAwaitingApproval = "AwaitingApproval"
+	// ReasonPlanApproved says, on the PlanPending condition, that the approved plan was applied.
+	ReasonPlanApproved = "PlanApproved"
 	// ReasonObserved says an ObserveOnly object found its AWS resource and reports it.
 	ReasonObserved = "Observed"
 	// ReasonNotFoundInAWS says an ObserveOnly object found no AWS resource to observe, or that

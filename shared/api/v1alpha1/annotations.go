@@ -36,6 +36,11 @@ const (
 	// manage one resource.
 	TagInstallID = Group + "/install-id"
 
+	// AnnotationApprovePlan approves, on an object with changePolicy Manual, the plan of
+	// changes whose hash it holds (status.plan.hash): the operator applies that plan, and
+	// only that one.
+	AnnotationApprovePlan = Group + "/approve-plan"
+
 	// AnnotationTakeover, set to "true", lets an object adopt an AWS resource whose ownership
 	// tags name another object or another install. Without it such an adoption is refused with
 	// OwnedByAnother.

@@ -81,6 +81,15 @@ type ManagedSpec struct {
 	// +kubebuilder:default=Enforce
 	DriftPolicy DriftPolicy `json:"driftPolicy,omitempty"`
 
+	// ChangePolicy is Automatic (the default: the operator changes the AWS resource as soon as
+	// it differs from the spec) or Manual: a change to an existing resource, drift included,
+	// is not made but shown in status.plan, with a short hash and the PlanPending condition,
+	// until the annotation aws-infra-operator.runner.codes/approve-plan holds that hash; a plan
+	// that changed since is not applied. Creation and deletion follow the other policies.
+	// +optional
+	// +kubebuilder:default=Automatic
+	ChangePolicy ChangePolicy `json:"changePolicy,omitempty"`
+
 	// WriteOutputsTo names a Secret or ConfigMap in this namespace into which the operator
 	// writes the values an application needs (endpoint, port, ARN, URL, name...; each kind's
 	// documentation lists its keys) once the resource is Ready.
@@ -119,6 +128,11 @@ type ManagedStatus struct {
 	// +listType=map
 	// +listMapKey=field
 	Drift []DriftedField `json:"drift,omitempty"`
+
+	// Plan holds, for an object with changePolicy Manual, the changes to the AWS resource that
+	// wait for approval; it is absent when nothing waits.
+	// +optional
+	Plan *PendingPlan `json:"plan,omitempty"`
 }
 
 // Managed is implemented by every kind the generic reconciler manages.

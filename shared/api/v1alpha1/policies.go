@@ -28,6 +28,19 @@ const (
 	DriftPolicyReport DriftPolicy = "Report"
 )
 
+// ChangePolicy says whether the operator changes an existing AWS resource by itself or waits
+// for each plan of changes to be approved.
+// +kubebuilder:validation:Enum=Automatic;Manual
+type ChangePolicy string
+
+const (
+	// ChangePolicyAutomatic applies every change as soon as it is found.
+	ChangePolicyAutomatic ChangePolicy = "Automatic"
+	// ChangePolicyManual shows the changes in status.plan and applies them once the annotation
+	// AnnotationApprovePlan holds the plan's hash.
+	ChangePolicyManual ChangePolicy = "Manual"
+)
+
 // ObserveOnly reports whether o only observes its AWS resource.
 func ObserveOnly(o Managed) bool {
 	return o.GetManagedSpec().ManagementPolicy == ManagementPolicyObserveOnly
@@ -60,4 +73,34 @@ type DriftedField struct {
 
 	// Since is when the operator first found the difference.
 	Since metav1.Time `json:"since"`
+}
+
+// PendingPlan is a plan of changes to an AWS resource that waits for approval.
+type PendingPlan struct {
+	// Hash identifies the plan: the annotation aws-infra-operator.runner.codes/approve-plan set
+	// to it approves exactly these changes.
+	Hash string `json:"hash"`
+
+	// Changes are the fields the plan changes, with AWS's current value and the spec's where
+	// the kind shows them (never a secret value).
+	// +listType=map
+	// +listMapKey=field
+	Changes []PlannedChange `json:"changes"`
+
+	// Since is when the operator first found this plan.
+	Since metav1.Time `json:"since"`
+}
+
+// PlannedChange is one field of the spec that a plan changes in AWS.
+type PlannedChange struct {
+	// Field names the spec field, as events name it (for example "versioning" or "tags").
+	Field string `json:"field"`
+
+	// Current is AWS's value, when the kind shows it.
+	// +optional
+	Current string `json:"current,omitempty"`
+
+	// Desired is the spec's value, when the kind shows it.
+	// +optional
+	Desired string `json:"desired,omitempty"`
 }
