@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -42,10 +43,11 @@ func (p *Plan) AddValue(field string, current, desired any, apply func(ctx conte
 	*p = append(*p, Change{Fields: []string{field}, Values: map[string]Values{field: {Current: shown(current), Desired: shown(desired)}}, Apply: apply})
 }
 
-// shown writes a value for a plan: a string as it is, anything else as JSON.
+// shown writes a value for a plan: a string (of any string type, such as an SDK enum) as it
+// is, anything else as JSON.
 func shown(v any) string {
-	if s, ok := v.(string); ok {
-		return s
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.String {
+		return rv.String()
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

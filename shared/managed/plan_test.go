@@ -3,6 +3,7 @@ package managed
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"testing"
 )
@@ -49,5 +50,40 @@ func TestPlanTagsOnlyWhenTheyDiffer(t *testing.T) {
 	}
 	if len(gotSet) != 2 || gotSet["a"] != "2" || gotSet["b"] != "1" || !slices.Equal(gotRemove, []string{"c"}) {
 		t.Errorf("set %v remove %v, want a=2 b=1 and remove c", gotSet, gotRemove)
+	}
+}
+
+// TestPlanShowsValues checks the values a plan shows: strings of any string type as they are,
+// other values as JSON, each attribute of an attribute-map call with AWS's value, and of tags
+// only those that change (removed ones with their old value).
+func TestPlanShowsValues(t *testing.T) {
+	type mode string
+	noop := func(context.Context) error { return nil }
+	var p Plan
+	p.AddValue("mode", mode("MUTABLE"), mode("IMMUTABLE"), noop)
+	p.AddValue("count", int32(2), 5, noop)
+	p.AddValue("enabled", false, true, noop)
+	p.AddAttributes(map[string]string{"VisibilityTimeout": "90", "DelaySeconds": "0"}, map[string]string{"VisibilityTimeout": "30"}, noop)
+	p.AddTags(map[string]string{"team": "b", "env": "prod"}, map[string]string{"team": "a", "env": "prod", "old": "x"},
+		func(context.Context, map[string]string, []string) error { return nil })
+	want := map[string]Values{
+		"mode":              {Current: "MUTABLE", Desired: "IMMUTABLE"},
+		"count":             {Current: "2", Desired: "5"},
+		"enabled":           {Current: "false", Desired: "true"},
+		"VisibilityTimeout": {Current: "30", Desired: "90"},
+		"DelaySeconds":      {Current: "", Desired: "0"},
+		"tags":              {Current: `{"old":"x","team":"a"}`, Desired: `{"team":"b"}`},
+	}
+	got := map[string]Values{}
+	for _, c := range p {
+		for f, v := range c.Values {
+			got[f] = v
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("values = %v, want %v", got, want)
+	}
+	if fields := p.Fields(); !slices.Equal(fields, []string{"mode", "count", "enabled", "DelaySeconds", "VisibilityTimeout", "tags"}) {
+		t.Errorf("fields = %v", fields)
 	}
 }

@@ -22,14 +22,22 @@ func (d *driver) planConcurrency(plan *managed.Plan, f *v1alpha1.LambdaFunction,
 	case want == nil && got == nil, want != nil && got != nil && *want == *got:
 		return
 	case want == nil:
-		plan.Add("reservedConcurrency", func(ctx context.Context) error {
+		plan.AddValue("reservedConcurrency", reservation(got), reservation(nil), func(ctx context.Context) error {
 			_, err := d.api.DeleteFunctionConcurrency(ctx, &lambda.DeleteFunctionConcurrencyInput{FunctionName: aws.String(name)})
 			return managed.Wrap(err, "release the reserved concurrency of function %s", name)
 		})
 	default:
-		plan.Add("reservedConcurrency", func(ctx context.Context) error {
+		plan.AddValue("reservedConcurrency", reservation(got), *want, func(ctx context.Context) error {
 			_, err := d.api.PutFunctionConcurrency(ctx, &lambda.PutFunctionConcurrencyInput{FunctionName: aws.String(name), ReservedConcurrentExecutions: want})
 			return managed.Wrap(err, "reserve %d concurrent executions for function %s", *want, name)
 		})
 	}
+}
+
+// reservation is how a plan shows a function's reserved concurrency: the number, or "none".
+func reservation(n *int32) any {
+	if n == nil {
+		return "none"
+	}
+	return *n
 }

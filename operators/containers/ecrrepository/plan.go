@@ -19,13 +19,14 @@ import (
 func (d *driver) plan(p *managed.Plan, r *v1alpha1.ECRRepository, st *State, observed, desired map[string]string) {
 	name := st.Repository.RepositoryName
 	if want := mutability(r); st.Repository.ImageTagMutability != want {
-		p.Add("imageTagMutability", func(ctx context.Context) error {
+		p.AddValue("imageTagMutability", st.Repository.ImageTagMutability, want, func(ctx context.Context) error {
 			_, err := d.api.PutImageTagMutability(ctx, &ecr.PutImageTagMutabilityInput{RepositoryName: name, ImageTagMutability: want})
 			return managed.Wrap(err, "set the image tag mutability of repository %s", aws.ToString(name))
 		})
 	}
 	if want := scanning(r); st.Repository.ImageScanningConfiguration == nil || st.Repository.ImageScanningConfiguration.ScanOnPush != want.ScanOnPush {
-		p.Add("imageScanningConfiguration", func(ctx context.Context) error {
+		current := st.Repository.ImageScanningConfiguration != nil && st.Repository.ImageScanningConfiguration.ScanOnPush
+		p.AddValue("imageScanningConfiguration", current, want.ScanOnPush, func(ctx context.Context) error {
 			_, err := d.api.PutImageScanningConfiguration(ctx, &ecr.PutImageScanningConfigurationInput{RepositoryName: name, ImageScanningConfiguration: want})
 			return managed.Wrap(err, "set scan on push of repository %s", aws.ToString(name))
 		})

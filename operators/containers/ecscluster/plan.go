@@ -23,7 +23,7 @@ const containerInsights = "containerInsights"
 func (d *driver) plan(p *managed.Plan, c *v1alpha1.ECSCluster, cl types.Cluster, observed, desired map[string]string) {
 	name := cl.ClusterName
 	if want := insights(c); insightsOf(cl) != want {
-		p.Add("containerInsights", func(ctx context.Context) error {
+		p.AddValue("containerInsights", insightsOf(cl), want, func(ctx context.Context) error {
 			_, err := d.api.UpdateClusterSettings(ctx, &ecs.UpdateClusterSettingsInput{Cluster: name, Settings: settings(want)})
 			return managed.Wrap(err, "set Container Insights of cluster %s", aws.ToString(name))
 		})

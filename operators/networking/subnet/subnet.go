@@ -37,7 +37,7 @@ func (d *driver) Observe(ctx context.Context, s *v1alpha1.Subnet, req managed.Re
 		return obs, nil
 	}
 	if want := s.Spec.MapPublicIPOnLaunch; aws.ToBool(sn.MapPublicIpOnLaunch) != want {
-		obs.Changes.Add("mapPublicIpOnLaunch", func(ctx context.Context) error {
+		obs.Changes.AddValue("mapPublicIpOnLaunch", aws.ToBool(sn.MapPublicIpOnLaunch), want, func(ctx context.Context) error {
 			_, err := d.api.ModifySubnetAttribute(ctx, &ec2.ModifySubnetAttributeInput{SubnetId: aws.String(id),
 				MapPublicIpOnLaunch: &types.AttributeBooleanValue{Value: aws.Bool(want)}})
 			return managed.Wrap(err, "modify subnet %s", id)
