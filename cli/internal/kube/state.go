@@ -27,8 +27,8 @@ type State struct {
 	ID string
 	// Age is how long ago the object was created.
 	Age time.Duration
-	// Reason says why a resource is not Ready: the reason and message of the condition that
-	// explains it.
+	// Reason says why a resource is not Ready, or that its changes wait for approval
+	// (changePolicy Manual): the reason and message of the condition that explains it.
 	Reason string
 }
 
@@ -49,9 +49,12 @@ func StateOf(u *unstructured.Unstructured, now time.Time) State {
 	}
 	s.Stalled = stalled != nil && stalled.Status == metav1.ConditionTrue
 	s.Blocked = ready != nil && ready.Status != metav1.ConditionTrue && ready.Reason == condition.ReasonReferenceFailed
+	planned := meta.FindStatusCondition(conds, condition.TypePlanPending)
 	switch {
 	case s.Stalled:
 		s.Reason = describe(stalled)
+	case planned != nil && planned.Status == metav1.ConditionTrue:
+		s.Reason = describe(planned)
 	case ready != nil && ready.Status != metav1.ConditionTrue:
 		s.Reason = describe(ready)
 	case synced != nil && synced.Status == metav1.ConditionFalse:
