@@ -79,16 +79,14 @@ func startPlane(t testing.TB, assets string, defs []*apiextensionsv1.CustomResou
 		}
 		return cp, err
 	}
-	idle, next := planes.idle, planes.next
-	planes.idle = nil
-	if bare {
-		planes.next = bootAhead(assets)
-	} else {
-		planes.next = nil
+	// A bare test leaves the shared control plane to the tests with CRDs.
+	var idle *ControlPlane
+	if !bare {
+		idle, planes.idle = planes.idle, nil
 	}
 	planes.mu.Unlock()
 
-	if !bare && idle != nil {
+	if idle != nil {
 		if missing, ok := idle.accepts(defs); ok {
 			if err := idle.install(missing); err != nil {
 				stopInBackground(idle)
@@ -97,10 +95,16 @@ func startPlane(t testing.TB, assets string, defs []*apiextensionsv1.CustomResou
 			t.Cleanup(func() { release(t, idle) })
 			return idle, nil
 		}
-	}
-	if idle != nil {
 		stopInBackground(idle)
 	}
+	// A new control plane: the one booted ahead, if any; a bare test boots the next one ahead.
+	planes.mu.Lock()
+	next := planes.next
+	planes.next = nil
+	if bare {
+		planes.next = bootAhead(assets)
+	}
+	planes.mu.Unlock()
 	var b booted
 	if next != nil {
 		b = <-next
