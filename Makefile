@@ -42,7 +42,7 @@ generate: $(CONTROLLER_GEN) ## Generate deepcopy code, CRDs and each family's RB
 	     GOWORK=off $(CONTROLLER_GEN) crd paths=./api/... output:crd:dir=./crds); \
 	  fi; \
 	  (cd operators/$$f && $(CONTROLLER_GEN) rbac:roleName=infra-operator-$$f paths=./... \
-	     paths=../../shared/provider/... output:rbac:dir=config/rbac); \
+	     paths=../../shared/provider/... paths=../../shared/engine/... output:rbac:dir=config/rbac); \
 	done
 	$(MAKE) --no-print-directory charts
 

@@ -19,6 +19,6 @@ func NewRootCommand() *cobra.Command {
 		// the operators' logs.
 		PersistentPreRun: func(*cobra.Command, []string) { setLogger(false) },
 	}
-	root.AddCommand(newVersionCommand(), newSandboxCommand(), newStatusCommand(), newInstallCommand(), newUninstallCommand())
+	root.AddCommand(newVersionCommand(), newSandboxCommand(), newStatusCommand(), newInstallCommand(), newUninstallCommand(), newPlanCommand())
 	return root
 }

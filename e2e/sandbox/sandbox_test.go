@@ -22,7 +22,8 @@ import (
 // starts the sandbox and applies every family's examples with their placeholders replaced,
 // follows them until they settle, and checks that every line the sandbox printed is one of
 // its own progress lines (no error, warning, log line or stack dump), that `infractl status
-// -A` shows exactly the examples' objects, every one Ready, and that Ctrl-C (SIGINT to make's
+// -A` shows exactly the examples' objects, every one Ready, that `infractl plan` finds nothing
+// to change in any of them, and that Ctrl-C (SIGINT to make's
 // process group) stops everything with no error from make or infractl.
 func TestSandbox(t *testing.T) {
 	kubeconfig := filepath.Join(t.TempDir(), "sandbox.kubeconfig")
@@ -47,9 +48,11 @@ func TestSandbox(t *testing.T) {
 	}
 
 	status := runStatus(t, kubeconfig)
-	if diff := cmp.Diff(exampleObjects(t), readyRows(status)); diff != "" {
+	objects := exampleObjects(t)
+	if diff := cmp.Diff(objects, readyRows(status)); diff != "" {
 		t.Errorf("infractl status -A: the examples' objects, each Ready (-want +got):\n%s\n%s", diff, status)
 	}
+	planSandbox(t, kubeconfig, objects)
 	// kstatus conventions: `kubectl wait --for=condition=Ready` works on every kind.
 	assets, err := testenv.AssetsDir()
 	if err != nil {

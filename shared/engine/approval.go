@@ -24,16 +24,25 @@ import (
 const planHashLength = 12
 
 // awaitsApproval reports whether the changes obs found wait for approval: o has changePolicy
-// Manual and its approve-plan annotation does not hold the hash of this plan. A plan approved
-// and then changed (the spec or the difference changed since) has another hash, so it waits
-// again.
+// Manual, its resource is not one it is still creating, and its approve-plan annotation does
+// not hold the hash of this plan. A plan approved and then changed (the spec or the difference
+// changed since) has another hash, so it waits again.
 func (r *Reconciler[O, S]) awaitsApproval(p *pass[O], obs managed.Observation[S]) (bool, *v1alpha1.PendingPlan) {
 	o := p.o
-	if o.GetManagedSpec().ChangePolicy != v1alpha1.ChangePolicyManual {
+	if o.GetManagedSpec().ChangePolicy != v1alpha1.ChangePolicyManual || creating(o, obs.Tags) {
 		return false, nil
 	}
 	plan := pendingPlan(p, obs.Changes)
 	return o.GetAnnotations()[v1alpha1.AnnotationApprovePlan] != plan.Hash, plan
+}
+
+// creating reports whether o is still creating its resource: its spec was never applied (no
+// observed generation yet) and the resource's ownership tags, when the kind reports them, name
+// o. A kind that creates in several calls (an API, then its routes and stages) plans the later
+// ones as changes; they complete the creation, which changePolicy does not gate. A resource o
+// adopts carries no tags naming o yet, so the first changes to it wait for approval.
+func creating(o v1alpha1.Managed, tags map[string]string) bool {
+	return o.GetManagedStatus().ObservedGeneration == 0 && (tags == nil || tags[v1alpha1.TagOwnerUID] == string(o.GetUID()))
 }
 
 // awaitApproval leaves the AWS resource as it is and shows the plan that waits: status.plan,

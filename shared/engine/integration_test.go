@@ -124,6 +124,11 @@ func startManagerWith(t *testing.T, env *testenv.Env, kind managed.Kind[*testkin
 	if err := Setup(ctx, mgr, kind, opts); err != nil {
 		t.Fatal(err)
 	}
+	if opts.Previews != nil {
+		if err := SetupPreviews(mgr, opts.Previews); err != nil {
+			t.Fatal(err)
+		}
+	}
 	testenv.Run(t, mgr, ctx, cancel)
 }
 

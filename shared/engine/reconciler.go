@@ -491,9 +491,22 @@ func diffOrUnknown(diff string) string {
 // session resolves o's provider, checks that the provider was validated, and marks the
 // provider as in use by this family, so that it outlives the objects that need it to delete.
 func (r *Reconciler[O, S]) session(ctx context.Context, o O) (*provider.Session, error) {
-	sess, p, err := r.resolver.ForResource(ctx, o)
+	sess, p, err := r.validatedSession(ctx, o)
 	if err != nil {
 		return nil, err
+	}
+	if err := provider.MarkInUse(ctx, r.client, r.reader, p, r.family); err != nil {
+		return nil, err
+	}
+	return sess, nil
+}
+
+// validatedSession resolves o's provider and checks that the provider was validated, writing
+// nothing: a preview plans with it.
+func (r *Reconciler[O, S]) validatedSession(ctx context.Context, o O) (*provider.Session, v1alpha1.ProviderObject, error) {
+	sess, p, err := r.resolver.ForResource(ctx, o)
+	if err != nil {
+		return nil, nil, err
 	}
 	key := provider.ProviderKey(o)
 	st := p.ProviderStatus()
@@ -507,15 +520,12 @@ func (r *Reconciler[O, S]) session(ctx context.Context, o O) (*provider.Session,
 			break
 		}
 		if c.Status != metav1.ConditionTrue {
-			return nil, &managed.WaitingError{Reason: condition.ReasonProviderNotReady, After: r.opts.ProviderRetry,
+			return nil, nil, &managed.WaitingError{Reason: condition.ReasonProviderNotReady, After: r.opts.ProviderRetry,
 				Message: fmt.Sprintf("%s is not ready: %s: %s", key.Describe(), c.Reason, c.Message)}
 		}
-		if err := provider.MarkInUse(ctx, r.client, r.reader, p, r.family); err != nil {
-			return nil, err
-		}
-		return sess, nil
+		return sess, p, nil
 	}
-	return nil, &managed.WaitingError{Reason: condition.ReasonProviderNotChecked, After: r.opts.WaitInterval,
+	return nil, nil, &managed.WaitingError{Reason: condition.ReasonProviderNotChecked, After: r.opts.WaitInterval,
 		Message: fmt.Sprintf("%s has not been validated yet", key.Describe())}
 }
 

@@ -51,6 +51,9 @@ type SetupOptions struct {
 	// Users is where the kind registers the lister of the objects that use a provider, for
 	// the provider controller's in-use finalizers; nil registers nothing.
 	Users *provider.Users
+	// Previews is where the kind registers itself to be planned for Previews; nil registers
+	// nothing.
+	Previews *Previews
 	// Reconciler tunes timing.
 	Reconciler Options
 }
@@ -93,6 +96,9 @@ func Setup[O v1alpha1.Managed, S any](ctx context.Context, mgr ctrl.Manager, kin
 	r := NewReconciler(kind, mgr.GetClient(), mgr.GetAPIReader(), opts.Resolver, rec, opts.Family, workers, opts.Reconciler)
 	if opts.Users != nil && opts.Family != "" {
 		opts.Users.Register(opts.Family, r.usersOf)
+	}
+	if opts.Previews != nil {
+		opts.Previews.register(opts.Family, kind.Name, r)
 	}
 	b := ctrl.NewControllerManagedBy(mgr).
 		Named(strings.ToLower(kind.Name)).

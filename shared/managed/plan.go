@@ -40,12 +40,12 @@ func (p *Plan) Add(field string, apply func(ctx context.Context) error) {
 // and desired the spec's, each written as JSON (a string as it is). Never pass a secret value:
 // plan such a field with Add, which shows only that it changes.
 func (p *Plan) AddValue(field string, current, desired any, apply func(ctx context.Context) error) {
-	*p = append(*p, Change{Fields: []string{field}, Values: map[string]Values{field: {Current: shown(current), Desired: shown(desired)}}, Apply: apply})
+	*p = append(*p, Change{Fields: []string{field}, Values: map[string]Values{field: {Current: Shown(current), Desired: Shown(desired)}}, Apply: apply})
 }
 
-// shown writes a value for a plan: a string (of any string type, such as an SDK enum) as it
+// Shown writes a value for a plan: a string (of any string type, such as an SDK enum) as it
 // is, anything else as JSON.
-func shown(v any) string {
+func Shown(v any) string {
 	if rv := reflect.ValueOf(v); rv.Kind() == reflect.String {
 		return rv.String()
 	}

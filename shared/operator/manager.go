@@ -88,7 +88,7 @@ func NewManager(ctx context.Context, cfg *rest.Config, families []Family, instan
 	}
 	resolver := &provider.Resolver{Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), SessionName: "infra-operator-" + strings.Join(names, "-"),
 		Tenancy: tenancy, InstallID: installID, HTTPTimeout: opts.AWSTimeout, NoSessionTags: !opts.RoleSessionTags}
-	users := &provider.Users{}
+	users, previews := &provider.Users{}, &engine.Previews{}
 	pc := &provider.Controller{
 		Client:   mgr.GetClient(),
 		Resolver: resolver,
@@ -106,6 +106,7 @@ func NewManager(ctx context.Context, cfg *rest.Config, families []Family, instan
 			MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
 			Family:                  f.Name,
 			Users:                   users,
+			Previews:                previews,
 			Reconciler: engine.Options{SyncPeriod: opts.SyncPeriod, WaitInterval: opts.WaitInterval, Timeout: opts.ReconcileTimeout,
 				CreateGrace: opts.CreateGrace, Boundary: opts.Boundary(), Guardrails: guards},
 		}
@@ -114,6 +115,9 @@ func NewManager(ctx context.Context, cfg *rest.Config, families []Family, instan
 				return nil, fmt.Errorf("set up the %s family: %w", f.Name, err)
 			}
 		}
+	}
+	if err := engine.SetupPreviews(mgr, previews); err != nil {
+		return nil, fmt.Errorf("set up the Preview controller: %w", err)
 	}
 	return mgr, nil
 }

@@ -2,6 +2,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -9,8 +10,17 @@ import (
 )
 
 func main() {
-	if err := cli.NewRootCommand().Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "infractl:", err)
-		os.Exit(1)
+	err := cli.NewRootCommand().Execute()
+	if err == nil {
+		return
 	}
+	var exit *cli.ExitError
+	if errors.As(err, &exit) {
+		if exit.Err != nil {
+			fmt.Fprintln(os.Stderr, "infractl:", exit.Err)
+		}
+		os.Exit(exit.Code)
+	}
+	fmt.Fprintln(os.Stderr, "infractl:", err)
+	os.Exit(1)
 }

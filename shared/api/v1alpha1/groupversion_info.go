@@ -26,7 +26,7 @@ var (
 )
 
 func addKnownTypes(s *runtime.Scheme) error {
-	s.AddKnownTypes(GroupVersion, &AWSProvider{}, &AWSProviderList{}, &ClusterAWSProvider{}, &ClusterAWSProviderList{})
+	s.AddKnownTypes(GroupVersion, &AWSProvider{}, &AWSProviderList{}, &ClusterAWSProvider{}, &ClusterAWSProviderList{}, &Preview{}, &PreviewList{})
 	metav1.AddToGroupVersion(s, GroupVersion)
 	return nil
 }
