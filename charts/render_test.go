@@ -160,7 +160,7 @@ func container(t *testing.T, u *unstructured.Unstructured) corev1.Container {
 
 // referenced are the kinds of other families that each family's references name.
 var referenced = map[string][]string{
-	"compute":    {"subnets", "securitygroups", "iamroles"},
+	"compute":    {"subnets", "securitygroups", "iamroles", "sqsqueues", "dynamodbtables"},
 	"data":       {"kmskeys", "subnets", "securitygroups"},
 	"messaging":  {"kmskeys"},
 	"networking": {"acmcertificates"},

@@ -244,7 +244,9 @@ func collectLeaves(v reflect.Value, out map[string]int) {
 		collectLeaves(v.Elem(), out)
 	case reflect.Struct:
 		if t, ok := v.Interface().(time.Time); ok {
+			// Headers carry HTTP dates, JSON bodies epoch seconds.
 			out[t.UTC().Format(http.TimeFormat)]++
+			out[strconv.FormatInt(t.Unix(), 10)]++
 			return
 		}
 		exported := 0

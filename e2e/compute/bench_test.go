@@ -60,6 +60,40 @@ func BenchmarkSeedExamples(b *testing.B) {
 		o := kubetest.WaitReady(b, h.c, &v1alpha1.EKSCluster{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "platform"}})
 		report(b, h, "EKS", o, began)
 	})
+	b.Run("lambdaeventsourcemapping.yaml", func(b *testing.B) {
+		if b.N > 1 {
+			b.Skip("each example is created once; run with -benchtime=1x")
+		}
+		// The queue and the function the example names by reference are made through the SDK
+		// (the messaging family does not run here): the figures are the mapping's alone.
+		function, queue := h.mappingSources(b, "bench-handler", "bench-queue")
+		objs := kubetest.SeedObjects(b, seedPath("lambdaeventsourcemapping.yaml"))
+		spec := objs[0].Object["spec"].(map[string]any)
+		delete(spec, "functionRef")
+		delete(spec, "queueRef")
+		spec["functionName"], spec["eventSourceARN"] = function, queue
+		h.emu.Calls.Reset()
+		began := time.Now()
+		kubetest.Create(b, h.c, objs[0])
+		o := kubetest.WaitReady(b, h.c, &v1alpha1.LambdaEventSourceMapping{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: objs[0].GetName()}})
+		report(b, h, "Lambda", o, began)
+	})
+	b.Run("lambdaalias.yaml", func(b *testing.B) {
+		if b.N > 1 {
+			b.Skip("each example is created once; run with -benchtime=1x")
+		}
+		// The function the example names by reference is made through the SDK.
+		function, _ := h.mappingSources(b, "bench-aliased", "bench-alias-queue")
+		objs := kubetest.SeedObjects(b, seedPath("lambdaalias.yaml"))
+		spec := objs[0].Object["spec"].(map[string]any)
+		delete(spec, "functionRef")
+		spec["functionName"] = function
+		h.emu.Calls.Reset()
+		began := time.Now()
+		kubetest.Create(b, h.c, objs[0])
+		o := kubetest.WaitReady(b, h.c, &v1alpha1.LambdaAlias{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: objs[0].GetName()}})
+		report(b, h, "Lambda", o, began)
+	})
 }
 
 // report reports the figures of o, Ready after its example was applied at began, counting the

@@ -35,6 +35,8 @@ func BenchmarkSeedExamples(b *testing.B) {
 		{"kmskey-signing.yaml", &v1alpha1.KMSKey{ObjectMeta: seedMeta("signing-key")}, "KMS"},
 		{"acmcertificate-dns.yaml", &v1alpha1.ACMCertificate{ObjectMeta: seedMeta("storefront-cert")}, "ACM"},
 		{"acmcertificate-imported.yaml", &v1alpha1.ACMCertificate{ObjectMeta: seedMeta("internal-cert")}, "ACM"},
+		{"iampolicy.yaml", &v1alpha1.IAMPolicy{ObjectMeta: seedMeta("app-bucket-read")}, "IAM"},
+		{"iaminstanceprofile.yaml", &v1alpha1.IAMInstanceProfile{ObjectMeta: seedMeta("web-server-profile")}, "IAM"},
 	} {
 		b.Run(tc.file, func(b *testing.B) {
 			if b.N > 1 {

@@ -236,6 +236,29 @@ func identitySteps() []step[*identity] {
 		{"GetPolicy", getPolicy(read)},
 		{"GetAWSManagedPolicy", getPolicy(ssm)},
 		{"GetMissingPolicy", getPolicy(func(c *identity) *string { return policyARN(c, "diff-missing") })},
+		{"TagPolicy", func(c *identity) outcome {
+			_, err := c.iam.TagPolicy(ctx, &iam.TagPolicyInput{PolicyArn: read(c), Tags: []iamtypes.Tag{tag("team", "diff"), tag("owner", "ops")}})
+			return observe(err, nil)
+		}},
+		{"UntagPolicy", func(c *identity) outcome {
+			_, err := c.iam.UntagPolicy(ctx, &iam.UntagPolicyInput{PolicyArn: read(c), TagKeys: []string{"owner"}})
+			return observe(err, nil)
+		}},
+		{"ListPolicyTags", func(c *identity) outcome {
+			out, err := c.iam.ListPolicyTags(ctx, &iam.ListPolicyTagsInput{PolicyArn: read(c)})
+			if err != nil {
+				return observe(err, nil)
+			}
+			f := map[string]string{"tags": strconv.Itoa(len(out.Tags))}
+			for _, t := range out.Tags {
+				f[aws.ToString(t.Key)] = aws.ToString(t.Value)
+			}
+			return observe(nil, f)
+		}},
+		{"TagAWSManagedPolicy", func(c *identity) outcome {
+			_, err := c.iam.TagPolicy(ctx, &iam.TagPolicyInput{PolicyArn: ssm(c), Tags: []iamtypes.Tag{tag("team", "diff")}})
+			return observe(err, nil)
+		}},
 		{"CreatePolicyVersion2", version("s3:PutObject", true)},
 		{"CreatePolicyVersion3", version("s3:DeleteObject", false)},
 		{"CreatePolicyVersion4", version("s3:ListBucket", false)},
@@ -493,6 +516,7 @@ func TestIdentityAgainstMoto(t *testing.T) {
 		"ListLocalPolicies":        "follows from CreatePolicyWithPrincipal: moto created diff-principal",
 		"AttachMalformedARN":       "moto answers NoSuchEntity; AWS answers InvalidInput for a policy ARN that is not an ARN (ARN ... is not valid)",
 		"ListInstanceProfileTags":  "moto 5.2.1 fails ListInstanceProfileTags with HTTP 500 (malformed XML); AWS lists the tags",
+		"TagAWSManagedPolicy":      "moto tags an AWS managed policy; AWS lets an account tag only its customer managed policies (TagPolicy), and the emulator answers AccessDenied as for every change of an AWS managed policy",
 		"DeleteAttachedPolicy":     "moto deletes an attached policy; AWS answers DeleteConflict until it is detached from every entity (DeletePolicy)",
 		"DeletePolicyWithVersions": "moto deletes a policy with non-default versions; AWS answers DeleteConflict until they are deleted (DeletePolicy)",
 	})

@@ -9,6 +9,8 @@ import (
 	"github.com/runner-codes/infra-operator/operators/compute/crds"
 	"github.com/runner-codes/infra-operator/operators/compute/ec2instance"
 	"github.com/runner-codes/infra-operator/operators/compute/ekscluster"
+	"github.com/runner-codes/infra-operator/operators/compute/lambdaalias"
+	"github.com/runner-codes/infra-operator/operators/compute/lambdaeventsourcemapping"
 	"github.com/runner-codes/infra-operator/operators/compute/lambdafunction"
 	"github.com/runner-codes/infra-operator/shared/engine"
 	"github.com/runner-codes/infra-operator/shared/operator"
@@ -27,6 +29,8 @@ func Family() operator.Family {
 			engine.For(ec2instance.Kind()),
 			engine.For(lambdafunction.Kind()),
 			engine.For(ekscluster.Kind()),
+			engine.For(lambdaeventsourcemapping.Kind()),
+			engine.For(lambdaalias.Kind()),
 		},
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/runner-codes/infra-operator/operators/security/acmcertificate"
 	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/security/crds"
+	"github.com/runner-codes/infra-operator/operators/security/iaminstanceprofile"
+	"github.com/runner-codes/infra-operator/operators/security/iampolicy"
 	"github.com/runner-codes/infra-operator/operators/security/iamrole"
 	"github.com/runner-codes/infra-operator/operators/security/kmskey"
 	"github.com/runner-codes/infra-operator/operators/security/secretsmanagersecret"
@@ -41,6 +43,8 @@ func FamilyWith(t Tunables) operator.Family {
 			engine.For(acmcertificate.Kind(t.ACMCertificate)),
 			engine.For(kmskey.Kind()),
 			engine.For(secretsmanagersecret.Kind()),
+			engine.For(iampolicy.Kind()),
+			engine.For(iaminstanceprofile.Kind()),
 		},
 	}
 }

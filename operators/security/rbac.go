@@ -14,3 +14,9 @@ package security
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=acmcertificates,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=acmcertificates/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=acmcertificates/finalizers,verbs=update
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iampolicies,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iampolicies/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iampolicies/finalizers,verbs=update
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iaminstanceprofiles,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iaminstanceprofiles/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iaminstanceprofiles/finalizers,verbs=update

@@ -132,10 +132,19 @@ func answered(pv *v1alpha1.Preview, families []string) bool {
 	return true
 }
 
-// plan plans each object of pv of a registered kind and, with spec.prune, lists the objects of
-// those kinds that pv does not contain.
+// previewWorkers is how many objects of one Preview are planned at once: a Preview of many
+// objects is answered several times faster than one by one, and still leaves the AWS API and
+// the kinds' worker slots to the reconciles.
+const previewWorkers = 4
+
+// plan plans each object of pv of a registered kind, previewWorkers at a time, and, with
+// spec.prune, lists the objects of those kinds that pv does not contain.
 func (r *previewReconciler) plan(ctx context.Context, pv *v1alpha1.Preview, kinds map[string]familyKind) ([]v1alpha1.PreviewResult, error) {
-	var out []v1alpha1.PreviewResult
+	type job struct {
+		kind     familyKind
+		manifest *unstructured.Unstructured
+	}
+	var jobs []job
 	keep := map[string]map[string]bool{}
 	for _, raw := range pv.Spec.Objects {
 		u := &unstructured.Unstructured{}
@@ -152,12 +161,24 @@ func (r *previewReconciler) plan(ctx context.Context, pv *v1alpha1.Preview, kind
 			keep[k.kind] = map[string]bool{}
 		}
 		keep[k.kind][u.GetName()] = true
-		res, err := k.plan.preview(ctx, pv.Namespace, u)
-		if err != nil {
-			return nil, err
-		}
-		res.Family = k.family
-		out = append(out, res)
+		jobs = append(jobs, job{kind: k, manifest: u})
+	}
+	out := make([]v1alpha1.PreviewResult, len(jobs))
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, previewWorkers)
+	for i, j := range jobs {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			out[i], errs[i] = j.kind.plan.preview(ctx, pv.Namespace, j.manifest)
+			out[i].Family = j.kind.family
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	if !pv.Spec.Prune {
 		return out, nil

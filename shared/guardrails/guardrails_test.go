@@ -424,33 +424,58 @@ func TestCheckPassedRole(t *testing.T) {
 	}
 }
 
-func TestInstanceProfileARN(t *testing.T) {
-	own := []string{"arn:aws:iam::" + account + ":role/web", "arn:aws:iam::" + account + ":instance-profile/apps/web"}
+// TestNamedARNs checks how a role name and an instance profile name become ARNs: an ARN is
+// kept, the name of one the namespace made is that one whatever its path, any other name is the
+// provider's account's at path /.
+func TestNamedARNs(t *testing.T) {
+	own := []string{"arn:aws:iam::" + account + ":role/apps/web", "arn:aws:iam::" + account + ":instance-profile/apps/web",
+		"arn:aws:iam::" + account + ":instance-profile/db"}
 	cases := map[string]struct {
-		reason string
-		args   string
-		want   string
+		reason  string
+		resolve func(guardrails.Tenant, string, []string) string
+		args    string
+		want    string
 	}{
-		"ARN": {
-			reason: "An ARN is kept.",
-			args:   "arn:aws:iam::" + outside + ":instance-profile/x",
-			want:   "arn:aws:iam::" + outside + ":instance-profile/x",
+		"RoleARN": {
+			reason:  "A role's ARN is kept.",
+			resolve: guardrails.RoleARN,
+			args:    "arn:aws:iam::" + outside + ":role/x",
+			want:    "arn:aws:iam::" + outside + ":role/x",
 		},
-		"OwnName": {
-			reason: "The name of a profile the namespace made is that profile, whatever its path.",
-			args:   "web",
-			want:   own[1],
+		"OwnRole": {
+			reason:  "The name of a role the namespace made is that role, whatever its path.",
+			resolve: guardrails.RoleARN,
+			args:    "web",
+			want:    own[0],
 		},
-		"OtherName": {
-			reason: "Any other name is the provider's account's profile at path /.",
-			args:   "ec2-web-server-role",
-			want:   "arn:aws:iam::" + account + ":instance-profile/ec2-web-server-role",
+		"ProfileIsNoRole": {
+			reason:  "An instance profile of the name is not a role: the account's role at path /.",
+			resolve: guardrails.RoleARN,
+			args:    "db",
+			want:    "arn:aws:iam::" + account + ":role/db",
+		},
+		"ProfileARN": {
+			reason:  "A profile's ARN is kept.",
+			resolve: guardrails.InstanceProfileARN,
+			args:    "arn:aws:iam::" + outside + ":instance-profile/x",
+			want:    "arn:aws:iam::" + outside + ":instance-profile/x",
+		},
+		"OwnProfile": {
+			reason:  "The name of a profile the namespace made is that profile, whatever its path.",
+			resolve: guardrails.InstanceProfileARN,
+			args:    "web",
+			want:    own[1],
+		},
+		"OtherProfile": {
+			reason:  "Any other name is the provider's account's profile at path /.",
+			resolve: guardrails.InstanceProfileARN,
+			args:    "ec2-web-server-role",
+			want:    "arn:aws:iam::" + account + ":instance-profile/ec2-web-server-role",
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got := guardrails.InstanceProfileARN(tenant, tc.args, own)
-			if diff := cmp.Diff(tc.want, got); diff != "" {
+			if diff := cmp.Diff(tc.want, tc.resolve(tenant, tc.args, own)); diff != "" {
 				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
 			}
 		})

@@ -51,3 +51,23 @@ func InstanceProfileARN(t Tenant, profile string, own []string) string {
 	}
 	return "arn:" + partition + ":iam::" + t.AccountID + ":instance-profile/" + profile
 }
+
+// RoleARN returns the ARN of a role given by name (what IAM's instance profile calls take). own
+// are the ARNs the namespace's IAMRole objects made: a name is theirs when one of their role
+// ARNs ends with it (whatever its path); any other name is taken as the provider's account's
+// role of that name at path /.
+func RoleARN(t Tenant, role string, own []string) string {
+	if role == "" || strings.HasPrefix(role, "arn:") {
+		return role
+	}
+	for _, arn := range own {
+		if strings.Contains(arn, ":role/") && arn[strings.LastIndex(arn, "/")+1:] == role {
+			return arn
+		}
+	}
+	partition := t.Partition
+	if partition == "" {
+		partition = "aws"
+	}
+	return "arn:" + partition + ":iam::" + t.AccountID + ":role/" + role
+}

@@ -58,10 +58,14 @@ func (g Guardrails) OwnRoles(ctx context.Context) ([]string, error) {
 type PassedRole struct {
 	// Field is the field's path, for example spec.roleARN.
 	Field string
-	// ARN is the role's ARN; for an instance profile, the profile's name or ARN.
+	// ARN is the role's ARN; for an instance profile, the profile's name or ARN; with
+	// RoleName, the role's name or ARN.
 	ARN string
 	// InstanceProfile says that ARN names an instance profile.
 	InstanceProfile bool
+	// RoleName says that ARN may be a role's name (an IAMInstanceProfile's role), which the
+	// check takes as the namespace's own role of that name, else the account's at path /.
+	RoleName bool
 }
 
 // CheckPassedRoles refuses, with a *guardrails.Refusal, the first role the namespace may not
@@ -95,8 +99,11 @@ func (g Guardrails) CheckPassedRoles(ctx context.Context, roles ...PassedRole) e
 // (as far as they were listed).
 func (g Guardrails) checkPassedRole(r PassedRole, own []string) error {
 	arn := r.ARN
-	if r.InstanceProfile {
+	switch {
+	case r.InstanceProfile:
 		arn = guardrails.InstanceProfileARN(g.Tenant, arn, own)
+	case r.RoleName:
+		arn = guardrails.RoleARN(g.Tenant, arn, own)
 	}
 	return g.IAM.CheckPassedRole(g.Tenant, r.Field, arn, own)
 }

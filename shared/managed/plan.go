@@ -40,7 +40,13 @@ func (p *Plan) Add(field string, apply func(ctx context.Context) error) {
 // and desired the spec's, each written as JSON (a string as it is). Never pass a secret value:
 // plan such a field with Add, which shows only that it changes.
 func (p *Plan) AddValue(field string, current, desired any, apply func(ctx context.Context) error) {
-	*p = append(*p, Change{Fields: []string{field}, Values: map[string]Values{field: {Current: Shown(current), Desired: Shown(desired)}}, Apply: apply})
+	*p = append(*p, Change{Fields: []string{field}, Values: map[string]Values{field: ValuesOf(current, desired)}, Apply: apply})
+}
+
+// ValuesOf returns how a plan shows a field's values: current is AWS's and desired the
+// spec's, each written by Shown.
+func ValuesOf(current, desired any) Values {
+	return Values{Current: Shown(current), Desired: Shown(desired)}
 }
 
 // Shown writes a value for a plan: a string (of any string type, such as an SDK enum) as it
@@ -62,6 +68,23 @@ func (p *Plan) AddFields(fields []string, apply func(ctx context.Context) error)
 	if len(fields) > 0 {
 		*p = append(*p, Change{Fields: fields, Apply: apply})
 	}
+}
+
+// AddFieldValues plans one call that changes several differing fields at once, as AddFields
+// does, and shows the values that values holds by field (see ValuesOf). The fields keep their
+// order; a field values does not hold, such as one whose value is secret, shows only its name.
+// It plans nothing when fields is empty.
+func (p *Plan) AddFieldValues(fields []string, values map[string]Values, apply func(ctx context.Context) error) {
+	if len(fields) == 0 {
+		return
+	}
+	shown := make(map[string]Values, len(values))
+	for _, f := range fields {
+		if v, ok := values[f]; ok {
+			shown[f] = v
+		}
+	}
+	*p = append(*p, Change{Fields: fields, Values: shown, Apply: apply})
 }
 
 // AddAttributes plans one call that sets the attributes of an attribute-map API (an SQS
@@ -86,7 +109,14 @@ func (p *Plan) AddTags(desired, observed map[string]string, apply func(ctx conte
 	if len(set)+len(remove) == 0 {
 		return
 	}
-	// The plan shows the tags that change: their values in AWS, and the spec's.
+	*p = append(*p, Change{Fields: []string{"tags"}, Values: map[string]Values{"tags": TagValues(set, remove, observed)},
+		Apply: func(ctx context.Context) error { return apply(ctx, set, remove) }})
+}
+
+// TagValues returns how a plan shows a tag change (see TagChanges): the tags that change,
+// with their values in observed (AWS's) and in set (the spec's); a removed tag has only its
+// observed value.
+func TagValues(set map[string]string, remove []string, observed map[string]string) Values {
 	current, wanted := map[string]string{}, map[string]string{}
 	for k, v := range set {
 		wanted[k] = v
@@ -97,7 +127,7 @@ func (p *Plan) AddTags(desired, observed map[string]string, apply func(ctx conte
 	for _, k := range remove {
 		current[k] = observed[k]
 	}
-	p.AddValue("tags", current, wanted, func(ctx context.Context) error { return apply(ctx, set, remove) })
+	return ValuesOf(current, wanted)
 }
 
 // Apply carries out the changes in order and stops at the first that fails.

@@ -87,3 +87,34 @@ func TestPlanShowsValues(t *testing.T) {
 		t.Errorf("fields = %v", fields)
 	}
 }
+
+// TestPlanFieldValuesInOneCall checks that AddFieldValues plans one change for several fields
+// in the order given, shows the values it holds for those fields only (a secret field shows
+// just its name), and plans nothing without fields.
+func TestPlanFieldValuesInOneCall(t *testing.T) {
+	calls := 0
+	apply := func(context.Context) error { calls++; return nil }
+	var p Plan
+	p.AddFieldValues(nil, map[string]Values{"timeout": ValuesOf(3, 30)}, apply)
+	if len(p) != 0 {
+		t.Fatalf("no fields planned %v", p.Fields())
+	}
+	p.AddFieldValues([]string{"timeout", "password", "description"}, map[string]Values{
+		"description": ValuesOf("old", "new"),
+		"timeout":     ValuesOf(int32(3), int32(30)),
+		"other":       ValuesOf(1, 2),
+	}, apply)
+	if len(p) != 1 {
+		t.Fatalf("planned %d changes, want one call", len(p))
+	}
+	if got, want := p.String(), "timeout, password, description"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	want := map[string]Values{"timeout": {Current: "3", Desired: "30"}, "description": {Current: "old", Desired: "new"}}
+	if !maps.Equal(p[0].Values, want) {
+		t.Errorf("values = %v, want %v", p[0].Values, want)
+	}
+	if err := p.Apply(context.Background()); err != nil || calls != 1 {
+		t.Errorf("Apply() = %v after %d calls, want one call", err, calls)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -183,4 +184,22 @@ func (b *Backend) dump() any {
 		}
 	}
 	return out
+}
+
+// StreamByARN reports whether streamARN (arn:aws:dynamodb:region:account:table/name/stream/
+// label) is the current stream of an existing table whose stream is enabled, for the services
+// that read streams (Lambda's event source mappings).
+func (b *Backend) StreamByARN(streamARN string) bool {
+	parts := strings.SplitN(streamARN, ":", 6)
+	if len(parts) != 6 || parts[2] != "dynamodb" {
+		return false
+	}
+	path := strings.Split(parts[5], "/")
+	if len(path) != 4 || path[0] != "table" || path[2] != "stream" {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, ok := b.tables.For(core.Scope{Account: parts[4], Region: parts[3]})[path[1]]
+	return ok && t.stream != nil && t.streamLabel == path[3]
 }

@@ -115,12 +115,21 @@ func listTagsOp[O, I any, E named](b *Backend, find finder[E], in func(*I) (name
 	})
 }
 
-// tagOperations are IAM's tag operations on roles (TagRole, UntagRole and ListRoleTags) and on
-// instance profiles (TagInstanceProfile, UntagInstanceProfile and ListInstanceProfileTags), which
-// requests name by RoleName and InstanceProfileName.
+// tagOperations are IAM's tag operations on roles (TagRole, UntagRole and ListRoleTags), on
+// instance profiles (TagInstanceProfile, UntagInstanceProfile and ListInstanceProfileTags) and on
+// customer managed policies (TagPolicy, UntagPolicy and ListPolicyTags), which requests name by
+// RoleName, InstanceProfileName and PolicyArn; an AWS managed policy cannot be tagged
+// (AccessDenied).
 func (b *Backend) tagOperations() map[string]core.Operation {
 	ops := core.TagChangeOperations(tagging(b, (*account).role), "RoleName", (*iam.Client).TagRole, (*iam.Client).UntagRole)
 	maps.Copy(ops, core.TagChangeOperations(tagging(b, (*account).profile), "InstanceProfileName", (*iam.Client).TagInstanceProfile, (*iam.Client).UntagInstanceProfile))
+	maps.Copy(ops, core.TagChangeOperations(tagging(b, owning("TagPolicy")), "PolicyArn", (*iam.Client).TagPolicy, (*iam.Client).UntagPolicy))
+	ops["ListPolicyTags"] = listTagsOp(b, (*account).findPolicy, func(in *iam.ListPolicyTagsInput) (*string, *string, *int32) {
+		return in.PolicyArn, in.Marker, in.MaxItems
+	},
+		func(tags []types.Tag, l listing) *iam.ListPolicyTagsOutput {
+			return &iam.ListPolicyTagsOutput{Tags: tags, IsTruncated: l.truncated, Marker: l.marker}
+		})
 	ops["ListRoleTags"] = listTagsOp(b, (*account).role, func(in *iam.ListRoleTagsInput) (*string, *string, *int32) { return in.RoleName, in.Marker, in.MaxItems },
 		func(tags []types.Tag, l listing) *iam.ListRoleTagsOutput {
 			return &iam.ListRoleTagsOutput{Tags: tags, IsTruncated: l.truncated, Marker: l.marker}

@@ -36,6 +36,8 @@ type function struct {
 	url *types.FunctionUrlConfig
 	// policies are the resource-based policies, by qualifier ("" for the function itself).
 	policies map[string]*policy
+	// aliases are the function's aliases, by name; nil until the first is created.
+	aliases map[string]*types.AliasConfiguration
 }
 
 // settle finishes the transitions whose time has come, of $LATEST and of the published

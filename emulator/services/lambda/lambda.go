@@ -4,10 +4,13 @@
 // simulation clock; conflicts while an update is in progress and RevisionId preconditions;
 // VPC configurations checked against the emulated EC2 (the subnets and security groups must
 // exist and share one VPC, which is reported as VpcId); published versions; reserved
-// concurrency; function URLs; resource-based policies; and tags. Requests up to Lambda's
-// 69905067 bytes are read, enough for a 50 MB package uploaded directly. Invocation, aliases,
-// code signing and layers themselves are not emulated: ListAliases lists none and
-// GetFunctionCodeSigningConfig reports no configuration, as AWS does for a function without them.
+// concurrency; function URLs; resource-based policies; aliases (a version and an optional
+// weighted second version); event source mappings (Creating ->
+// Enabled or Disabled, Updating, Deleting, their SQS queues and DynamoDB streams checked
+// against the emulated services); and tags, of functions and of mappings. Requests up to Lambda's
+// 69905067 bytes are read, enough for a 50 MB package uploaded directly. Invocation, code
+// signing and layers themselves are not emulated: GetFunctionCodeSigningConfig reports no
+// configuration, as AWS does for a function without one.
 package lambda
 
 import (
@@ -39,16 +42,22 @@ type Backend struct {
 	clock   *core.Clock
 	code    Code
 	network core.Subnets
+	sources sources
 	state   *core.Backend[map[string]*function] // the functions of each region, by name
-	tags    *core.Tags                          // the functions', by unqualified ARN
+	tags    *core.Tags                          // the functions', by unqualified ARN, and the mappings', by ARN
 	seq     int                                 // numbers revision and URL ids
+	// mappings are the event source mappings of every account and region, by UUID, under
+	// state's lock.
+	mappings map[string]*mapping
 }
 
-// New returns an empty Lambda backend that reads deployment packages from code and checks the
-// subnets and security groups of functions' VPC configurations against network.
-func New(clock *core.Clock, code Code, network core.Subnets) *Backend {
-	return &Backend{clock: clock, code: code, network: network, tags: core.NewTags(tagRules),
-		state: core.NewBackend(func(core.Scope) map[string]*function { return map[string]*function{} })}
+// New returns an empty Lambda backend that reads deployment packages from code, checks the
+// subnets and security groups of functions' VPC configurations against network, and the
+// sources of event source mappings against queues and streams.
+func New(clock *core.Clock, code Code, network core.Subnets, queues Queues, streams Streams) *Backend {
+	return &Backend{clock: clock, code: code, network: network, sources: sources{queues, streams}, tags: core.NewTags(tagRules),
+		mappings: map[string]*mapping{},
+		state:    core.NewBackend(func(core.Scope) map[string]*function { return map[string]*function{} })}
 }
 
 // Service describes Lambda to the router.
@@ -115,6 +124,12 @@ func (b *Backend) dump() any {
 			out[scope.Account+"/"+scope.Region+"/"+name] = map[string]any{"state": f.cfg.State, "runtime": f.cfg.Runtime,
 				"versions": len(f.versions), "tags": b.tags.Map(*f.cfg.FunctionArn)}
 		}
+	}
+	b.state.Lock()
+	defer b.state.Unlock()
+	for id, m := range b.mappings {
+		out[m.scope.Account+"/"+m.scope.Region+"/event-source-mapping:"+id] = map[string]any{"state": m.cfg.State,
+			"function": m.cfg.FunctionArn, "source": m.cfg.EventSourceArn}
 	}
 	return out
 }

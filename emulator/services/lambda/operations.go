@@ -27,5 +27,14 @@ func (b *Backend) operations() map[string]core.Operation {
 		"GetPolicy":                    core.Op(b.getPolicy),
 		"GetFunctionCodeSigningConfig": core.Op(b.getFunctionCodeSigningConfig),
 		"ListAliases":                  core.Op(b.listAliases),
+		"CreateAlias":                  core.Op(b.createAlias),
+		"GetAlias":                     core.Op(b.getAlias),
+		"UpdateAlias":                  core.Op(b.updateAlias),
+		"DeleteAlias":                  core.Op(b.deleteAlias),
+		"CreateEventSourceMapping":     core.Op(b.createEventSourceMapping),
+		"GetEventSourceMapping":        core.Op(b.getEventSourceMapping),
+		"UpdateEventSourceMapping":     core.Op(b.updateEventSourceMapping),
+		"DeleteEventSourceMapping":     core.Op(b.deleteEventSourceMapping),
+		"ListEventSourceMappings":      core.Op(b.listEventSourceMappings),
 	}
 }

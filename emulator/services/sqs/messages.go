@@ -242,3 +242,19 @@ func (b *Backend) purgeQueue(call *core.Call, in *sqs.PurgeQueueInput) (*sqs.Pur
 		return &sqs.PurgeQueueOutput{}, nil
 	})
 }
+
+// QueueByARN reports whether a queue has queueARN, and whether it is a FIFO queue, for the
+// services that read queues (Lambda's event source mappings).
+func (b *Backend) QueueByARN(queueARN string) (fifo, ok bool) {
+	parts := strings.Split(queueARN, ":")
+	if len(parts) != 6 || parts[2] != "sqs" {
+		return false, false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q, ok := b.regions.For(core.Scope{Account: parts[4], Region: parts[3]}).queues[parts[5]]
+	if !ok {
+		return false, false
+	}
+	return q.fifo, true
+}

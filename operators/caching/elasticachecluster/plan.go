@@ -2,6 +2,7 @@ package elasticachecluster
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -37,7 +38,8 @@ type modification struct {
 // the differing settings (see plan) and the AUTH token when its Secret changed (ROTATE: the old
 // token keeps working until clients switch), applied now or in the maintenance window as
 // spec.applyImmediately says. The token's hash is recorded once ElastiCache has taken it. A
-// replication group's member count is changed in a pass of its own (see planReplicas).
+// replication group's member count is changed in a pass of its own (see planReplicas). The plan
+// shows the values of the settings (see shown), never the token's.
 func (d *driver) planModify(changes *managed.Plan, c *v1alpha1.ElastiCacheCluster, st *State, tok *token) {
 	m, fields := plan(&c.Spec, st)
 	if tok != nil && tok.hash != c.Status.AuthTokenHash {
@@ -51,7 +53,7 @@ func (d *driver) planModify(changes *managed.Plan, c *v1alpha1.ElastiCacheCluste
 	if g := st.Group; g != nil {
 		d.planReplicas(changes, &c.Spec, g, fields)
 	}
-	changes.AddFields(fields, func(ctx context.Context) error {
+	changes.AddFieldValues(fields, shown(&c.Spec, st), func(ctx context.Context) error {
 		var err error
 		if g := st.Group; g != nil {
 			id := aws.ToString(g.ReplicationGroupId)
@@ -84,10 +86,7 @@ func (d *driver) planModify(changes *managed.Plan, c *v1alpha1.ElastiCacheCluste
 func plan(s *v1alpha1.ElastiCacheClusterSpec, st *State) (modification, []string) {
 	cl := st.Cluster
 	retention, window := st.snapshots()
-	p := cl.PendingModifiedValues
-	if p == nil || applyImmediately(s) {
-		p = &types.PendingModifiedValues{}
-	}
+	p := pending(s, cl)
 	var m modification
 	var fields []string
 	// change records field and runs set when it differs.
@@ -112,6 +111,40 @@ func plan(s *v1alpha1.ElastiCacheClusterSpec, st *State) (modification, []string
 		change("automaticFailover", differs, func() { m.failover = aws.Bool(want) })
 	}
 	return m, fields
+}
+
+// pending returns the values ElastiCache keeps for the maintenance window that plan takes as
+// the cluster's: none with applyImmediately, so that a pending value is sent again.
+func pending(s *v1alpha1.ElastiCacheClusterSpec, cl *types.CacheCluster) *types.PendingModifiedValues {
+	if p := cl.PendingModifiedValues; p != nil && !applyImmediately(s) {
+		return p
+	}
+	return &types.PendingModifiedValues{}
+}
+
+// shown returns, by field, how a plan shows the settings plan compares: the value the cluster
+// has or will have (see plan) and the spec's, in the same form.
+func shown(s *v1alpha1.ElastiCacheClusterSpec, st *State) map[string]managed.Values {
+	cl := st.Cluster
+	retention, window := st.snapshots()
+	p := pending(s, cl)
+	set := func(ids []string) []string {
+		return slices.Compact(slices.Sorted(slices.Values(append([]string{}, ids...))))
+	}
+	values := map[string]managed.Values{
+		"nodeType":                   managed.ValuesOf(target(cl.CacheNodeType, p.CacheNodeType), s.NodeType),
+		"engineVersion":              managed.ValuesOf(target(cl.EngineVersion, p.EngineVersion), s.EngineVersion),
+		"numCacheNodes":              managed.ValuesOf(target(cl.NumCacheNodes, p.NumCacheNodes), s.NumCacheNodes),
+		"snapshotRetentionLimit":     managed.ValuesOf(aws.ToInt32(retention), aws.ToInt32(s.SnapshotRetentionLimit)),
+		"snapshotWindow":             managed.ValuesOf(aws.ToString(window), s.SnapshotWindow),
+		"preferredMaintenanceWindow": managed.ValuesOf(aws.ToString(cl.PreferredMaintenanceWindow), s.PreferredMaintenanceWindow),
+		"securityGroupIDs":           managed.ValuesOf(set(securityGroups(cl)), set(s.SecurityGroupIDs)),
+	}
+	if g := st.Group; g != nil {
+		want, _ := wantFailover(s, g)
+		values["automaticFailover"] = managed.ValuesOf(failoverOn(g), want)
+	}
+	return values
 }
 
 // target returns the value a setting will have: its pending value, else its current one.

@@ -44,7 +44,7 @@ func (d *driver) planReplicas(changes *managed.Plan, s *v1alpha1.ElastiCacheClus
 	}
 	id := aws.ToString(g.ReplicationGroupId)
 	replicas := aws.Int32(s.NumCacheNodes - 1)
-	changes.Add("numCacheNodes", func(ctx context.Context) error {
+	changes.AddValue("numCacheNodes", have, s.NumCacheNodes, func(ctx context.Context) error {
 		if s.NumCacheNodes > have {
 			_, err := d.api.IncreaseReplicaCount(ctx, &elasticache.IncreaseReplicaCountInput{ReplicationGroupId: aws.String(id), NewReplicaCount: replicas, ApplyImmediately: aws.Bool(true)})
 			return managed.Wrap(err, "add replicas to replication group %s (%d nodes to %d)", id, have, s.NumCacheNodes)

@@ -26,11 +26,14 @@ func (d *driver) planGroups(plan *managed.Plan, o *v1alpha1.EC2Instance, i ec2ut
 	desired := slices.Clone(o.Spec.SecurityGroupIDs)
 	slices.Sort(observed)
 	slices.Sort(desired)
-	if slices.Equal(slices.Compact(desired), observed) {
+	// Compact shortens the slice it returns and clears the tail of the one it is given: a group
+	// named twice in the spec is sent once, never as an empty id.
+	desired = slices.Compact(desired)
+	if slices.Equal(desired, observed) {
 		return
 	}
 	id := aws.ToString(i.InstanceId)
-	plan.Add("securityGroupIDs", func(ctx context.Context) error {
+	plan.AddValue("securityGroupIDs", observed, desired, func(ctx context.Context) error {
 		_, err := d.api.ModifyInstanceAttribute(ctx, &ec2.ModifyInstanceAttributeInput{InstanceId: aws.String(id), Groups: desired})
 		return managed.Wrap(err, "set the security groups of instance %s", id)
 	})
@@ -43,7 +46,7 @@ func (d *driver) planMonitoring(plan *managed.Plan, o *v1alpha1.EC2Instance, i e
 		return
 	}
 	ids := []string{aws.ToString(i.InstanceId)}
-	plan.Add("monitoring", func(ctx context.Context) error {
+	plan.AddValue("monitoring", on, o.Spec.Monitoring, func(ctx context.Context) error {
 		var err error
 		if o.Spec.Monitoring {
 			_, err = d.api.MonitorInstances(ctx, &ec2.MonitorInstancesInput{InstanceIds: ids})
@@ -64,12 +67,28 @@ func (d *driver) planMetadata(plan *managed.Plan, o *v1alpha1.EC2Instance, i ec2
 		return
 	}
 	id := aws.ToString(i.InstanceId)
-	plan.Add("metadataOptions", func(ctx context.Context) error {
+	current := shownMetadata{}
+	if got != nil {
+		current = shownMetadata{HTTPTokens: got.HttpTokens, HTTPEndpoint: got.HttpEndpoint, HTTPPutResponseHopLimit: aws.ToInt32(got.HttpPutResponseHopLimit),
+			InstanceMetadataTags: got.InstanceMetadataTags}
+	}
+	desired := shownMetadata{HTTPTokens: want.HttpTokens, HTTPEndpoint: want.HttpEndpoint, HTTPPutResponseHopLimit: aws.ToInt32(want.HttpPutResponseHopLimit),
+		InstanceMetadataTags: want.InstanceMetadataTags}
+	plan.AddValue("metadataOptions", current, desired, func(ctx context.Context) error {
 		_, err := d.api.ModifyInstanceMetadataOptions(ctx, &ec2.ModifyInstanceMetadataOptionsInput{InstanceId: aws.String(id),
 			HttpTokens: want.HttpTokens, HttpEndpoint: want.HttpEndpoint, HttpPutResponseHopLimit: want.HttpPutResponseHopLimit,
 			InstanceMetadataTags: want.InstanceMetadataTags})
 		return managed.Wrap(err, "set the metadata options of instance %s", id)
 	})
+}
+
+// shownMetadata is how a plan shows an instance's metadata service options, in the spec's
+// field names.
+type shownMetadata struct {
+	HTTPTokens              types.HttpTokensState               `json:"httpTokens"`
+	HTTPEndpoint            types.InstanceMetadataEndpointState `json:"httpEndpoint"`
+	HTTPPutResponseHopLimit int32                               `json:"httpPutResponseHopLimit"`
+	InstanceMetadataTags    types.InstanceMetadataTagsState     `json:"instanceMetadataTags"`
 }
 
 // planProtection plans termination and stop protection, for those the spec sets: each is read
@@ -94,7 +113,7 @@ func (d *driver) planProtection(ctx context.Context, plan *managed.Plan, o *v1al
 			continue
 		}
 		want, name := *p.want, p.name
-		plan.Add(p.field, func(ctx context.Context) error {
+		plan.AddValue(p.field, got, want, func(ctx context.Context) error {
 			in := &ec2.ModifyInstanceAttributeInput{InstanceId: aws.String(id)}
 			if name == types.InstanceAttributeNameDisableApiTermination {
 				in.DisableApiTermination = &types.AttributeBooleanValue{Value: aws.Bool(want)}

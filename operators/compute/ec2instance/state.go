@@ -20,6 +20,9 @@ import (
 type stoppedChange struct {
 	field string
 	in    *ec2.ModifyInstanceAttributeInput
+	// values are the field's values as the plan shows them; nil for user data, which may hold
+	// secrets.
+	values *managed.Values
 }
 
 // stoppedChanges returns the differences that need the instance stopped: its type, and its
@@ -28,8 +31,9 @@ func (d *driver) stoppedChanges(ctx context.Context, o *v1alpha1.EC2Instance, i 
 	id := aws.ToString(i.InstanceId)
 	var out []stoppedChange
 	if string(i.InstanceType) != o.Spec.InstanceType {
-		out = append(out, stoppedChange{"instanceType", &ec2.ModifyInstanceAttributeInput{InstanceId: aws.String(id),
-			InstanceType: &types.AttributeValue{Value: aws.String(o.Spec.InstanceType)}}})
+		shown := managed.ValuesOf(i.InstanceType, o.Spec.InstanceType)
+		out = append(out, stoppedChange{field: "instanceType", in: &ec2.ModifyInstanceAttributeInput{InstanceId: aws.String(id),
+			InstanceType: &types.AttributeValue{Value: aws.String(o.Spec.InstanceType)}}, values: &shown})
 	}
 	if o.Spec.UserData == "" {
 		return out, nil
@@ -39,7 +43,7 @@ func (d *driver) stoppedChanges(ctx context.Context, o *v1alpha1.EC2Instance, i 
 		return nil, fmt.Errorf("describe the user data of instance %s: %w", id, err)
 	}
 	if attr.UserData == nil || aws.ToString(attr.UserData.Value) != base64.StdEncoding.EncodeToString([]byte(o.Spec.UserData)) {
-		out = append(out, stoppedChange{"userData", &ec2.ModifyInstanceAttributeInput{InstanceId: aws.String(id),
+		out = append(out, stoppedChange{field: "userData", in: &ec2.ModifyInstanceAttributeInput{InstanceId: aws.String(id),
 			UserData: &types.SecureBlobAttributeValue{Value: []byte(o.Spec.UserData)}}})
 	}
 	return out, nil
@@ -53,8 +57,12 @@ func (d *driver) planState(obs *managed.Observation[State], o *v1alpha1.EC2Insta
 	id, want := aws.ToString(i.InstanceId), desiredState(o)
 	ids := []string{id}
 	fields := make([]string, 0, len(changes))
+	values := map[string]managed.Values{}
 	for _, c := range changes {
 		fields = append(fields, c.field)
+		if c.values != nil {
+			values[c.field] = *c.values
+		}
 	}
 	start := func(ctx context.Context) error {
 		_, err := d.api.StartInstances(ctx, &ec2.StartInstancesInput{InstanceIds: ids})
@@ -68,18 +76,18 @@ func (d *driver) planState(obs *managed.Observation[State], o *v1alpha1.EC2Insta
 	case stateName(i) == types.InstanceStateNameStopped:
 		for _, c := range changes {
 			plan := c
-			obs.Changes.Add(plan.field, func(ctx context.Context) error {
+			obs.Changes.AddFieldValues([]string{plan.field}, values, func(ctx context.Context) error {
 				_, err := d.api.ModifyInstanceAttribute(ctx, plan.in)
 				return managed.Wrap(err, "set %s of instance %s", plan.field, id)
 			})
 		}
 		if want == string(types.InstanceStateNameRunning) {
-			obs.Changes.Add("state", start)
+			obs.Changes.AddValue("state", stateName(i), want, start)
 		}
 	case want == string(types.InstanceStateNameStopped):
-		obs.Changes.Add("state", stop)
+		obs.Changes.AddValue("state", stateName(i), want, stop)
 	case len(changes) > 0 && o.Spec.AllowRestart:
-		obs.Changes.AddFields(fields, stop)
+		obs.Changes.AddFieldValues(fields, values, stop)
 	case len(changes) > 0:
 		return managed.Terminal(condition.ReasonRestartRequired, "instance %s must be stopped to change %s: set spec.allowRestart to true to let the operator "+
 			"stop and start it, or stop it (spec.state: stopped) and the change is made then", id, strings.Join(fields, " and "))

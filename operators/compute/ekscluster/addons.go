@@ -58,16 +58,19 @@ func (p *planner) planAddons() {
 func (p *planner) planAddonUpdate(field, cluster string, want *v1alpha1.EKSAddon, got types.Addon) {
 	in := &eks.UpdateAddonInput{ClusterName: aws.String(cluster), AddonName: aws.String(want.Name), ResolveConflicts: types.ResolveConflicts(want.ResolveConflicts)}
 	var fields []string
+	values := map[string]managed.Values{}
 	if want.Version != "" && want.Version != aws.ToString(got.AddonVersion) {
 		in.AddonVersion, fields = aws.String(want.Version), append(fields, field+".version")
+		values[field+".version"] = managed.ValuesOf(aws.ToString(got.AddonVersion), want.Version)
 	}
 	if want.ServiceAccountRoleARN != "" && want.ServiceAccountRoleARN != aws.ToString(got.ServiceAccountRoleArn) {
 		in.ServiceAccountRoleArn, fields = aws.String(want.ServiceAccountRoleARN), append(fields, field+".serviceAccountRoleARN")
+		values[field+".serviceAccountRoleARN"] = managed.ValuesOf(aws.ToString(got.ServiceAccountRoleArn), want.ServiceAccountRoleARN)
 	}
 	if len(fields) == 0 {
 		return
 	}
-	p.obs.Changes.AddFields(fields, func(ctx context.Context) error {
+	p.obs.Changes.AddFieldValues(fields, values, func(ctx context.Context) error {
 		_, err := p.d.api.UpdateAddon(ctx, in)
 		return managed.Wrap(err, "update add-on %s of EKS cluster %s", want.Name, cluster)
 	})

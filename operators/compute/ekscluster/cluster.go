@@ -21,6 +21,8 @@ var everywhere = []string{"0.0.0.0/0"}
 type clusterUpdate struct {
 	// fields name the spec fields the update changes, for events.
 	fields []string
+	// values are the fields' values, AWS's and the spec's, as the plan shows them.
+	values map[string]managed.Values
 	// apply makes the update.
 	apply func(ctx context.Context) error
 }
@@ -35,15 +37,16 @@ func (p *planner) planCluster() {
 	c, name := p.state.Cluster, aws.ToString(p.state.Cluster.Name)
 	for _, next := range []func(*types.Cluster, string) *clusterUpdate{p.logging, p.endpointAccess, p.network, p.encryption, p.version} {
 		if u := next(c, name); u != nil {
-			p.obs.Changes.AddFields(u.fields, u.apply)
+			p.obs.Changes.AddFieldValues(u.fields, u.values, u.apply)
 			return
 		}
 	}
 }
 
-// config returns the update that sends in, named by fields, with UpdateClusterConfig.
-func (p *planner) config(fields []string, in *eks.UpdateClusterConfigInput) *clusterUpdate {
-	return &clusterUpdate{fields: fields, apply: func(ctx context.Context) error {
+// config returns the update that sends in, named by fields and shown with values, with
+// UpdateClusterConfig.
+func (p *planner) config(fields []string, values map[string]managed.Values, in *eks.UpdateClusterConfigInput) *clusterUpdate {
+	return &clusterUpdate{fields: fields, values: values, apply: func(ctx context.Context) error {
 		_, err := p.d.api.UpdateClusterConfig(ctx, in)
 		return managed.Wrap(err, "update %s of EKS cluster %s", strings.Join(fields, ", "), aws.ToString(in.Name))
 	}}
@@ -64,7 +67,8 @@ func (p *planner) logging(c *types.Cluster, name string) *clusterUpdate {
 	if managed.SameSet(enabled, p.o.Spec.Logging) {
 		return nil
 	}
-	return p.config([]string{"logging"}, &eks.UpdateClusterConfigInput{Name: aws.String(name), Logging: logging(p.o.Spec.Logging)})
+	values := map[string]managed.Values{"logging": managed.ValuesOf(sortedSet(enabled), sortedSet(p.o.Spec.Logging))}
+	return p.config([]string{"logging"}, values, &eks.UpdateClusterConfigInput{Name: aws.String(name), Logging: logging(p.o.Spec.Logging)})
 }
 
 // logging returns the logging configuration that enables the types on and disables the
@@ -97,11 +101,26 @@ func (p *planner) endpointAccess(c *types.Cluster, name string) *clusterUpdate {
 		return nil
 	}
 	in := &types.VpcConfigRequest{EndpointPublicAccess: aws.Bool(public), EndpointPrivateAccess: aws.Bool(private)}
+	if v == nil {
+		v = &types.VpcConfigResponse{}
+	}
+	values := map[string]managed.Values{
+		"resourcesVPCConfig.endpointPublicAccess":  managed.ValuesOf(v.EndpointPublicAccess, public),
+		"resourcesVPCConfig.endpointPrivateAccess": managed.ValuesOf(v.EndpointPrivateAccess, private),
+	}
 	if public {
 		in.PublicAccessCidrs = cidrs
+		// The blocks are compared, and so shown, only for a public endpoint.
+		values["resourcesVPCConfig.publicAccessCIDRs"] = managed.ValuesOf(sortedSet(v.PublicAccessCidrs), sortedSet(cidrs))
 	}
-	return p.config([]string{"resourcesVPCConfig.endpointPublicAccess", "resourcesVPCConfig.endpointPrivateAccess", "resourcesVPCConfig.publicAccessCIDRs"},
+	return p.config([]string{"resourcesVPCConfig.endpointPublicAccess", "resourcesVPCConfig.endpointPrivateAccess", "resourcesVPCConfig.publicAccessCIDRs"}, values,
 		&eks.UpdateClusterConfigInput{Name: aws.String(name), ResourcesVpcConfig: in})
+}
+
+// sortedSet is how a plan shows a set of names or ids: sorted, without repeats, and [] for
+// none.
+func sortedSet(s []string) []string {
+	return slices.Compact(slices.Sorted(slices.Values(append([]string{}, s...))))
 }
 
 // publicAccess returns whether the spec opens the endpoint to the internet: unset is true.
@@ -128,16 +147,19 @@ func (p *planner) network(c *types.Cluster, name string) *clusterUpdate {
 	}
 	in := &types.VpcConfigRequest{}
 	var fields []string
+	values := map[string]managed.Values{}
 	if !managed.SameSet(v.SubnetIds, want.SubnetIDs) {
 		in.SubnetIds, fields = want.SubnetIDs, append(fields, "resourcesVPCConfig.subnetIDs")
+		values["resourcesVPCConfig.subnetIDs"] = managed.ValuesOf(sortedSet(v.SubnetIds), sortedSet(want.SubnetIDs))
 	}
 	if len(want.SecurityGroupIDs) > 0 && !managed.SameSet(v.SecurityGroupIds, want.SecurityGroupIDs) {
 		in.SecurityGroupIds, fields = want.SecurityGroupIDs, append(fields, "resourcesVPCConfig.securityGroupIDs")
+		values["resourcesVPCConfig.securityGroupIDs"] = managed.ValuesOf(sortedSet(v.SecurityGroupIds), sortedSet(want.SecurityGroupIDs))
 	}
 	if len(fields) == 0 {
 		return nil
 	}
-	return p.config(fields, &eks.UpdateClusterConfigInput{Name: aws.String(name), ResourcesVpcConfig: in})
+	return p.config(fields, values, &eks.UpdateClusterConfigInput{Name: aws.String(name), ResourcesVpcConfig: in})
 }
 
 // encryption returns the update that encrypts the cluster's secrets with the spec's key when
@@ -148,7 +170,8 @@ func (p *planner) encryption(c *types.Cluster, name string) *clusterUpdate {
 	if want == nil || encryptionKey(c) != "" {
 		return nil
 	}
-	return &clusterUpdate{fields: []string{"encryption"}, apply: func(ctx context.Context) error {
+	values := map[string]managed.Values{"encryption": managed.ValuesOf("", want.KMSKeyARN)}
+	return &clusterUpdate{fields: []string{"encryption"}, values: values, apply: func(ctx context.Context) error {
 		_, err := p.d.api.AssociateEncryptionConfig(ctx, &eks.AssociateEncryptionConfigInput{ClusterName: aws.String(name),
 			EncryptionConfig: encryptionConfig(want)})
 		return managed.Wrap(err, "encrypt the secrets of EKS cluster %s with %s", name, want.KMSKeyARN)
@@ -164,7 +187,7 @@ func encryptionConfig(e *v1alpha1.EKSEncryption) []types.EncryptionConfig {
 }
 
 // version returns the upgrade of the control plane to the next minor version when the spec's
-// is newer, or nil. It waits (nil) while a node group or add-on is not settled: EKS upgrades
+// is newer, or nil; the plan shows the running version and the spec's. It waits (nil) while a node group or add-on is not settled: EKS upgrades
 // the control plane only with the nodes on its version.
 func (p *planner) version(c *types.Cluster, name string) *clusterUpdate {
 	running := aws.ToString(c.Version)
@@ -172,7 +195,8 @@ func (p *planner) version(c *types.Cluster, name string) *clusterUpdate {
 		return nil
 	}
 	next := "1." + strconv.Itoa(minor(running)+1)
-	return &clusterUpdate{fields: []string{"version"}, apply: func(ctx context.Context) error {
+	values := map[string]managed.Values{"version": managed.ValuesOf(running, p.o.Spec.Version)}
+	return &clusterUpdate{fields: []string{"version"}, values: values, apply: func(ctx context.Context) error {
 		_, err := p.d.api.UpdateClusterVersion(ctx, &eks.UpdateClusterVersionInput{Name: aws.String(name), Version: aws.String(next)})
 		return managed.Wrap(err, "upgrade EKS cluster %s from Kubernetes %s to %s", name, running, next)
 	}}

@@ -60,10 +60,10 @@ func (p *planner) planNodeGroups() {
 // is newer.
 func (p *planner) planNodegroupUpdate(field string, want *v1alpha1.EKSNodeGroup, got types.Nodegroup) {
 	cluster, name := aws.ToString(p.state.Cluster.Name), want.Name
-	in, fields := nodegroupConfigChange(field, want, got)
+	in, fields, values := nodegroupConfigChange(field, want, got)
 	if len(fields) > 0 {
 		in.ClusterName, in.NodegroupName = aws.String(cluster), aws.String(name)
-		p.obs.Changes.AddFields(fields, func(ctx context.Context) error {
+		p.obs.Changes.AddFieldValues(fields, values, func(ctx context.Context) error {
 			_, err := p.d.api.UpdateNodegroupConfig(ctx, in)
 			return managed.Wrap(err, "update the configuration of node group %s of EKS cluster %s", name, cluster)
 		})
@@ -74,7 +74,7 @@ func (p *planner) planNodegroupUpdate(field string, want *v1alpha1.EKSNodeGroup,
 	if minor(running) >= minor(control) {
 		return
 	}
-	p.obs.Changes.Add(field+".version", func(ctx context.Context) error {
+	p.obs.Changes.AddValue(field+".version", running, control, func(ctx context.Context) error {
 		// Without a version EKS only moves the nodes to the newest AMI of their own version.
 		_, err := p.d.api.UpdateNodegroupVersion(ctx, &eks.UpdateNodegroupVersionInput{ClusterName: aws.String(cluster), NodegroupName: aws.String(name),
 			Version: aws.String(control)})
@@ -84,15 +84,21 @@ func (p *planner) planNodegroupUpdate(field string, want *v1alpha1.EKSNodeGroup,
 }
 
 // nodegroupConfigChange returns the UpdateNodegroupConfig request (without the cluster and
-// node group names) that gives a node group the scaling, labels and taints of want, and the
-// fields that differ.
-func nodegroupConfigChange(field string, want *v1alpha1.EKSNodeGroup, got types.Nodegroup) (*eks.UpdateNodegroupConfigInput, []string) {
+// node group names) that gives a node group the scaling, labels and taints of want, the fields
+// that differ and their values as the plan shows them (of labels, those that change).
+func nodegroupConfigChange(field string, want *v1alpha1.EKSNodeGroup, got types.Nodegroup) (*eks.UpdateNodegroupConfigInput, []string, map[string]managed.Values) {
 	in := &eks.UpdateNodegroupConfigInput{}
 	var fields []string
+	values := map[string]managed.Values{}
 	s, cur := want.Scaling, got.ScalingConfig
 	if cur == nil || aws.ToInt32(cur.MinSize) != s.MinSize || aws.ToInt32(cur.MaxSize) != s.MaxSize || aws.ToInt32(cur.DesiredSize) != s.DesiredSize {
 		in.ScalingConfig = scalingConfig(s)
 		fields = append(fields, field+".scaling")
+		var current v1alpha1.EKSNodeGroupScaling
+		if cur != nil {
+			current = v1alpha1.EKSNodeGroupScaling{MinSize: aws.ToInt32(cur.MinSize), MaxSize: aws.ToInt32(cur.MaxSize), DesiredSize: aws.ToInt32(cur.DesiredSize)}
+		}
+		values[field+".scaling"] = managed.ValuesOf(current, s)
 	}
 	if set, remove := managed.TagChanges(want.Labels, got.Labels); len(set)+len(remove) > 0 {
 		in.Labels = &types.UpdateLabelsPayload{RemoveLabels: remove}
@@ -100,12 +106,18 @@ func nodegroupConfigChange(field string, want *v1alpha1.EKSNodeGroup, got types.
 			in.Labels.AddOrUpdateLabels = set
 		}
 		fields = append(fields, field+".labels")
+		values[field+".labels"] = managed.TagValues(set, remove, got.Labels)
 	}
 	if add, remove := taintChanges(want.Taints, got.Taints); len(add)+len(remove) > 0 {
 		in.Taints = &types.UpdateTaintsPayload{AddOrUpdateTaints: add, RemoveTaints: remove}
 		fields = append(fields, field+".taints")
+		current := make([]v1alpha1.EKSTaint, 0, len(got.Taints))
+		for _, t := range got.Taints {
+			current = append(current, v1alpha1.EKSTaint{Key: aws.ToString(t.Key), Value: aws.ToString(t.Value), Effect: string(t.Effect)})
+		}
+		values[field+".taints"] = managed.ValuesOf(current, append([]v1alpha1.EKSTaint{}, want.Taints...))
 	}
-	return in, fields
+	return in, fields, values
 }
 
 // scalingConfig returns the spec's scaling as EKS takes it.

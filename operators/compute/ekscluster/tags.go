@@ -11,7 +11,8 @@ import (
 
 // planTags plans the tag change, named field in events, that makes the cluster, node group or
 // add-on arn carry exactly the desired tags: TagResource for the tags to add or change, then
-// UntagResource for the keys to remove.
+// UntagResource for the keys to remove. The plan shows the tags that change, as for tags of
+// any kind (see managed.TagValues).
 func (p *planner) planTags(field, arn string, observed map[string]string) {
 	set, remove := managed.TagChanges(p.tags, observed)
 	if len(set)+len(remove) == 0 {
@@ -23,7 +24,8 @@ func (p *planner) planTags(field, arn string, observed map[string]string) {
 	}, func(ctx context.Context, remove []string) error {
 		return p.d.untag(ctx, arn, remove)
 	})
-	p.obs.Changes.Add(field, func(ctx context.Context) error { return apply(ctx, set, remove) })
+	p.obs.Changes.AddFieldValues([]string{field}, map[string]managed.Values{field: managed.TagValues(set, remove, observed)},
+		func(ctx context.Context) error { return apply(ctx, set, remove) })
 }
 
 // untag removes the tag keys from the cluster, node group or add-on arn.

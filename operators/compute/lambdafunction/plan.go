@@ -37,15 +37,15 @@ func (d *driver) plan(ctx context.Context, obs *managed.Observation[State], f *v
 	if err != nil {
 		return err
 	}
-	if fields := codeChanges(f, out, c); len(fields) > 0 {
-		obs.Changes.AddFields(fields, func(ctx context.Context) error { return d.updateCode(ctx, f, c) })
+	if fields, values := codeChanges(f, out, c); len(fields) > 0 {
+		obs.Changes.AddFieldValues(fields, values, func(ctx context.Context) error { return d.updateCode(ctx, f, c) })
 	} else {
-		in, fields, err := d.configChanges(ctx, f, out.Configuration)
+		in, fields, values, err := d.configChanges(ctx, f, out.Configuration)
 		if err != nil {
 			return err
 		}
 		if len(fields) > 0 {
-			obs.Changes.AddFields(fields, func(ctx context.Context) error {
+			obs.Changes.AddFieldValues(fields, values, func(ctx context.Context) error {
 				_, err := d.api.UpdateFunctionConfiguration(ctx, in)
 				return managed.Wrap(err, "update the configuration of function %s", name)
 			})
@@ -69,27 +69,36 @@ func (d *driver) plan(ctx context.Context, obs *managed.Observation[State], f *v
 	return nil
 }
 
-// codeChanges names what differs in the function's code: the package (its source as last
-// deployed, or its SHA-256 when the operator has the bytes) and the instruction set, which
-// UpdateFunctionCode sets too.
-func codeChanges(f *v1alpha1.LambdaFunction, out *lambda.GetFunctionOutput, c code) []string {
+// codeChanges names what differs in the function's code, with the values the plan shows: the
+// package (its source as last deployed, or its SHA-256 when the operator has the bytes) and
+// the instruction set, which UpdateFunctionCode sets too.
+func codeChanges(f *v1alpha1.LambdaFunction, out *lambda.GetFunctionOutput, c code) ([]string, map[string]managed.Values) {
 	var fields []string
+	values := map[string]managed.Values{}
+	differ := func(field string, current, desired any) {
+		fields = append(fields, field)
+		values[field] = managed.ValuesOf(current, desired)
+	}
 	switch {
 	case c.sha256 != "":
-		if c.sha256 != aws.ToString(out.Configuration.CodeSha256) {
-			fields = append(fields, "code")
+		if got := aws.ToString(out.Configuration.CodeSha256); c.sha256 != got {
+			differ("code", got, c.sha256)
 		}
 	case c.image():
-		if out.Code == nil || aws.ToString(out.Code.ImageUri) != aws.ToString(c.function.ImageUri) {
-			fields = append(fields, "imageURI")
+		var got string
+		if out.Code != nil {
+			got = aws.ToString(out.Code.ImageUri)
+		}
+		if out.Code == nil || got != aws.ToString(c.function.ImageUri) {
+			differ("imageURI", got, aws.ToString(c.function.ImageUri))
 		}
 	case f.Status.CodeSource != c.source:
-		fields = append(fields, "code")
+		differ("code", f.Status.CodeSource, c.source)
 	}
-	if !slices.Equal(out.Configuration.Architectures, architectures(f)) {
-		fields = append(fields, "architectures")
+	if want := architectures(f); !slices.Equal(out.Configuration.Architectures, want) {
+		differ("architectures", append([]types.Architecture{}, out.Configuration.Architectures...), want)
 	}
-	return fields
+	return fields, values
 }
 
 // updateCode deploys the spec's package and instruction set, and records where the code came
@@ -106,36 +115,48 @@ func (d *driver) updateCode(ctx context.Context, f *v1alpha1.LambdaFunction, c c
 }
 
 // configChanges returns the UpdateFunctionConfiguration request that makes the function's
-// configuration the spec's, and the fields that differ (none: no request).
-func (d *driver) configChanges(ctx context.Context, f *v1alpha1.LambdaFunction, cfg *types.FunctionConfiguration) (*lambda.UpdateFunctionConfigurationInput, []string, error) {
+// configuration the spec's, the fields that differ (none: no request) and the values the plan
+// shows. The environment's values are never shown: some come from Secrets.
+func (d *driver) configChanges(ctx context.Context, f *v1alpha1.LambdaFunction, cfg *types.FunctionConfiguration) (*lambda.UpdateFunctionConfigurationInput, []string, map[string]managed.Values, error) {
 	want, err := d.settings(ctx, f)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	in := &lambda.UpdateFunctionConfigurationInput{FunctionName: cfg.FunctionName}
 	var fields []string
+	values := map[string]managed.Values{}
 	differ := func(field string, differs bool, set func()) {
 		if differs {
 			fields = append(fields, field)
 			set()
 		}
 	}
-	differ("roleARN", aws.ToString(cfg.Role) != aws.ToString(want.Role), func() { in.Role = want.Role })
-	differ("runtime", cfg.Runtime != want.Runtime, func() { in.Runtime = want.Runtime })
-	differ("handler", aws.ToString(cfg.Handler) != aws.ToString(want.Handler), func() { in.Handler = want.Handler })
-	differ("memorySize", aws.ToInt32(cfg.MemorySize) != aws.ToInt32(want.MemorySize), func() { in.MemorySize = want.MemorySize })
-	differ("timeout", aws.ToInt32(cfg.Timeout) != aws.ToInt32(want.Timeout), func() { in.Timeout = want.Timeout })
-	differ("description", aws.ToString(cfg.Description) != aws.ToString(want.Description), func() { in.Description = want.Description })
+	// differShown is differ for a field whose values, current and desired, the plan shows.
+	differShown := func(field string, current, desired any, differs bool, set func()) {
+		if differs {
+			values[field] = managed.ValuesOf(current, desired)
+		}
+		differ(field, differs, set)
+	}
+	differShown("roleARN", aws.ToString(cfg.Role), aws.ToString(want.Role), aws.ToString(cfg.Role) != aws.ToString(want.Role), func() { in.Role = want.Role })
+	differShown("runtime", cfg.Runtime, want.Runtime, cfg.Runtime != want.Runtime, func() { in.Runtime = want.Runtime })
+	differShown("handler", aws.ToString(cfg.Handler), aws.ToString(want.Handler), aws.ToString(cfg.Handler) != aws.ToString(want.Handler), func() { in.Handler = want.Handler })
+	differShown("memorySize", aws.ToInt32(cfg.MemorySize), aws.ToInt32(want.MemorySize), aws.ToInt32(cfg.MemorySize) != aws.ToInt32(want.MemorySize),
+		func() { in.MemorySize = want.MemorySize })
+	differShown("timeout", aws.ToInt32(cfg.Timeout), aws.ToInt32(want.Timeout), aws.ToInt32(cfg.Timeout) != aws.ToInt32(want.Timeout), func() { in.Timeout = want.Timeout })
+	differShown("description", aws.ToString(cfg.Description), aws.ToString(want.Description), aws.ToString(cfg.Description) != aws.ToString(want.Description),
+		func() { in.Description = want.Description })
 	storage := int32(defaultStorage)
 	if cfg.EphemeralStorage != nil {
 		storage = aws.ToInt32(cfg.EphemeralStorage.Size)
 	}
-	differ("ephemeralStorage", storage != aws.ToInt32(want.EphemeralStorage.Size), func() { in.EphemeralStorage = want.EphemeralStorage })
+	differShown("ephemeralStorage", storage, aws.ToInt32(want.EphemeralStorage.Size), storage != aws.ToInt32(want.EphemeralStorage.Size),
+		func() { in.EphemeralStorage = want.EphemeralStorage })
 	layers := make([]string, 0, len(cfg.Layers))
 	for _, l := range cfg.Layers {
 		layers = append(layers, aws.ToString(l.Arn))
 	}
-	differ("layers", !slices.Equal(layers, want.Layers), func() { in.Layers = want.Layers })
+	differShown("layers", layers, append([]string{}, want.Layers...), !slices.Equal(layers, want.Layers), func() { in.Layers = want.Layers })
 	var env map[string]string
 	if cfg.Environment != nil {
 		env = cfg.Environment.Variables
@@ -145,14 +166,30 @@ func (d *driver) configChanges(ctx context.Context, f *v1alpha1.LambdaFunction, 
 	if cfg.VpcConfig != nil {
 		subnets, groups = cfg.VpcConfig.SubnetIds, cfg.VpcConfig.SecurityGroupIds
 	}
-	differ("vpcConfig", !sameSet(subnets, want.VpcConfig.SubnetIds) || !sameSet(groups, want.VpcConfig.SecurityGroupIds),
-		func() { in.VpcConfig = want.VpcConfig })
+	differShown("vpcConfig", vpcShown(subnets, groups), vpcShown(want.VpcConfig.SubnetIds, want.VpcConfig.SecurityGroupIds),
+		!sameSet(subnets, want.VpcConfig.SubnetIds) || !sameSet(groups, want.VpcConfig.SecurityGroupIds), func() { in.VpcConfig = want.VpcConfig })
 	var target string
 	if cfg.DeadLetterConfig != nil {
 		target = aws.ToString(cfg.DeadLetterConfig.TargetArn)
 	}
-	differ("deadLetterConfig", target != aws.ToString(want.DeadLetterConfig.TargetArn), func() { in.DeadLetterConfig = want.DeadLetterConfig })
-	return in, fields, nil
+	differShown("deadLetterConfig", target, aws.ToString(want.DeadLetterConfig.TargetArn), target != aws.ToString(want.DeadLetterConfig.TargetArn),
+		func() { in.DeadLetterConfig = want.DeadLetterConfig })
+	return in, fields, values, nil
+}
+
+// shownVPC is how a plan shows a function's VPC configuration: its subnets and security
+// groups as sorted sets, as they are compared.
+type shownVPC struct {
+	SubnetIDs        []string `json:"subnetIDs"`
+	SecurityGroupIDs []string `json:"securityGroupIDs"`
+}
+
+// vpcShown returns the VPC configuration of subnets and groups as a plan shows it.
+func vpcShown(subnets, groups []string) shownVPC {
+	set := func(ids []string) []string {
+		return slices.Compact(slices.Sorted(slices.Values(append([]string{}, ids...))))
+	}
+	return shownVPC{SubnetIDs: set(subnets), SecurityGroupIDs: set(groups)}
 }
 
 // sameSet reports whether a and b hold the same strings.

@@ -22,7 +22,7 @@ const publicURLStatement = "FunctionURLAllowPublicAccess"
 // planURL plans the function URL the spec asks for: created, changed to its auth type, invoke
 // mode and CORS, and, for a public URL, the policy statement that opens it; or removed (with
 // the statement) when the spec no longer asks for one. Without a URL in the spec or the status
-// it makes no call.
+// it makes no call. The plan shows the URL's settings when it creates or changes them.
 func (d *driver) planURL(ctx context.Context, plan *managed.Plan, f *v1alpha1.LambdaFunction, name string) error {
 	spec := f.Spec.FunctionURL
 	if spec == nil {
@@ -36,7 +36,7 @@ func (d *driver) planURL(ctx context.Context, plan *managed.Plan, f *v1alpha1.La
 	switch {
 	case awserr.IsNotFound(err):
 		f.Status.FunctionURL = ""
-		plan.Add("functionURL", func(ctx context.Context) error {
+		plan.AddValue("functionURL", "none", urlShown(want), func(ctx context.Context) error {
 			out, err := d.api.CreateFunctionUrlConfig(ctx, &lambda.CreateFunctionUrlConfigInput{FunctionName: aws.String(name),
 				AuthType: want.AuthType, InvokeMode: want.InvokeMode, Cors: want.Cors})
 			if err != nil {
@@ -51,7 +51,7 @@ func (d *driver) planURL(ctx context.Context, plan *managed.Plan, f *v1alpha1.La
 	}
 	f.Status.FunctionURL = aws.ToString(got.FunctionUrl)
 	if got.AuthType != want.AuthType || got.InvokeMode != want.InvokeMode || !sameCORS(got.Cors, want.Cors) {
-		plan.Add("functionURL", func(ctx context.Context) error {
+		plan.AddValue("functionURL", urlShown(got), urlShown(want), func(ctx context.Context) error {
 			_, err := d.api.UpdateFunctionUrlConfig(ctx, &lambda.UpdateFunctionUrlConfigInput{FunctionName: aws.String(name),
 				AuthType: want.AuthType, InvokeMode: want.InvokeMode, Cors: want.Cors})
 			if err != nil {
@@ -86,6 +86,18 @@ func urlConfig(spec *v1alpha1.FunctionURL) *lambda.GetFunctionUrlConfigOutput {
 			ExposeHeaders: c.ExposeHeaders, AllowCredentials: aws.Bool(c.AllowCredentials), MaxAge: aws.Int32(c.MaxAge)}
 	}
 	return out
+}
+
+// shownURL is how a plan shows a function URL's settings.
+type shownURL struct {
+	AuthType   types.FunctionUrlAuthType `json:"authType"`
+	InvokeMode types.InvokeMode          `json:"invokeMode"`
+	CORS       *types.Cors               `json:"cors,omitempty"`
+}
+
+// urlShown returns the settings of a function URL as a plan shows them.
+func urlShown(c *lambda.GetFunctionUrlConfigOutput) shownURL {
+	return shownURL{AuthType: c.AuthType, InvokeMode: c.InvokeMode, CORS: c.Cors}
 }
 
 // sameCORS reports whether two CORS configurations allow the same (nil allows nothing).

@@ -19,7 +19,9 @@ const containerInsights = "containerInsights"
 
 // plan adds to p the calls that bring the cluster's Container Insights setting, capacity
 // providers and default strategy (one PutClusterCapacityProviders call), Service Connect
-// namespace and tags in line with the spec.
+// namespace and tags in line with the spec. The plan shows the providers and the strategy as
+// they are compared (sorted; the strategy as provider/weight/base), and the namespace, compared
+// by ARN while the spec may name it, by name only.
 func (d *driver) plan(p *managed.Plan, c *v1alpha1.ECSCluster, cl types.Cluster, observed, desired map[string]string) {
 	name := cl.ClusterName
 	if want := insights(c); insightsOf(cl) != want {
@@ -29,7 +31,11 @@ func (d *driver) plan(p *managed.Plan, c *v1alpha1.ECSCluster, cl types.Cluster,
 		})
 	}
 	if !managed.SameSet(c.Spec.CapacityProviders, cl.CapacityProviders) || !managed.SameSet(strategyKeys(strategy(c)), strategyKeys(cl.DefaultCapacityProviderStrategy)) {
-		p.AddFields([]string{"capacityProviders", "defaultCapacityProviderStrategy"}, func(ctx context.Context) error {
+		values := map[string]managed.Values{
+			"capacityProviders":               managed.ValuesOf(providerSet(cl.CapacityProviders), providerSet(c.Spec.CapacityProviders)),
+			"defaultCapacityProviderStrategy": managed.ValuesOf(strategyKeys(cl.DefaultCapacityProviderStrategy), strategyKeys(strategy(c))),
+		}
+		p.AddFieldValues([]string{"capacityProviders", "defaultCapacityProviderStrategy"}, values, func(ctx context.Context) error {
 			_, err := d.api.PutClusterCapacityProviders(ctx, &ecs.PutClusterCapacityProvidersInput{
 				Cluster: name, CapacityProviders: append([]string{}, c.Spec.CapacityProviders...), DefaultCapacityProviderStrategy: strategy(c)})
 			return managed.Wrap(err, "put the capacity providers of cluster %s", aws.ToString(name))
@@ -86,6 +92,12 @@ func strategy(c *v1alpha1.ECSCluster) []types.CapacityProviderStrategyItem {
 		out = append(out, types.CapacityProviderStrategyItem{CapacityProvider: aws.String(item.CapacityProvider), Weight: item.Weight, Base: item.Base})
 	}
 	return out
+}
+
+// providerSet is how a plan shows a set of capacity providers: sorted, without repeats, and []
+// for none.
+func providerSet(names []string) []string {
+	return slices.Compact(slices.Sorted(slices.Values(append([]string{}, names...))))
 }
 
 // strategyKeys returns a strategy as comparable strings, one per provider.

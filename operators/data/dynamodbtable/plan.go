@@ -28,25 +28,35 @@ func (d *driver) plan(p *managed.Plan, t *v1alpha1.DynamoDBTable, st *State, des
 		return managed.Wrap(err, "untag table %s", arn)
 	}))
 	if s.TimeToLive != nil && !sameTTL(s.TimeToLive, st.TimeToLive) {
-		p.Add("timeToLive", func(ctx context.Context) error {
+		p.AddValue("timeToLive", ttlOf(st.TimeToLive), *s.TimeToLive, func(ctx context.Context) error {
 			_, err := d.api.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(name),
 				TimeToLiveSpecification: &types.TimeToLiveSpecification{Enabled: aws.Bool(s.TimeToLive.Enabled), AttributeName: ttlAttribute(s.TimeToLive, st.TimeToLive)}})
 			return managed.Wrap(err, "update time to live of table %s", name)
 		})
 	}
 	if s.PointInTimeRecovery != nil && !samePITR(s.PointInTimeRecovery, st.PointInTimeRecovery) {
-		p.Add("pointInTimeRecovery", func(ctx context.Context) error {
+		on := st.PointInTimeRecovery != nil && st.PointInTimeRecovery.PointInTimeRecoveryStatus == types.PointInTimeRecoveryStatusEnabled
+		p.AddValue("pointInTimeRecovery", v1alpha1.DynamoDBToggle{Enabled: on}, *s.PointInTimeRecovery, func(ctx context.Context) error {
 			_, err := d.api.UpdateContinuousBackups(ctx, &dynamodb.UpdateContinuousBackupsInput{TableName: aws.String(name),
 				PointInTimeRecoverySpecification: &types.PointInTimeRecoverySpecification{PointInTimeRecoveryEnabled: aws.Bool(s.PointInTimeRecovery.Enabled)}})
 			return managed.Wrap(err, "update point-in-time recovery of table %s", name)
 		})
 	}
-	in, fields := tableUpdate(s, st.Table, st.KeyARN)
-	p.AddFields(fields, func(ctx context.Context) error {
+	in, fields, values := tableUpdate(s, st.Table, st.KeyARN)
+	p.AddFieldValues(fields, values, func(ctx context.Context) error {
 		in.TableName = aws.String(name)
 		_, err := d.api.UpdateTable(ctx, in)
 		return managed.Wrap(err, "update table %s", name)
 	})
+}
+
+// ttlOf returns the table's time to live in the spec's form, as a plan shows it: the attribute
+// only while expiry is on, as it is compared.
+func ttlOf(got *types.TimeToLiveDescription) v1alpha1.DynamoDBTimeToLive {
+	if got == nil || (got.TimeToLiveStatus != types.TimeToLiveStatusEnabled && got.TimeToLiveStatus != types.TimeToLiveStatusEnabling) {
+		return v1alpha1.DynamoDBTimeToLive{}
+	}
+	return v1alpha1.DynamoDBTimeToLive{Enabled: true, AttributeName: aws.ToString(got.AttributeName)}
 }
 
 // ttlAttribute is the attribute named when turning expiry on or off: AWS wants the current
@@ -58,15 +68,24 @@ func ttlAttribute(want *v1alpha1.DynamoDBTimeToLive, got *types.TimeToLiveDescri
 	return aws.String(want.AttributeName)
 }
 
-// tableUpdate returns the one UpdateTable request to make next and the fields of the spec
-// the table does not match (none when it matches): the request changes the table's own
+// tableUpdate returns the one UpdateTable request to make next, the fields of the spec the
+// table does not match (none when it matches) and the values the plan shows of the billing
+// mode, capacity, table class and deletion protection (the indexes, stream and encryption are
+// compared in parts, so theirs are not shown): the request changes the table's own
 // settings first, else makes the next index change. The fields name indexes that differ even
 // when the request leaves them for a later reconcile. aliasKey is the ARN of the key an alias
 // of the spec's encryption points at.
-func tableUpdate(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription, aliasKey string) (*dynamodb.UpdateTableInput, []string) {
+func tableUpdate(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription, aliasKey string) (*dynamodb.UpdateTableInput, []string, map[string]managed.Values) {
 	indexes, existing := indexUpdate(s, table)
 	in := &dynamodb.UpdateTableInput{}
 	var fields []string
+	values := map[string]managed.Values{}
+	// show records the values of a differing field.
+	show := func(field string, differ bool, current, desired any) {
+		if differ {
+			values[field] = managed.ValuesOf(current, desired)
+		}
+	}
 	settings := false // whether the table's own settings differ
 	differs := func(field string, differ bool) bool {
 		if differ {
@@ -75,8 +94,16 @@ func tableUpdate(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription, a
 		return differ
 	}
 	billing := differs("billingMode", billingMode(table) != types.BillingMode(s.BillingMode))
+	show("billingMode", billing, billingMode(table), types.BillingMode(s.BillingMode))
 	capacity := differs("provisionedThroughput", s.BillingMode == string(types.BillingModeProvisioned) &&
 		!sameThroughput(s.ReadCapacityUnits, s.WriteCapacityUnits, table.ProvisionedThroughput))
+	if capacity {
+		got := table.ProvisionedThroughput
+		if got == nil {
+			got = &types.ProvisionedThroughputDescription{}
+		}
+		show("provisionedThroughput", capacity, capacityShown(got.ReadCapacityUnits, got.WriteCapacityUnits), capacityShown(s.ReadCapacityUnits, s.WriteCapacityUnits))
+	}
 	if billing || capacity {
 		in.BillingMode = types.BillingMode(s.BillingMode)
 		in.ProvisionedThroughput = throughput(s.ReadCapacityUnits, s.WriteCapacityUnits)
@@ -96,14 +123,21 @@ func tableUpdate(s *v1alpha1.DynamoDBTableSpec, table *types.TableDescription, a
 	}
 	if differs("tableClass", s.TableClass != "" && tableClass(table) != types.TableClass(s.TableClass)) {
 		in.TableClass = types.TableClass(s.TableClass)
+		show("tableClass", true, tableClass(table), types.TableClass(s.TableClass))
 	}
 	if differs("deletionProtection", s.DeletionProtection != nil && aws.ToBool(table.DeletionProtectionEnabled) != *s.DeletionProtection) {
 		in.DeletionProtectionEnabled = s.DeletionProtection
+		show("deletionProtection", true, aws.ToBool(table.DeletionProtectionEnabled), *s.DeletionProtection)
 	}
 	if settings || indexes == nil {
-		return in, fields
+		return in, fields, values
 	}
-	return indexes, fields
+	return indexes, fields, values
+}
+
+// capacityShown returns a provisioned capacity as a plan shows it, in the spec's field names.
+func capacityShown(read, write *int64) map[string]int64 {
+	return map[string]int64{"readCapacityUnits": aws.ToInt64(read), "writeCapacityUnits": aws.ToInt64(write)}
 }
 
 // indexUpdate returns the UpdateTable request that makes the next change to the table's global

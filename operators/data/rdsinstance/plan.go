@@ -31,7 +31,8 @@ func (d *driver) planTags(changes *managed.Plan, what, arn string, desired, obse
 // (see plan and applied: the subnet group the operator owns counts as dbSubnetGroupName) and the
 // password when its Secret changed, applied now or in the maintenance window as
 // spec.applyImmediately says. RDS applies the password, backups and deletion protection at once
-// either way. The password's version is recorded once RDS has taken the password.
+// either way. The password's version is recorded once RDS has taken the password. The plan
+// shows the values of the settings (see shown), never the password's.
 func (d *driver) planModify(changes *managed.Plan, i *v1alpha1.RDSInstance, inst *types.DBInstance, pw password) {
 	spec := applied(i)
 	in, fields := plan(spec, inst)
@@ -40,7 +41,7 @@ func (d *driver) planModify(changes *managed.Plan, i *v1alpha1.RDSInstance, inst
 	}
 	id := aws.ToString(inst.DBInstanceIdentifier)
 	in.DBInstanceIdentifier, in.ApplyImmediately = aws.String(id), aws.Bool(i.Spec.ApplyImmediately)
-	changes.AddFields(fields, func(ctx context.Context) error {
+	changes.AddFieldValues(fields, shown(spec, inst), func(ctx context.Context) error {
 		if _, err := d.api.ModifyDBInstance(ctx, in); err != nil {
 			if w := groupError(spec, err); w != nil {
 				return w
@@ -62,12 +63,7 @@ func (d *driver) planModify(changes *managed.Plan, i *v1alpha1.RDSInstance, inst
 // window) does not differ, so it is not sent again on every reconcile. Tags are planned by
 // planTags, the password by planModify.
 func plan(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) (*rds.ModifyDBInstanceInput, []string) {
-	p := inst.PendingModifiedValues
-	if p == nil || s.ApplyImmediately {
-		// With applyImmediately, a change still pending on an available instance (left by an
-		// earlier applyImmediately false) is sent again, so that RDS applies it now.
-		p = &types.PendingModifiedValues{}
-	}
+	p := pending(s, inst)
 	in := &rds.ModifyDBInstanceInput{}
 	var fields []string
 	// change records field and sets it in the request when it differs, and reports whether it does.
@@ -114,6 +110,51 @@ func plan(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) (*rds.ModifyDBIns
 	})
 	change("deletionProtection", s.DeletionProtection != nil && aws.ToBool(inst.DeletionProtection) != *s.DeletionProtection, func() { in.DeletionProtection = s.DeletionProtection })
 	return in, fields
+}
+
+// pending returns the values RDS keeps for the maintenance window that plan takes as the
+// instance's: none with applyImmediately, as a change still pending on an available instance
+// (left by an earlier applyImmediately false) is sent again, so that RDS applies it now.
+func pending(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) *types.PendingModifiedValues {
+	if p := inst.PendingModifiedValues; p != nil && !s.ApplyImmediately {
+		return p
+	}
+	return &types.PendingModifiedValues{}
+}
+
+// shown returns, by field, how a plan shows the settings plan compares: the value the instance
+// has or will have (see plan) and the spec's, in the same form. The parameter and option groups
+// (an instance may be in several, some pending) and Performance Insights (its key named by
+// ARN, key ID or alias) are compared in a normal form, so theirs are not shown.
+func shown(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) map[string]managed.Values {
+	p := pending(s, inst)
+	var port int32
+	if inst.Endpoint != nil {
+		port = target(inst.Endpoint.Port, p.Port)
+	}
+	set := func(ids []string) []string {
+		return slices.Compact(slices.Sorted(slices.Values(append([]string{}, ids...))))
+	}
+	return map[string]managed.Values{
+		"dbInstanceClass":            managed.ValuesOf(target(inst.DBInstanceClass, p.DBInstanceClass), s.DBInstanceClass),
+		"engineVersion":              managed.ValuesOf(target(inst.EngineVersion, p.EngineVersion), s.EngineVersion),
+		"allocatedStorage":           managed.ValuesOf(target(inst.AllocatedStorage, p.AllocatedStorage), s.AllocatedStorage),
+		"maxAllocatedStorage":        managed.ValuesOf(aws.ToInt32(inst.MaxAllocatedStorage), aws.ToInt32(s.MaxAllocatedStorage)),
+		"storageType":                managed.ValuesOf(target(inst.StorageType, p.StorageType), s.StorageType),
+		"iops":                       managed.ValuesOf(target(inst.Iops, p.Iops), aws.ToInt32(s.Iops)),
+		"storageThroughput":          managed.ValuesOf(target(inst.StorageThroughput, p.StorageThroughput), aws.ToInt32(s.StorageThroughput)),
+		"multiAZ":                    managed.ValuesOf(target(inst.MultiAZ, p.MultiAZ), s.MultiAZ),
+		"backupRetentionPeriod":      managed.ValuesOf(target(inst.BackupRetentionPeriod, p.BackupRetentionPeriod), aws.ToInt32(s.BackupRetentionPeriod)),
+		"preferredBackupWindow":      managed.ValuesOf(aws.ToString(inst.PreferredBackupWindow), s.PreferredBackupWindow),
+		"preferredMaintenanceWindow": managed.ValuesOf(aws.ToString(inst.PreferredMaintenanceWindow), s.PreferredMaintenanceWindow),
+		"port":                       managed.ValuesOf(port, aws.ToInt32(s.Port)),
+		"vpcSecurityGroupIDs":        managed.ValuesOf(set(securityGroups(inst)), set(s.VPCSecurityGroupIDs)),
+		"dbSubnetGroupName":          managed.ValuesOf(target(subnetGroup(inst), p.DBSubnetGroupName), s.DBSubnetGroupName),
+		"publiclyAccessible":         managed.ValuesOf(aws.ToBool(inst.PubliclyAccessible), s.PubliclyAccessible),
+		"autoMinorVersionUpgrade":    managed.ValuesOf(aws.ToBool(inst.AutoMinorVersionUpgrade), aws.ToBool(s.AutoMinorVersionUpgrade)),
+		"copyTagsToSnapshot":         managed.ValuesOf(aws.ToBool(inst.CopyTagsToSnapshot), s.CopyTagsToSnapshot),
+		"deletionProtection":         managed.ValuesOf(aws.ToBool(inst.DeletionProtection), aws.ToBool(s.DeletionProtection)),
+	}
 }
 
 // target returns the value a setting will have: its pending value, else its current one.

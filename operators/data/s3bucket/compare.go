@@ -19,7 +19,9 @@ import (
 // named by the spec's JSON names: one call per differing sub-configuration, in the order they
 // are made. The public access block goes before the policy, so that a spec that relaxes the
 // block and adds a public policy is applied in one pass; lifecycle rules, CORS rules and the
-// policy are deleted when the spec has none.
+// policy are deleted when the spec has none. The plan shows the values of versioning, the public
+// access block and object ownership; the encryption (its key compared by ARN, key ID or alias),
+// the rules and the policy are compared in a normal form, so theirs are not shown.
 func (d *driver) compare(b *v1alpha1.S3Bucket, st *State, desiredTags map[string]string) managed.Plan {
 	s, name, bucket := &b.Spec, st.Name, aws.String(st.Name)
 	var p managed.Plan
@@ -27,7 +29,7 @@ func (d *driver) compare(b *v1alpha1.S3Bucket, st *State, desiredTags map[string
 		return d.putTags(ctx, name, desiredTags)
 	})
 	if s.Versioning != nil && s.Versioning.Enabled != (st.Versioning == types.BucketVersioningStatusEnabled) {
-		p.Add("versioning", func(ctx context.Context) error {
+		p.AddValue("versioning", st.Versioning == types.BucketVersioningStatusEnabled, s.Versioning.Enabled, func(ctx context.Context) error {
 			status := types.BucketVersioningStatusSuspended
 			if s.Versioning.Enabled {
 				status = types.BucketVersioningStatusEnabled
@@ -45,7 +47,7 @@ func (d *driver) compare(b *v1alpha1.S3Bucket, st *State, desiredTags map[string
 		})
 	}
 	if s.PublicAccessBlock != nil && !samePublicAccessBlock(s.PublicAccessBlock, st.PublicAccessBlock) {
-		p.Add("publicAccessBlock", func(ctx context.Context) error {
+		p.AddValue("publicAccessBlock", publicAccessBlockOf(st.PublicAccessBlock), *s.PublicAccessBlock, func(ctx context.Context) error {
 			pab := s.PublicAccessBlock
 			_, err := d.api.PutPublicAccessBlock(ctx, &s3.PutPublicAccessBlockInput{Bucket: bucket, PublicAccessBlockConfiguration: &types.PublicAccessBlockConfiguration{
 				BlockPublicAcls: aws.Bool(pab.BlockPublicAcls), IgnorePublicAcls: aws.Bool(pab.IgnorePublicAcls),
@@ -54,7 +56,7 @@ func (d *driver) compare(b *v1alpha1.S3Bucket, st *State, desiredTags map[string
 		})
 	}
 	if s.ObjectOwnership != "" && st.ObjectOwnership != types.ObjectOwnership(s.ObjectOwnership) {
-		p.Add("objectOwnership", func(ctx context.Context) error {
+		p.AddValue("objectOwnership", st.ObjectOwnership, s.ObjectOwnership, func(ctx context.Context) error {
 			_, err := d.api.PutBucketOwnershipControls(ctx, &s3.PutBucketOwnershipControlsInput{Bucket: bucket,
 				OwnershipControls: &types.OwnershipControls{Rules: []types.OwnershipControlsRule{{ObjectOwnership: types.ObjectOwnership(s.ObjectOwnership)}}}})
 			return managed.Wrap(err, "put ownership controls of bucket %s", name)
@@ -134,6 +136,16 @@ func samePublicAccessBlock(want *v1alpha1.S3PublicAccessBlock, got *types.Public
 	}
 	return want.BlockPublicAcls == aws.ToBool(got.BlockPublicAcls) && want.IgnorePublicAcls == aws.ToBool(got.IgnorePublicAcls) &&
 		want.BlockPublicPolicy == aws.ToBool(got.BlockPublicPolicy) && want.RestrictPublicBuckets == aws.ToBool(got.RestrictPublicBuckets)
+}
+
+// publicAccessBlockOf returns the bucket's public access block in the spec's form; a bucket
+// without one blocks nothing.
+func publicAccessBlockOf(got *types.PublicAccessBlockConfiguration) v1alpha1.S3PublicAccessBlock {
+	if got == nil {
+		return v1alpha1.S3PublicAccessBlock{}
+	}
+	return v1alpha1.S3PublicAccessBlock{BlockPublicAcls: aws.ToBool(got.BlockPublicAcls), IgnorePublicAcls: aws.ToBool(got.IgnorePublicAcls),
+		BlockPublicPolicy: aws.ToBool(got.BlockPublicPolicy), RestrictPublicBuckets: aws.ToBool(got.RestrictPublicBuckets)}
 }
 
 // sameLifecycle compares lifecycle rules by ID, whatever their order; S3 applies them all.

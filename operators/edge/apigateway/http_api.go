@@ -133,27 +133,33 @@ func (d *httpDriver) findHTTP(ctx context.Context, o *v1alpha1.APIGateway) (*typ
 
 // planAPI plans UpdateApi for the API's settings that differ from the spec (name,
 // description, CORS, the default endpoint, the route selection expression), and
-// DeleteCorsConfiguration when the spec has no CORS and the API does.
+// DeleteCorsConfiguration when the spec has no CORS and the API does. The plan shows the
+// values of the scalar settings; CORS, compared as sets, by name only.
 func (d *httpDriver) planAPI(o *v1alpha1.APIGateway, api *types.Api, plan *managed.Plan) {
 	id := aws.ToString(api.ApiId)
 	in := &apigatewayv2.UpdateApiInput{ApiId: aws.String(id)}
 	var fields []string
+	values := map[string]managed.Values{}
 	if name := apiName(o); aws.ToString(api.Name) != name {
 		fields, in.Name = append(fields, "name"), aws.String(name)
+		values["name"] = managed.ValuesOf(aws.ToString(api.Name), name)
 	}
 	if aws.ToString(api.Description) != o.Spec.Description {
 		fields, in.Description = append(fields, "description"), aws.String(o.Spec.Description)
+		values["description"] = managed.ValuesOf(aws.ToString(api.Description), o.Spec.Description)
 	}
 	if aws.ToBool(api.DisableExecuteApiEndpoint) != o.Spec.DisableExecuteAPIEndpoint {
 		fields, in.DisableExecuteApiEndpoint = append(fields, "disableExecuteAPIEndpoint"), aws.Bool(o.Spec.DisableExecuteAPIEndpoint)
+		values["disableExecuteAPIEndpoint"] = managed.ValuesOf(aws.ToBool(api.DisableExecuteApiEndpoint), o.Spec.DisableExecuteAPIEndpoint)
 	}
 	if o.Spec.ProtocolType == v1alpha1.ProtocolWebSocket && aws.ToString(api.RouteSelectionExpression) != selection(o) {
 		fields, in.RouteSelectionExpression = append(fields, "routeSelectionExpression"), aws.String(selection(o))
+		values["routeSelectionExpression"] = managed.ValuesOf(aws.ToString(api.RouteSelectionExpression), selection(o))
 	}
 	if want := corsConfig(o.Spec.CORS); want != nil && !sameCORS(want, api.CorsConfiguration) {
 		fields, in.CorsConfiguration = append(fields, "cors"), want
 	}
-	plan.AddFields(fields, func(ctx context.Context) error {
+	plan.AddFieldValues(fields, values, func(ctx context.Context) error {
 		_, err := d.http.UpdateApi(ctx, in)
 		return managed.Wrap(err, "update API %s", id)
 	})

@@ -130,23 +130,27 @@ func (d *restDriver) findREST(ctx context.Context, o *v1alpha1.APIGateway) (*typ
 }
 
 // planRESTAPI plans one UpdateRestApi for the API's name, description and default endpoint
-// switch when they differ from the spec, and reports an endpoint type that differs as a
+// switch when they differ from the spec, showing their values, and reports an endpoint type that differs as a
 // conflict: it is chosen at creation.
 func (d *restDriver) planRESTAPI(o *v1alpha1.APIGateway, obs *managed.Observation[State]) {
 	api := obs.State.REST.API
 	id := aws.ToString(api.Id)
 	var fields []string
+	values := map[string]managed.Values{}
 	var ops []types.PatchOperation
 	if name := apiName(o); aws.ToString(api.Name) != name {
 		fields, ops = append(fields, "name"), append(ops, patchReplace("/name", name))
+		values["name"] = managed.ValuesOf(aws.ToString(api.Name), name)
 	}
 	if aws.ToString(api.Description) != o.Spec.Description {
 		fields, ops = append(fields, "description"), append(ops, patchReplace("/description", o.Spec.Description))
+		values["description"] = managed.ValuesOf(aws.ToString(api.Description), o.Spec.Description)
 	}
 	if api.DisableExecuteApiEndpoint != o.Spec.DisableExecuteAPIEndpoint {
 		fields, ops = append(fields, "disableExecuteAPIEndpoint"), append(ops, patchReplace("/disableExecuteApiEndpoint", fmt.Sprint(o.Spec.DisableExecuteAPIEndpoint)))
+		values["disableExecuteAPIEndpoint"] = managed.ValuesOf(api.DisableExecuteApiEndpoint, o.Spec.DisableExecuteAPIEndpoint)
 	}
-	obs.Changes.AddFields(fields, func(ctx context.Context) error {
+	obs.Changes.AddFieldValues(fields, values, func(ctx context.Context) error {
 		_, err := d.rest.UpdateRestApi(ctx, &apigateway.UpdateRestApiInput{RestApiId: aws.String(id), PatchOperations: ops})
 		return managed.Wrap(err, "update REST API %s", id)
 	})

@@ -45,7 +45,7 @@ func (d *driver) Observe(ctx context.Context, g *v1alpha1.InternetGateway, req m
 	}
 	obs := managed.Observation[State]{Exists: true, State: &State{Gateway: gw}, Ready: attached == g.Spec.VPCID, Tags: tags}
 	if want := g.Spec.VPCID; attached != want {
-		obs.Changes.Add("vpcID", func(ctx context.Context) error {
+		obs.Changes.AddValue("vpcID", attached, want, func(ctx context.Context) error {
 			if err := d.detach(ctx, id, attached); err != nil || want == "" {
 				return err
 			}

@@ -19,7 +19,8 @@ import (
 // then it creates and modifies target groups, creates, modifies and deletes listeners, and
 // last deletes the target groups the spec no longer names (no listener forwards to them any
 // more). It returns, planning nothing, the terminal error of a scheme or a target group
-// setting that differs and cannot change.
+// setting that differs and cannot change. The plan shows the values of the load balancer's
+// own settings; target groups and listeners, changed by several calls each, by name only.
 func (d *driver[O]) plan(p *managed.Plan, v view, st *State, tags map[string]string) error {
 	lb, arn := st.LB, st.LB.LoadBalancerArn
 	if scheme := cmp.Or(v.spec.Scheme, string(types.LoadBalancerSchemeEnumInternetFacing)); string(lb.Scheme) != scheme {
@@ -31,25 +32,30 @@ func (d *driver[O]) plan(p *managed.Plan, v view, st *State, tags map[string]str
 		return err
 	}
 	if !managed.SameSet(v.spec.SubnetIDs, observedSubnets(lb)) {
-		p.Add("subnets", func(ctx context.Context) error {
+		p.AddValue("subnets", sortedSet(observedSubnets(lb)), sortedSet(v.spec.SubnetIDs), func(ctx context.Context) error {
 			_, err := d.api.SetSubnets(ctx, &elb.SetSubnetsInput{LoadBalancerArn: arn, Subnets: v.spec.SubnetIDs})
 			return managed.Wrap(err, "set the subnets of load balancer %s", v.name)
 		})
 	}
 	if wantsGroups(v) && !managed.SameSet(*v.groups, lb.SecurityGroups) {
-		p.Add("securityGroups", func(ctx context.Context) error {
+		p.AddValue("securityGroups", sortedSet(lb.SecurityGroups), sortedSet(*v.groups), func(ctx context.Context) error {
 			_, err := d.api.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: arn, SecurityGroups: *v.groups})
 			return managed.Wrap(err, "set the security groups of load balancer %s", v.name)
 		})
 	}
 	if want := ipAddressType(v); string(lb.IpAddressType) != want {
-		p.Add("ipAddressType", func(ctx context.Context) error {
+		p.AddValue("ipAddressType", lb.IpAddressType, want, func(ctx context.Context) error {
 			_, err := d.api.SetIpAddressType(ctx, &elb.SetIpAddressTypeInput{LoadBalancerArn: arn, IpAddressType: types.IpAddressType(want)})
 			return managed.Wrap(err, "set the IP address type of load balancer %s", v.name)
 		})
 	}
 	if changes := attributeChanges(v.spec.Attributes, st.Attributes); len(changes) > 0 {
-		p.Add("attributes", func(ctx context.Context) error {
+		current, desired := map[string]string{}, map[string]string{}
+		for _, a := range changes {
+			k := aws.ToString(a.Key)
+			current[k], desired[k] = st.Attributes[k], aws.ToString(a.Value)
+		}
+		p.AddValue("attributes", current, desired, func(ctx context.Context) error {
 			_, err := d.api.ModifyLoadBalancerAttributes(ctx, &elb.ModifyLoadBalancerAttributesInput{LoadBalancerArn: arn, Attributes: changes})
 			return managed.Wrap(err, "modify %d attributes of load balancer %s", len(changes), v.name)
 		})
@@ -66,6 +72,11 @@ func (d *driver[O]) plan(p *managed.Plan, v view, st *State, tags map[string]str
 		*p = append(*p, managed.Change{Apply: func(ctx context.Context) error { return d.removeGroups(ctx, v, st, unnamed) }})
 	}
 	return nil
+}
+
+// sortedSet is how a plan shows a set of ids: sorted, without repeats, and [] for none.
+func sortedSet(ids []string) []string {
+	return slices.Compact(slices.Sorted(slices.Values(append([]string{}, ids...))))
 }
 
 // wantsGroups reports whether the spec names security groups (an ALB's; without any, AWS's

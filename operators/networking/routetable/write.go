@@ -3,6 +3,8 @@ package routetable
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -32,13 +34,21 @@ func (d *driver) Create(ctx context.Context, t *v1alpha1.RouteTable, req managed
 
 // planRoutes plans, when the table's routes differ from want, one change that deletes the
 // routes the spec does not have, points the routes whose target changed at the spec's, then
-// creates the missing ones. Local routes are never touched.
+// creates the missing ones. Local routes are never touched. The plan shows the routes that
+// change, by destination: their targets in AWS and in the spec.
 func (d *driver) planRoutes(plan *managed.Plan, id string, want, have routeMap) {
 	create, replace, remove := routeChanges(want, have)
 	if len(create)+len(replace)+len(remove) == 0 {
 		return
 	}
-	plan.Add("routes", func(ctx context.Context) error {
+	current, desired := map[string]string{}, map[string]string{}
+	for _, dest := range slices.Concat(remove, replace) {
+		current[dest.value] = have[dest].id
+	}
+	for _, dest := range slices.Concat(replace, create) {
+		desired[dest.value] = want[dest].id
+	}
+	plan.AddValue("routes", current, desired, func(ctx context.Context) error {
 		for _, dest := range remove {
 			cidr, ipv6, pl := dest.params()
 			_, err := d.api.DeleteRoute(ctx, &ec2.DeleteRouteInput{RouteTableId: aws.String(id), DestinationCidrBlock: cidr, DestinationIpv6CidrBlock: ipv6, DestinationPrefixListId: pl})
@@ -68,13 +78,13 @@ func (d *driver) planRoutes(plan *managed.Plan, id string, want, have routeMap) 
 
 // planAssociations plans, when the table's subnet associations (have, association ids by
 // subnet id) are not the subnets want, one change that disassociates the subnets the spec does
-// not name, then associates the missing ones.
+// not name, then associates the missing ones. The plan shows the associated subnets, sorted.
 func (d *driver) planAssociations(plan *managed.Plan, id string, want []string, have map[string]string) {
 	associate, disassociate := associationChanges(want, have)
 	if len(associate)+len(disassociate) == 0 {
 		return
 	}
-	plan.Add("associations", func(ctx context.Context) error {
+	plan.AddValue("associations", slices.Sorted(maps.Keys(have)), slices.Sorted(slices.Values(append([]string{}, want...))), func(ctx context.Context) error {
 		if err := d.disassociate(ctx, id, disassociate); err != nil {
 			return err
 		}

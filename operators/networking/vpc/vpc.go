@@ -65,23 +65,26 @@ func (d *driver) attribute(ctx context.Context, id string, name types.VpcAttribu
 }
 
 // planDNS plans setting the DNS attributes that differ from the spec (support and hostnames
-// are what VPC id has), one ModifyVpcAttribute each, as the API takes them. DNS hostnames
-// need DNS support: support is turned on first and off last.
+// are what VPC id has), one ModifyVpcAttribute each, as the API takes them, and shows their
+// values. DNS hostnames need DNS support: support is turned on first and off last.
 func (d *driver) planDNS(plan *managed.Plan, id string, v *v1alpha1.VPC, support, hostnames bool) {
 	var fields []string
+	values := map[string]managed.Values{}
 	var calls []*ec2.ModifyVpcAttributeInput
 	if want := aws.ToBool(v.Spec.EnableDNSSupport); want != support {
 		fields = append(fields, "enableDnsSupport")
+		values["enableDnsSupport"] = managed.ValuesOf(support, want)
 		calls = append(calls, &ec2.ModifyVpcAttributeInput{VpcId: aws.String(id), EnableDnsSupport: &types.AttributeBooleanValue{Value: aws.Bool(want)}})
 	}
 	if want := aws.ToBool(v.Spec.EnableDNSHostnames); want != hostnames {
 		fields = append(fields, "enableDnsHostnames")
+		values["enableDnsHostnames"] = managed.ValuesOf(hostnames, want)
 		calls = append(calls, &ec2.ModifyVpcAttributeInput{VpcId: aws.String(id), EnableDnsHostnames: &types.AttributeBooleanValue{Value: aws.Bool(want)}})
 	}
 	if len(calls) == 2 && !aws.ToBool(v.Spec.EnableDNSSupport) {
 		calls[0], calls[1] = calls[1], calls[0] // support off after hostnames
 	}
-	plan.AddFields(fields, func(ctx context.Context) error {
+	plan.AddFieldValues(fields, values, func(ctx context.Context) error {
 		for _, in := range calls {
 			if _, err := d.api.ModifyVpcAttribute(ctx, in); err != nil {
 				return managed.Wrap(err, "modify the attributes of VPC %s", id)

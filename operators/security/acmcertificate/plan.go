@@ -42,7 +42,7 @@ func (d *driver) planTransparency(plan *managed.Plan, c *v1alpha1.ACMCertificate
 		return
 	}
 	arn := aws.ToString(cert.CertificateArn)
-	plan.Add("certificateTransparencyLoggingPreference", func(ctx context.Context) error {
+	plan.AddValue("certificateTransparencyLoggingPreference", cert.Options.CertificateTransparencyLoggingPreference, want, func(ctx context.Context) error {
 		_, err := d.api.UpdateCertificateOptions(ctx, &acm.UpdateCertificateOptionsInput{CertificateArn: aws.String(arn),
 			Options: &types.CertificateOptions{CertificateTransparencyLoggingPreference: want}})
 		return managed.Wrap(err, "set the transparency logging preference of certificate %s", arn)

@@ -16,6 +16,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/api/targets"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/policy"
 	"github.com/runner-codes/infra-operator/shared/provider"
@@ -46,6 +48,13 @@ func Kind(t Tunables) managed.Kind[*v1alpha1.IAMRole, State] {
 		ReadyIn: t.Propagation,
 		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.IAMRole) managed.Driver[*v1alpha1.IAMRole, State] {
 			return &driver{api: provider.Client(s, "iam", func(c aws.Config) *iam.Client { return iam.NewFromConfig(c) }), propagation: t.Propagation}
+		},
+		// The policies policyRefs name are attached like those of managedPolicyARNs: their
+		// ARNs join that list in memory, before the guard checks it and Observe compares it.
+		References: []managed.Ref[*v1alpha1.IAMRole]{
+			managed.List(targets.IAMPolicy, "spec.policyRefs", "", func(r *v1alpha1.IAMRole) ([]shared.Reference, *shared.Selector, *[]string) {
+				return r.Spec.PolicyRefs, nil, &r.Spec.ManagedPolicyARNs
+			}),
 		},
 		Validate: validate,
 		Guard:    guard,

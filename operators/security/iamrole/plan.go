@@ -16,7 +16,8 @@ import (
 const defaultSessionDuration = 3600
 
 // plan plans the changes of the role: its settings, trust policy, permissions boundary and
-// tags, its managed and inline policies as sets, and its instance profile.
+// tags, its managed and inline policies as sets, and its instance profile. Policy documents
+// are compared by meaning (see policy.Equivalent), so the plan shows no values for them.
 func (d *driver) plan(plan *managed.Plan, r *v1alpha1.IAMRole, st *State, tags map[string]string) error {
 	name, role := r.Spec.RoleName, st.Role
 	duration := r.Spec.MaxSessionDuration
@@ -24,14 +25,17 @@ func (d *driver) plan(plan *managed.Plan, r *v1alpha1.IAMRole, st *State, tags m
 		duration = defaultSessionDuration
 	}
 	var fields []string
+	values := map[string]managed.Values{}
 	if aws.ToString(role.Description) != r.Spec.Description {
 		fields = append(fields, "description")
+		values["description"] = managed.ValuesOf(aws.ToString(role.Description), r.Spec.Description)
 	}
 	if aws.ToInt32(role.MaxSessionDuration) != duration {
 		fields = append(fields, "maxSessionDuration")
+		values["maxSessionDuration"] = managed.ValuesOf(aws.ToInt32(role.MaxSessionDuration), duration)
 	}
 	if len(fields) > 0 {
-		plan.AddFields(fields, func(ctx context.Context) error {
+		plan.AddFieldValues(fields, values, func(ctx context.Context) error {
 			_, err := d.api.UpdateRole(ctx, &iam.UpdateRoleInput{RoleName: aws.String(name), Description: aws.String(r.Spec.Description),
 				MaxSessionDuration: aws.Int32(duration)})
 			return managed.Wrap(err, "update role %s", name)
@@ -70,7 +74,7 @@ func (d *driver) planBoundary(plan *managed.Plan, r *v1alpha1.IAMRole, st *State
 	if want == got {
 		return
 	}
-	plan.Add("permissionsBoundary", func(ctx context.Context) error {
+	plan.AddValue("permissionsBoundary", got, want, func(ctx context.Context) error {
 		var err error
 		if want == "" {
 			_, err = d.api.DeleteRolePermissionsBoundary(ctx, &iam.DeleteRolePermissionsBoundaryInput{RoleName: aws.String(name)})
@@ -99,7 +103,7 @@ func (d *driver) planManaged(plan *managed.Plan, r *v1alpha1.IAMRole, st *State)
 	if len(attach)+len(detach) == 0 {
 		return
 	}
-	plan.Add("managedPolicyARNs", func(ctx context.Context) error {
+	plan.AddValue("managedPolicyARNs", sorted(st.Attached), sorted(r.Spec.ManagedPolicyARNs), func(ctx context.Context) error {
 		for _, arn := range detach {
 			if _, err := d.api.DetachRolePolicy(ctx, &iam.DetachRolePolicyInput{RoleName: aws.String(name), PolicyArn: aws.String(arn)}); err != nil {
 				return managed.Wrap(err, "detach policy %s from role %s", arn, name)
@@ -112,6 +116,11 @@ func (d *driver) planManaged(plan *managed.Plan, r *v1alpha1.IAMRole, st *State)
 		}
 		return nil
 	})
+}
+
+// sorted is how a plan shows a set of names: sorted, and [] for none.
+func sorted(names []string) []string {
+	return slices.Sorted(slices.Values(append([]string{}, names...)))
 }
 
 // planInline plans putting the spec's inline policies that are missing or say something else,

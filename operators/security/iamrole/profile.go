@@ -15,12 +15,13 @@ import (
 
 // planProfile plans the instance profile of the role's name: created (with the tags) and given
 // the role when the spec asks for one, emptied and deleted when it no longer does and the
-// profile is this object's.
+// profile is this object's. The plan shows whether the profile exists, except when it exists
+// without the role, which the spec's flag does not tell apart.
 func (d *driver) planProfile(plan *managed.Plan, r *v1alpha1.IAMRole, st *State, tags map[string]string) {
 	name, p := r.Spec.RoleName, st.Profile
 	switch {
 	case r.Spec.InstanceProfile && p == nil:
-		plan.Add("instanceProfile", func(ctx context.Context) error {
+		plan.AddValue("instanceProfile", false, true, func(ctx context.Context) error {
 			_, err := d.api.CreateInstanceProfile(ctx, &iam.CreateInstanceProfileInput{InstanceProfileName: aws.String(name), Path: st.Role.Path, Tags: tagList(tags)})
 			if err != nil && awserr.Code(err) != "EntityAlreadyExists" {
 				return managed.Wrap(err, "create instance profile %s", name)
@@ -30,7 +31,7 @@ func (d *driver) planProfile(plan *managed.Plan, r *v1alpha1.IAMRole, st *State,
 	case r.Spec.InstanceProfile && !holds(p, name):
 		plan.Add("instanceProfile", func(ctx context.Context) error { return d.addRole(ctx, name) })
 	case !r.Spec.InstanceProfile && p != nil && managed.OwnedBy(r, tagMap(p.Tags)):
-		plan.Add("instanceProfile", func(ctx context.Context) error { return d.deleteProfile(ctx, p) })
+		plan.AddValue("instanceProfile", true, false, func(ctx context.Context) error { return d.deleteProfile(ctx, p) })
 	}
 }
 

@@ -56,7 +56,7 @@ func (d *driver) planAliases(ctx context.Context, obs *managed.Observation[State
 	if len(remove)+len(create)+len(move) == 0 {
 		return nil
 	}
-	obs.Changes.Add("aliases", func(ctx context.Context) error {
+	obs.Changes.AddValue("aliases", aliasList(have), aliasList(k.Spec.Aliases), func(ctx context.Context) error {
 		if err := d.deleteAliases(ctx, remove); err != nil {
 			return err
 		}
@@ -96,4 +96,9 @@ func (d *driver) deleteAliases(ctx context.Context, names []string) error {
 		}
 	}
 	return nil
+}
+
+// aliasList is how a plan shows a set of aliases: sorted, and [] for none.
+func aliasList(aliases []string) []string {
+	return slices.Sorted(slices.Values(append([]string{}, aliases...)))
 }

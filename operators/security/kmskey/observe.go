@@ -72,7 +72,7 @@ func (d *driver) Observe(ctx context.Context, k *v1alpha1.KMSKey, req managed.Re
 	}
 	if scheduled(key.KeyState) {
 		obs.Message = fmt.Sprintf("key %s is %s: its deletion was scheduled outside the operator", id, key.KeyState)
-		obs.Changes.Add("keyState", func(ctx context.Context) error { return d.restore(ctx, k, id) })
+		obs.Changes.AddValue("keyState", key.KeyState, restoredState(k), func(ctx context.Context) error { return d.restore(ctx, k, id) })
 		return obs, nil
 	}
 	if err := d.read(ctx, k, obs.State); err != nil {

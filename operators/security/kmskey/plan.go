@@ -24,13 +24,13 @@ func (d *driver) plan(ctx context.Context, obs *managed.Observation[State], k *v
 	st, plan := obs.State, &obs.Changes
 	id, key := aws.ToString(st.Key.KeyId), st.Key
 	if enabled(k) && key.KeyState == types.KeyStateDisabled {
-		plan.Add("enabled", func(ctx context.Context) error {
+		plan.AddValue("enabled", false, true, func(ctx context.Context) error {
 			_, err := d.api.EnableKey(ctx, &kms.EnableKeyInput{KeyId: aws.String(id)})
 			return managed.Wrap(err, "enable key %s", id)
 		})
 	}
 	if aws.ToString(key.Description) != k.Spec.Description {
-		plan.Add("description", func(ctx context.Context) error {
+		plan.AddValue("description", aws.ToString(key.Description), k.Spec.Description, func(ctx context.Context) error {
 			_, err := d.api.UpdateKeyDescription(ctx, &kms.UpdateKeyDescriptionInput{KeyId: aws.String(id), Description: aws.String(k.Spec.Description)})
 			return managed.Wrap(err, "update the description of key %s", id)
 		})
@@ -53,7 +53,7 @@ func (d *driver) plan(ctx context.Context, obs *managed.Observation[State], k *v
 		return err
 	}
 	if !enabled(k) && key.KeyState == types.KeyStateEnabled {
-		plan.Add("enabled", func(ctx context.Context) error {
+		plan.AddValue("enabled", true, false, func(ctx context.Context) error {
 			_, err := d.api.DisableKey(ctx, &kms.DisableKeyInput{KeyId: aws.String(id)})
 			return managed.Wrap(err, "disable key %s", id)
 		})
@@ -81,11 +81,11 @@ func (d *driver) planRotation(plan *managed.Plan, k *v1alpha1.KMSKey, st *State)
 		return managed.Terminal(condition.ReasonInvalidSpec, "the automatic rotation of key %s differs from the spec, and KMS changes the rotation of "+
 			"an enabled key only; set spec.enabled to true to change it (or give enableKeyRotation and rotationPeriodInDays the key's settings)", id)
 	}
-	field := "rotationPeriodInDays"
+	field, current, desired := "rotationPeriodInDays", any(aws.ToInt32(got.RotationPeriodInDays)), any(period)
 	if want != got.KeyRotationEnabled {
-		field = "enableKeyRotation"
+		field, current, desired = "enableKeyRotation", got.KeyRotationEnabled, want
 	}
-	plan.Add(field, func(ctx context.Context) error {
+	plan.AddValue(field, current, desired, func(ctx context.Context) error {
 		if !want {
 			_, err := d.api.DisableKeyRotation(ctx, &kms.DisableKeyRotationInput{KeyId: aws.String(id)})
 			return managed.Wrap(err, "turn off the rotation of key %s", id)

@@ -71,3 +71,12 @@ func (d *driver) restore(ctx context.Context, k *v1alpha1.KMSKey, id string) err
 	_, err := d.api.EnableKey(ctx, &kms.EnableKeyInput{KeyId: aws.String(id)})
 	return managed.Wrap(err, "enable key %s", id)
 }
+
+// restoredState is the state restore leaves the key in, as a plan shows it: enabled when the
+// spec wants it enabled, else disabled.
+func restoredState(k *v1alpha1.KMSKey) types.KeyState {
+	if enabled(k) {
+		return types.KeyStateEnabled
+	}
+	return types.KeyStateDisabled
+}

@@ -12,17 +12,20 @@ import (
 )
 
 // plan plans the changes of the secret: its description and KMS key, its value, its rotation,
-// its replicas and its tags.
+// its replicas and its tags. The plan shows the description's values; the KMS key is compared
+// by ARN, key ID or alias (see sameKey), so its values, in different forms, are not shown.
 func (d *driver) plan(plan *managed.Plan, s *v1alpha1.SecretsManagerSecret, out *secretsmanager.DescribeSecretOutput, want *value, tags map[string]string) {
 	arn, name := out.ARN, s.Spec.SecretName
 	var fields []string
+	values := map[string]managed.Values{}
 	if aws.ToString(out.Description) != s.Spec.Description {
 		fields = append(fields, "description")
+		values["description"] = managed.ValuesOf(aws.ToString(out.Description), s.Spec.Description)
 	}
 	if !sameKey(s.Spec.KMSKeyID, aws.ToString(out.KmsKeyId)) {
 		fields = append(fields, "kmsKeyID")
 	}
-	plan.AddFields(fields, func(ctx context.Context) error {
+	plan.AddFieldValues(fields, values, func(ctx context.Context) error {
 		key := s.Spec.KMSKeyID
 		if key == "" {
 			key = defaultKey

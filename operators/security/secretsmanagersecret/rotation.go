@@ -12,12 +12,14 @@ import (
 )
 
 // planRotation plans turning rotation on (rotating at once, as AWS does by default when it is
-// turned on), changing its function or schedule (without rotating), or turning it off.
+// turned on), changing its function or schedule (without rotating), or turning it off. The plan
+// shows the values of rotationEnabled and rotationLambdaARN; the rules are compared only in
+// what the spec gives (see sameRules), so theirs are not shown.
 func (d *driver) planRotation(plan *managed.Plan, s *v1alpha1.SecretsManagerSecret, out *secretsmanager.DescribeSecretOutput) {
 	arn, name, on := out.ARN, s.Spec.SecretName, aws.ToBool(out.RotationEnabled)
 	if !s.Spec.RotationEnabled {
 		if on {
-			plan.Add("rotationEnabled", func(ctx context.Context) error {
+			plan.AddValue("rotationEnabled", true, false, func(ctx context.Context) error {
 				_, err := d.api.CancelRotateSecret(ctx, &secretsmanager.CancelRotateSecretInput{SecretId: arn})
 				return managed.Wrap(err, "turn off the rotation of secret %s", name)
 			})
@@ -25,16 +27,19 @@ func (d *driver) planRotation(plan *managed.Plan, s *v1alpha1.SecretsManagerSecr
 		return
 	}
 	var fields []string
+	values := map[string]managed.Values{}
 	if !on {
 		fields = append(fields, "rotationEnabled")
+		values["rotationEnabled"] = managed.ValuesOf(false, true)
 	}
 	if aws.ToString(out.RotationLambdaARN) != s.Spec.RotationLambdaARN {
 		fields = append(fields, "rotationLambdaARN")
+		values["rotationLambdaARN"] = managed.ValuesOf(aws.ToString(out.RotationLambdaARN), s.Spec.RotationLambdaARN)
 	}
 	if !sameRules(s.Spec.RotationRules, out.RotationRules) {
 		fields = append(fields, "rotationRules")
 	}
-	plan.AddFields(fields, func(ctx context.Context) error {
+	plan.AddFieldValues(fields, values, func(ctx context.Context) error {
 		in := &secretsmanager.RotateSecretInput{SecretId: arn, RotationLambdaARN: aws.String(s.Spec.RotationLambdaARN), RotationRules: rules(s.Spec.RotationRules)}
 		if on {
 			in.RotateImmediately = aws.Bool(false)

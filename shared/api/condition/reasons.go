@@ -173,6 +173,9 @@ const (
 	ReasonConfigMapNotFound = "ConfigMapNotFound"
 	// ReasonFunctionFailed says AWS reports the Lambda function, or its last update, as failed.
 	ReasonFunctionFailed = "FunctionFailed"
+	// ReasonSourcePermissionsMissing says Lambda refused an event source mapping because the
+	// function's execution role may not read the source (sqs:ReceiveMessage, a stream's reads).
+	ReasonSourcePermissionsMissing = "SourcePermissionsMissing"
 	// ReasonEnvironmentTooLarge says a Lambda function's environment variables, Secret values
 	// included, are over the 4 KB Lambda allows; it names the size, never a value.
 	ReasonEnvironmentTooLarge = "EnvironmentTooLarge"
@@ -230,4 +233,11 @@ const (
 	// ReasonRoleNotPassable says a field that passes a role to a service names a role the
 	// namespace may not pass.
 	ReasonRoleNotPassable = "RoleNotPassable"
+	// ReasonPolicyDocumentDenied says a customer managed policy (IAMPolicy) allows what the
+	// inline policy rules refuse: "*", "iam:*", NotAction, lifting a permissions boundary, or an
+	// escalation action on every resource.
+	ReasonPolicyDocumentDenied = "PolicyDocumentDenied"
+	// ReasonDeleteConflict says IAM refuses to delete an entity that others still use: a
+	// managed policy attached to a role, user or group. The deletion waits until it is free.
+	ReasonDeleteConflict = "DeleteConflict"
 )

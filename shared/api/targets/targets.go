@@ -62,6 +62,10 @@ var (
 	// S3Bucket resolves to the bucket's name, from which the bucket's ARN and regional domain
 	// name follow (a CloudFront distribution's S3 origin).
 	S3Bucket = Target{Kind: "S3Bucket", Family: "data", ID: []string{"status", "bucketName"}}
+	// DynamoDBTableStream resolves to the ARN of the table's latest stream, for the event
+	// source mappings that read it: a table whose stream is not enabled has none, and is
+	// waited for.
+	DynamoDBTableStream = Target{Kind: "DynamoDBTable", Family: "data", ID: []string{"status", "streamARN"}}
 )
 
 // Kinds of the messaging family that references may name.
@@ -74,6 +78,11 @@ var (
 var (
 	// IAMRole resolves to the role's ARN.
 	IAMRole = Target{Kind: "IAMRole", Family: "security", ID: []string{"status", "arn"}}
+	// IAMRoleName resolves to the role's name, for the fields IAM takes a role name in (an
+	// IAMInstanceProfile's roleRef).
+	IAMRoleName = Target{Kind: "IAMRole", Family: "security", ID: []string{"status", "roleName"}}
+	// IAMPolicy resolves to the customer managed policy's ARN (an IAMRole's policyRefs).
+	IAMPolicy = Target{Kind: "IAMPolicy", Family: "security", ID: []string{"status", "arn"}}
 	// KMSKey resolves to the key's ARN, which every service that encrypts with a customer
 	// managed key accepts in place of its id.
 	KMSKey = Target{Kind: "KMSKey", Family: "security", ID: []string{"status", "arn"}}

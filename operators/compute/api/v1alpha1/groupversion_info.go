@@ -19,6 +19,8 @@ var (
 			&EC2Instance{}, &EC2InstanceList{},
 			&LambdaFunction{}, &LambdaFunctionList{},
 			&EKSCluster{}, &EKSClusterList{},
+			&LambdaEventSourceMapping{}, &LambdaEventSourceMappingList{},
+			&LambdaAlias{}, &LambdaAliasList{},
 		)
 		return nil
 	})

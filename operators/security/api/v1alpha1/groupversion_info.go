@@ -20,6 +20,8 @@ var (
 			&SecretsManagerSecret{}, &SecretsManagerSecretList{},
 			&ACMCertificate{}, &ACMCertificateList{},
 			&KMSKey{}, &KMSKeyList{},
+			&IAMPolicy{}, &IAMPolicyList{},
+			&IAMInstanceProfile{}, &IAMInstanceProfileList{},
 		)
 		return nil
 	})

@@ -43,6 +43,13 @@ type IAMRoleSpec struct {
 	// +kubebuilder:validation:items:Pattern=`^arn:aws[a-z-]*:iam::(aws|\d{12}):policy/`
 	ManagedPolicyARNs []string `json:"managedPolicyARNs,omitempty"`
 
+	// PolicyRefs name IAMPolicy objects of this namespace whose customer managed policies are
+	// attached to the role, with managedPolicyARNs (the same set, the same guardrail check); the
+	// role waits until each is Ready.
+	// +optional
+	// +kubebuilder:validation:MaxItems=20
+	PolicyRefs []shared.Reference `json:"policyRefs,omitempty"`
+
 	// InlinePolicies are the role's inline policies, as a set by name: one added outside the
 	// operator is deleted.
 	// +optional
