@@ -160,13 +160,14 @@ func container(t *testing.T, u *unstructured.Unstructured) corev1.Container {
 
 // referenced are the kinds of other families that each family's references name.
 var referenced = map[string][]string{
-	"compute":    {"subnets", "securitygroups", "iamroles", "sqsqueues", "dynamodbtables"},
+	"compute":    {"subnets", "securitygroups", "iamroles", "iaminstanceprofiles", "sqsqueues", "dynamodbtables"},
 	"data":       {"kmskeys", "subnets", "securitygroups"},
 	"messaging":  {"kmskeys"},
 	"networking": {"acmcertificates"},
 	"edge":       {"albs", "nlbs", "acmcertificates", "s3buckets", "lambdafunctions", "subnets", "securitygroups"},
 	"containers": {"kmskeys"},
 	"caching":    {"subnets", "securitygroups"},
+	"security":   {"eksclusters"},
 }
 
 // checkRBAC checks that the ClusterRole grants the family's kinds, AWSProviders and

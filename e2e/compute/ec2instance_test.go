@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"net/netip"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -91,15 +92,26 @@ func newInstance(ns, name, subnet string, mutate func(*v1alpha1.EC2Instance)) *v
 	return o
 }
 
-// TestEC2InstanceReferences applies the web server placed by references: the instance waits
-// for its subnet and security group, then runs in them with a public address.
+// TestEC2InstanceReferences applies the web server placed by references, with the security
+// family's examples of its role and instance profile: the instance waits for its subnet,
+// security group and instance profile, then runs in them with a public address and the profile.
 func TestEC2InstanceReferences(t *testing.T) {
 	h := start(t)
 	ns := h.env.Namespace(t)
 	h.provider(t, ns, "production-aws")
 	h.apply(t, "ec2instance-with-references.yaml", ns)
+	for _, file := range []string{"iamrole-ec2.yaml", "iaminstanceprofile.yaml"} {
+		// The security examples name namespace default; these go into the test's.
+		for _, o := range kubetest.SeedObjects(t, filepath.Join("..", "..", "examples", "security", file)) {
+			o.SetNamespace(ns)
+			kubetest.Create(t, h.c, o)
+		}
+	}
 	o := kubetest.WaitReady(t, h.c, &v1alpha1.EC2Instance{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "web-server-refs"}})
 	i := h.instance(t, o.Status.InstanceID)
+	if i.IamInstanceProfile == nil || !strings.HasSuffix(aws.ToString(i.IamInstanceProfile.Arn), ":instance-profile/production-web-server-profile") {
+		t.Errorf("the instance runs with profile %+v, want production-web-server-profile", i.IamInstanceProfile)
+	}
 	if !strings.HasPrefix(o.Status.PrivateIP, "10.20.1.") || o.Status.PublicIP == "" || len(i.SecurityGroups) != 1 ||
 		aws.ToString(i.SecurityGroups[0].GroupName) != "web-http" {
 		t.Errorf("the instance is at %s/%s with groups %+v", o.Status.PrivateIP, o.Status.PublicIP, i.SecurityGroups)

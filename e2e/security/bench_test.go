@@ -37,6 +37,7 @@ func BenchmarkSeedExamples(b *testing.B) {
 		{"acmcertificate-imported.yaml", &v1alpha1.ACMCertificate{ObjectMeta: seedMeta("internal-cert")}, "ACM"},
 		{"iampolicy.yaml", &v1alpha1.IAMPolicy{ObjectMeta: seedMeta("app-bucket-read")}, "IAM"},
 		{"iaminstanceprofile.yaml", &v1alpha1.IAMInstanceProfile{ObjectMeta: seedMeta("web-server-profile")}, "IAM"},
+		{"iamoidcprovider.yaml", &v1alpha1.IAMOIDCProvider{ObjectMeta: seedMeta("production-cluster-oidc")}, "IAM"},
 	} {
 		b.Run(tc.file, func(b *testing.B) {
 			if b.N > 1 {

@@ -32,6 +32,8 @@ const (
 	diffPrincipal = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":"*","Action":"s3:GetObject","Resource":"*"}]}`
 	diffResource  = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Service":"ec2.amazonaws.com"},"Action":"sts:AssumeRole","Resource":"*"}]}`
 	diffSSM       = "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore"
+	diffIssuer    = "https://oidc.diff.example.com/id/ABC"
+	diffThumb     = "9e99a48a9960b14926bb7f3b02e22da2b0ab7280"
 )
 
 // arnTail returns an IAM ARN without its account, which differs between the sides (the emulator's
@@ -98,6 +100,9 @@ func identitySteps() []step[*identity] {
 		}
 	}
 	east := func(c *identity) *iam.Client { return c.iam }
+	oidcARN := func(c *identity) *string {
+		return aws.String("arn:aws:iam::" + c.account + ":oidc-provider/" + strings.TrimPrefix(diffIssuer, "https://"))
+	}
 	west := func(c *identity) *iam.Client { return c.west }
 	createPolicy := func(name, doc string) func(c *identity) outcome {
 		return func(c *identity) outcome {
@@ -464,6 +469,90 @@ func identitySteps() []step[*identity] {
 		}},
 		{"DeleteRole", deleteRole(app)},
 		{"DeleteRoleAgain", deleteRole(app)},
+		{"CreateOIDCProvider", func(c *identity) outcome {
+			out, err := c.iam.CreateOpenIDConnectProvider(ctx, &iam.CreateOpenIDConnectProviderInput{Url: aws.String(diffIssuer),
+				ClientIDList: []string{"sts.amazonaws.com"}, ThumbprintList: []string{diffThumb}, Tags: []iamtypes.Tag{tag("team", "diff")}})
+			if err != nil {
+				return observe(err, nil)
+			}
+			return observe(nil, map[string]string{"arn": arnTail(out.OpenIDConnectProviderArn)})
+		}},
+		{"CreateOIDCProviderAgain", func(c *identity) outcome {
+			_, err := c.iam.CreateOpenIDConnectProvider(ctx, &iam.CreateOpenIDConnectProviderInput{Url: aws.String(diffIssuer)})
+			return observe(err, nil)
+		}},
+		{"CreateOIDCProviderHTTP", func(c *identity) outcome {
+			_, err := c.iam.CreateOpenIDConnectProvider(ctx, &iam.CreateOpenIDConnectProviderInput{Url: aws.String("http://issuer.diff.example.com")})
+			return observe(err, nil)
+		}},
+		{"CreateOIDCProviderLongURL", func(c *identity) outcome {
+			_, err := c.iam.CreateOpenIDConnectProvider(ctx, &iam.CreateOpenIDConnectProviderInput{Url: aws.String("https://" + strings.Repeat("a", 250))})
+			return observe(err, nil)
+		}},
+		{"CreateOIDCProviderSixThumbprints", func(c *identity) outcome {
+			_, err := c.iam.CreateOpenIDConnectProvider(ctx, &iam.CreateOpenIDConnectProviderInput{Url: aws.String("https://six.diff.example.com"),
+				ThumbprintList: []string{diffThumb, diffThumb, diffThumb, diffThumb, diffThumb, diffThumb}})
+			return observe(err, nil)
+		}},
+		{"AddOIDCClientID", func(c *identity) outcome {
+			_, err := c.iam.AddClientIDToOpenIDConnectProvider(ctx, &iam.AddClientIDToOpenIDConnectProviderInput{OpenIDConnectProviderArn: oidcARN(c), ClientID: aws.String("diff-app")})
+			return observe(err, nil)
+		}},
+		{"RemoveOIDCClientID", func(c *identity) outcome {
+			_, err := c.iam.RemoveClientIDFromOpenIDConnectProvider(ctx, &iam.RemoveClientIDFromOpenIDConnectProviderInput{OpenIDConnectProviderArn: oidcARN(c), ClientID: aws.String("sts.amazonaws.com")})
+			return observe(err, nil)
+		}},
+		{"UpdateOIDCThumbprint", func(c *identity) outcome {
+			_, err := c.iam.UpdateOpenIDConnectProviderThumbprint(ctx, &iam.UpdateOpenIDConnectProviderThumbprintInput{OpenIDConnectProviderArn: oidcARN(c),
+				ThumbprintList: []string{strings.Repeat("ab", 20)}})
+			return observe(err, nil)
+		}},
+		{"TagOIDCProvider", func(c *identity) outcome {
+			_, err := c.iam.TagOpenIDConnectProvider(ctx, &iam.TagOpenIDConnectProviderInput{OpenIDConnectProviderArn: oidcARN(c), Tags: []iamtypes.Tag{tag("env", "diff")}})
+			return observe(err, nil)
+		}},
+		{"UntagOIDCProvider", func(c *identity) outcome {
+			_, err := c.iam.UntagOpenIDConnectProvider(ctx, &iam.UntagOpenIDConnectProviderInput{OpenIDConnectProviderArn: oidcARN(c), TagKeys: []string{"team"}})
+			return observe(err, nil)
+		}},
+		{"GetOIDCProvider", func(c *identity) outcome {
+			out, err := c.iam.GetOpenIDConnectProvider(ctx, &iam.GetOpenIDConnectProviderInput{OpenIDConnectProviderArn: oidcARN(c)})
+			if err != nil {
+				return observe(err, nil)
+			}
+			return observe(nil, map[string]string{"url": aws.ToString(out.Url), "clients": strings.Join(out.ClientIDList, ","),
+				"thumbprints": strings.Join(out.ThumbprintList, ","), "tags": strconv.Itoa(len(out.Tags))})
+		}},
+		{"ListOIDCProviderTags", func(c *identity) outcome {
+			out, err := c.iam.ListOpenIDConnectProviderTags(ctx, &iam.ListOpenIDConnectProviderTagsInput{OpenIDConnectProviderArn: oidcARN(c)})
+			if err != nil {
+				return observe(err, nil)
+			}
+			var keys []string
+			for _, t := range out.Tags {
+				keys = append(keys, aws.ToString(t.Key))
+			}
+			return observe(nil, map[string]string{"keys": strings.Join(keys, ",")})
+		}},
+		{"ListOIDCProviders", func(c *identity) outcome {
+			out, err := c.iam.ListOpenIDConnectProviders(ctx, &iam.ListOpenIDConnectProvidersInput{})
+			if err != nil {
+				return observe(err, nil)
+			}
+			var arns []string
+			for _, p := range out.OpenIDConnectProviderList {
+				arns = append(arns, arnTail(p.Arn))
+			}
+			return observe(nil, map[string]string{"arns": strings.Join(arns, ",")})
+		}},
+		{"DeleteOIDCProvider", func(c *identity) outcome {
+			_, err := c.iam.DeleteOpenIDConnectProvider(ctx, &iam.DeleteOpenIDConnectProviderInput{OpenIDConnectProviderArn: oidcARN(c)})
+			return observe(err, nil)
+		}},
+		{"GetDeletedOIDCProvider", func(c *identity) outcome {
+			_, err := c.iam.GetOpenIDConnectProvider(ctx, &iam.GetOpenIDConnectProviderInput{OpenIDConnectProviderArn: oidcARN(c)})
+			return observe(err, nil)
+		}},
 		// Last, as moto deletes what AWS refuses to: diff-read still has versions, and
 		// diff-held is attached to diff-ops.
 		{"CreateHeldPolicy", createPolicy("diff-held", diffS3Read)},
@@ -519,5 +608,10 @@ func TestIdentityAgainstMoto(t *testing.T) {
 		"TagAWSManagedPolicy":      "moto tags an AWS managed policy; AWS lets an account tag only its customer managed policies (TagPolicy), and the emulator answers AccessDenied as for every change of an AWS managed policy",
 		"DeleteAttachedPolicy":     "moto deletes an attached policy; AWS answers DeleteConflict until it is detached from every entity (DeletePolicy)",
 		"DeletePolicyWithVersions": "moto deletes a policy with non-default versions; AWS answers DeleteConflict until they are deleted (DeletePolicy)",
+		"CreateOIDCProviderHTTP":   "moto accepts an http:// URL; AWS requires one that begins with https:// (CreateOpenIDConnectProvider, Url) and the emulator answers InvalidInput",
+		"AddOIDCClientID":          "moto 5.2.1 fails AddClientIDToOpenIDConnectProvider with HTTP 500 (malformed XML); AWS adds the client ID",
+		"RemoveOIDCClientID":       "moto 5.2.1 fails RemoveClientIDFromOpenIDConnectProvider with HTTP 500 (malformed XML); AWS removes the client ID",
+		"GetOIDCProvider":          "follows from AddOIDCClientID and RemoveOIDCClientID: moto kept the client IDs as created",
+		"ListOIDCProviders":        "follows from CreateOIDCProviderHTTP: moto created the http:// provider",
 	})
 }

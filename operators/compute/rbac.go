@@ -8,7 +8,7 @@ package compute
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=ec2instances/status;lambdafunctions/status;eksclusters/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=ec2instances/finalizers;lambdafunctions/finalizers;eksclusters/finalizers,verbs=update
 // +kubebuilder:rbac:groups="",resources=configmaps,verbs=get
-// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=subnets;securitygroups;iamroles;sqsqueues;dynamodbtables,verbs=get;list;watch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=subnets;securitygroups;iamroles;iaminstanceprofiles;sqsqueues;dynamodbtables,verbs=get;list;watch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=lambdaeventsourcemappings,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=lambdaeventsourcemappings/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=lambdaeventsourcemappings/finalizers,verbs=update

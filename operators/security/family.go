@@ -1,5 +1,5 @@
-// Package security is the security family of infra-operator: IAMRole, SecretsManagerSecret,
-// KMSKey and ACMCertificate.
+// Package security is the security family of infra-operator: IAMRole, IAMPolicy,
+// IAMInstanceProfile, IAMOIDCProvider, SecretsManagerSecret, KMSKey and ACMCertificate.
 package security
 
 import (
@@ -9,6 +9,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/security/crds"
 	"github.com/runner-codes/infra-operator/operators/security/iaminstanceprofile"
+	"github.com/runner-codes/infra-operator/operators/security/iamoidcprovider"
 	"github.com/runner-codes/infra-operator/operators/security/iampolicy"
 	"github.com/runner-codes/infra-operator/operators/security/iamrole"
 	"github.com/runner-codes/infra-operator/operators/security/kmskey"
@@ -45,6 +46,7 @@ func FamilyWith(t Tunables) operator.Family {
 			engine.For(secretsmanagersecret.Kind()),
 			engine.For(iampolicy.Kind()),
 			engine.For(iaminstanceprofile.Kind()),
+			engine.For(iamoidcprovider.Kind()),
 		},
 	}
 }

@@ -20,3 +20,8 @@ package security
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iaminstanceprofiles,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iaminstanceprofiles/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iaminstanceprofiles/finalizers,verbs=update
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iamoidcproviders,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iamoidcproviders/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iamoidcproviders/finalizers,verbs=update
+// IAMOIDCProvider's clusterRef reads EKSClusters of the compute family.
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=eksclusters,verbs=get;list;watch

@@ -1,8 +1,12 @@
 package managed
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/awserr"
 )
 
 // Claim decides whether an AWS resource found under the name o's spec gives it (a bucket,
@@ -49,4 +53,26 @@ func Predecessor(desired, tags map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// ReadClaimed reads the resource of kind whose identifier is id with get, and its tags with
+// tags, and claims it for o (see Claim), as the Observe of a kind whose resources have names
+// of their own starts. found is false, with no error, when get reports that the resource does
+// not exist.
+func ReadClaimed[T any](ctx context.Context, o v1alpha1.Managed, kind, id string, get func(context.Context) (T, error),
+	tags func(context.Context) (map[string]string, error)) (res T, resTags map[string]string, found bool, err error) {
+	res, err = get(ctx)
+	if awserr.IsNotFound(err) {
+		return res, nil, false, nil
+	}
+	if err != nil {
+		return res, nil, false, fmt.Errorf("get %s %s: %w", kind, id, err)
+	}
+	if resTags, err = tags(ctx); err != nil {
+		return res, nil, false, err
+	}
+	if err := Claim(o, kind, id, resTags); err != nil {
+		return res, nil, false, err
+	}
+	return res, resTags, true, nil
 }

@@ -1,7 +1,12 @@
 package managed
 
 import (
+	"context"
+	"errors"
+	"strings"
 	"testing"
+
+	"github.com/aws/smithy-go"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -57,5 +62,35 @@ func TestPredecessor(t *testing.T) {
 		if got := Predecessor(desired, tags); got != tc.want {
 			t.Errorf("%s: Predecessor = %v, want %v", name, got, tc.want)
 		}
+	}
+}
+
+// TestReadClaimed checks the start of a named kind's Observe: a resource AWS does not find is
+// not found, with no error; another error is wrapped; a found resource is claimed only when
+// its tags name the object.
+func TestReadClaimed(t *testing.T) {
+	get := func(err error) func(context.Context) (string, error) {
+		return func(context.Context) (string, error) { return "res", err }
+	}
+	tags := func(owner string) func(context.Context) (map[string]string, error) {
+		return func(context.Context) (map[string]string, error) {
+			return map[string]string{v1alpha1.TagOwnerUID: owner}, nil
+		}
+	}
+	w := func() *testkind.Widget {
+		return &testkind.Widget{ObjectMeta: metav1.ObjectMeta{UID: "uid-1", Namespace: "ns", Name: "w"}}
+	}
+	if _, _, found, err := ReadClaimed(context.Background(), w(), "widget", "id-1", get(&smithy.GenericAPIError{Code: "NoSuchEntity"}), tags("uid-1")); found || err != nil {
+		t.Errorf("a resource AWS does not find: found %v, err %v; want neither", found, err)
+	}
+	if _, _, _, err := ReadClaimed(context.Background(), w(), "widget", "id-1", get(errors.New("boom")), tags("uid-1")); err == nil || !strings.Contains(err.Error(), "get widget id-1") {
+		t.Errorf("a failed read: %v, want it wrapped with what was read", err)
+	}
+	if _, _, _, err := ReadClaimed(context.Background(), w(), "widget", "id-1", get(nil), tags("uid-2")); err == nil {
+		t.Error("a resource another object owns was claimed")
+	}
+	o := w()
+	if res, _, found, err := ReadClaimed(context.Background(), o, "widget", "id-1", get(nil), tags("uid-1")); !found || err != nil || res != "res" || ExternalName(o) != "id-1" {
+		t.Errorf("the object's own resource: %q found %v err %v, recorded %q", res, found, err, ExternalName(o))
 	}
 }

@@ -1,7 +1,7 @@
 // Package iam emulates AWS Identity and Access Management over the awsQuery protocol (API version
 // 2010-05-08): roles, customer managed policies with their versions, a catalogue of AWS managed
-// policies, role attachments, inline role policies, permissions boundaries, instance profiles and
-// the tags of roles, policies and instance profiles.
+// policies, role attachments, inline role policies, permissions boundaries, instance profiles,
+// OpenID Connect providers and the tags of roles, policies, instance profiles and OIDC providers.
 //
 // IAM is global: the state belongs to the caller's account, whatever region the request is signed
 // for, so a role created through us-east-1 is seen through eu-west-1. Names of roles, managed
@@ -22,7 +22,10 @@
 //
 // Quotas, with AWS's defaults: 10 managed policies attached to a role, 5 versions of a managed
 // policy, one role in an instance profile, 50 tags a resource, 1,000 roles, 1,500 customer
-// managed policies and 1,000 instance profiles an account.
+// managed policies, 1,000 instance profiles and 100 OpenID Connect providers an account, 100
+// client IDs and 5 thumbprints an OIDC provider. An OIDC provider's URL is found without regard
+// to case (AWS compares its path with case); its thumbprints are not checked against the
+// issuer's certificate, and no request is made to the issuer.
 //
 // Simplifications: principals in trust policies are not checked for existence, so a trust policy
 // naming a role or account that does not exist is accepted (AWS answers MalformedPolicyDocument
@@ -64,16 +67,17 @@ type Backend struct {
 // a global core.Backend.
 type account struct {
 	id       string
-	roles    map[string]*role    // by lower-case name
-	policies map[string]*policy  // customer managed, by lower-case name
-	profiles map[string]*profile // by lower-case name
-	tags     *core.Tags          // of roles, policies and instance profiles, by ARN
+	roles    map[string]*role         // by lower-case name
+	policies map[string]*policy       // customer managed, by lower-case name
+	profiles map[string]*profile      // by lower-case name
+	oidc     map[string]*oidcProvider // OpenID Connect providers, by lower-case URL without https://
+	tags     *core.Tags               // of roles, policies, instance profiles and OIDC providers, by ARN
 }
 
 // newAccount returns the empty IAM state of the account of scope.
 func newAccount(scope core.Scope) *account {
 	return &account{id: scope.Account, roles: map[string]*role{}, policies: map[string]*policy{},
-		profiles: map[string]*profile{}, tags: core.NewTags(tagRules)}
+		profiles: map[string]*profile{}, oidc: map[string]*oidcProvider{}, tags: core.NewTags(tagRules)}
 }
 
 // New returns an empty IAM backend on clock.
@@ -210,7 +214,12 @@ func (b *Backend) dump() any {
 			p := a.profiles[k]
 			profiles[p.name] = map[string]any{"arn": p.arn, "id": p.id, "role": p.role}
 		}
-		out[scope.Account] = map[string]any{"roles": roles, "policies": policies, "instanceProfiles": profiles}
+		oidc := map[string]any{}
+		for _, k := range core.SortedKeys(a.oidc) {
+			p := a.oidc[k]
+			oidc[p.name] = map[string]any{"arn": p.arn, "clientIDs": p.clientIDs, "thumbprints": p.thumbprints}
+		}
+		out[scope.Account] = map[string]any{"roles": roles, "policies": policies, "instanceProfiles": profiles, "oidcProviders": oidc}
 	}
 	return out
 }

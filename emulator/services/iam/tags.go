@@ -117,13 +117,24 @@ func listTagsOp[O, I any, E named](b *Backend, find finder[E], in func(*I) (name
 
 // tagOperations are IAM's tag operations on roles (TagRole, UntagRole and ListRoleTags), on
 // instance profiles (TagInstanceProfile, UntagInstanceProfile and ListInstanceProfileTags) and on
-// customer managed policies (TagPolicy, UntagPolicy and ListPolicyTags), which requests name by
-// RoleName, InstanceProfileName and PolicyArn; an AWS managed policy cannot be tagged
+// customer managed policies (TagPolicy, UntagPolicy and ListPolicyTags) and on OpenID Connect
+// providers (TagOpenIDConnectProvider, UntagOpenIDConnectProvider and
+// ListOpenIDConnectProviderTags), which requests name by RoleName, InstanceProfileName, PolicyArn
+// and OpenIDConnectProviderArn; an AWS managed policy cannot be tagged
 // (AccessDenied).
 func (b *Backend) tagOperations() map[string]core.Operation {
 	ops := core.TagChangeOperations(tagging(b, (*account).role), "RoleName", (*iam.Client).TagRole, (*iam.Client).UntagRole)
 	maps.Copy(ops, core.TagChangeOperations(tagging(b, (*account).profile), "InstanceProfileName", (*iam.Client).TagInstanceProfile, (*iam.Client).UntagInstanceProfile))
 	maps.Copy(ops, core.TagChangeOperations(tagging(b, owning("TagPolicy")), "PolicyArn", (*iam.Client).TagPolicy, (*iam.Client).UntagPolicy))
+	maps.Copy(ops, core.TagChangeOperations(tagging(b, (*account).oidcProviderByARN), "OpenIDConnectProviderArn",
+		(*iam.Client).TagOpenIDConnectProvider, (*iam.Client).UntagOpenIDConnectProvider))
+	ops["ListOpenIDConnectProviderTags"] = listTagsOp(b, (*account).oidcProviderByARN,
+		func(in *iam.ListOpenIDConnectProviderTagsInput) (*string, *string, *int32) {
+			return in.OpenIDConnectProviderArn, in.Marker, in.MaxItems
+		},
+		func(tags []types.Tag, l listing) *iam.ListOpenIDConnectProviderTagsOutput {
+			return &iam.ListOpenIDConnectProviderTagsOutput{Tags: tags, IsTruncated: l.truncated, Marker: l.marker}
+		})
 	ops["ListPolicyTags"] = listTagsOp(b, (*account).findPolicy, func(in *iam.ListPolicyTagsInput) (*string, *string, *int32) {
 		return in.PolicyArn, in.Marker, in.MaxItems
 	},

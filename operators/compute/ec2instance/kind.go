@@ -37,6 +37,9 @@ func Kind() managed.Kind[*v1alpha1.EC2Instance, State] {
 			managed.List(targets.SecurityGroup, "spec.securityGroupRefs", "", func(i *v1alpha1.EC2Instance) ([]shared.Reference, *shared.Selector, *[]string) {
 				return i.Spec.SecurityGroupRefs, nil, &i.Spec.SecurityGroupIDs
 			}),
+			managed.One(targets.IAMInstanceProfile, "spec.iamInstanceProfileRef", func(i *v1alpha1.EC2Instance) (*shared.Reference, *string) {
+				return i.Spec.IAMInstanceProfileRef, &i.Spec.IAMInstanceProfile
+			}),
 		},
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/security/iamarn"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/policy"
 	"github.com/runner-codes/infra-operator/shared/provider"
@@ -58,13 +59,9 @@ func (d *driver) arn(ctx context.Context, p *v1alpha1.IAMPolicy) (string, error)
 	if id := managed.ExternalName(p); id != "" {
 		return id, nil
 	}
-	account, err := d.session.AccountID(ctx)
-	if err != nil {
-		return "", err
-	}
 	path := p.Spec.Path
 	if path == "" {
 		path = "/"
 	}
-	return "arn:" + provider.Partition(d.session.Config.Region) + ":iam::" + account + ":policy" + path + p.Spec.PolicyName, nil
+	return iamarn.For(ctx, d.session, "policy"+path+p.Spec.PolicyName)
 }

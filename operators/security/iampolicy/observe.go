@@ -12,7 +12,6 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
-	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/policy"
 )
@@ -32,18 +31,10 @@ func (d *driver) Observe(ctx context.Context, p *v1alpha1.IAMPolicy, req managed
 	if err != nil {
 		return managed.Observation[State]{}, err
 	}
-	out, err := d.api.GetPolicy(ctx, &iam.GetPolicyInput{PolicyArn: aws.String(arn)})
-	if awserr.IsNotFound(err) {
-		return managed.Observation[State]{}, nil
-	}
-	if err != nil {
-		return managed.Observation[State]{}, fmt.Errorf("get policy %s: %w", arn, err)
-	}
-	tags, err := d.tags(ctx, arn)
-	if err != nil {
-		return managed.Observation[State]{}, err
-	}
-	if err := managed.Claim(p, "IAM policy", arn, tags); err != nil {
+	out, tags, found, err := managed.ReadClaimed(ctx, p, "IAM policy", arn, func(ctx context.Context) (*iam.GetPolicyOutput, error) {
+		return d.api.GetPolicy(ctx, &iam.GetPolicyInput{PolicyArn: aws.String(arn)})
+	}, func(ctx context.Context) (map[string]string, error) { return d.tags(ctx, arn) })
+	if err != nil || !found {
 		return managed.Observation[State]{}, err
 	}
 	pol := out.Policy

@@ -55,6 +55,9 @@ var (
 var (
 	// LambdaFunction resolves to the function's ARN.
 	LambdaFunction = Target{Kind: "LambdaFunction", Family: "compute", ID: []string{"status", "functionARN"}}
+	// EKSClusterOIDCIssuer resolves to the URL of the cluster's OpenID Connect issuer (an
+	// IAMOIDCProvider's clusterRef).
+	EKSClusterOIDCIssuer = Target{Kind: "EKSCluster", Family: "compute", ID: []string{"status", "oidcIssuer"}}
 )
 
 // Kinds of the data family that references may name.
@@ -81,6 +84,9 @@ var (
 	// IAMRoleName resolves to the role's name, for the fields IAM takes a role name in (an
 	// IAMInstanceProfile's roleRef).
 	IAMRoleName = Target{Kind: "IAMRole", Family: "security", ID: []string{"status", "roleName"}}
+	// IAMInstanceProfile resolves to the instance profile's ARN (an EC2Instance's
+	// iamInstanceProfileRef).
+	IAMInstanceProfile = Target{Kind: "IAMInstanceProfile", Family: "security", ID: []string{"status", "arn"}}
 	// IAMPolicy resolves to the customer managed policy's ARN (an IAMRole's policyRefs).
 	IAMPolicy = Target{Kind: "IAMPolicy", Family: "security", ID: []string{"status", "arn"}}
 	// KMSKey resolves to the key's ARN, which every service that encrypts with a customer

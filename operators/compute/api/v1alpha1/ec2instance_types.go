@@ -90,6 +90,12 @@ type EC2InstanceSpec struct {
 	// +kubebuilder:validation:MaxLength=2048
 	IAMInstanceProfile string `json:"iamInstanceProfile,omitempty"`
 
+	// IAMInstanceProfileRef names the IAMInstanceProfile object in this namespace whose
+	// profile gives the instance its IAM role, instead of iamInstanceProfile; the instance
+	// waits until it is Ready.
+	// +optional
+	IAMInstanceProfileRef *shared.Reference `json:"iamInstanceProfileRef,omitempty"`
+
 	// Monitoring turns on detailed (one-minute) CloudWatch monitoring.
 	// +optional
 	Monitoring bool `json:"monitoring,omitempty"`
@@ -250,7 +256,8 @@ type EC2InstanceStatus struct {
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.instanceID) || (has(oldSelf.status.state) && oldSelf.status.state == 'terminated') || (has(self.spec.subnetID) == has(oldSelf.spec.subnetID) && (!has(self.spec.subnetID) || self.spec.subnetID == oldSelf.spec.subnetID) && has(self.spec.subnetRef) == has(oldSelf.spec.subnetRef) && (!has(self.spec.subnetRef) || self.spec.subnetRef.name == oldSelf.spec.subnetRef.name))",message="the subnet of an instance cannot change once it exists; create a new EC2Instance in the other subnet"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.instanceID) || (has(oldSelf.status.state) && oldSelf.status.state == 'terminated') || (has(self.spec.keyName) == has(oldSelf.spec.keyName) && (!has(self.spec.keyName) || self.spec.keyName == oldSelf.spec.keyName))",message="keyName cannot change once the instance exists; create a new EC2Instance, or install the key on the instance yourself"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.instanceID) || (has(oldSelf.status.state) && oldSelf.status.state == 'terminated') || (has(self.spec.ebsVolumes) == has(oldSelf.spec.ebsVolumes) && (!has(self.spec.ebsVolumes) || self.spec.ebsVolumes == oldSelf.spec.ebsVolumes))",message="ebsVolumes are set at launch and cannot change once the instance exists; create a new EC2Instance, or change the volumes in EC2 (ModifyVolume)"
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.instanceID) || (has(oldSelf.status.state) && oldSelf.status.state == 'terminated') || (has(self.spec.iamInstanceProfile) == has(oldSelf.spec.iamInstanceProfile) && (!has(self.spec.iamInstanceProfile) || self.spec.iamInstanceProfile == oldSelf.spec.iamInstanceProfile))",message="iamInstanceProfile cannot change once the instance exists; create a new EC2Instance"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.instanceID) || (has(oldSelf.status.state) && oldSelf.status.state == 'terminated') || (has(self.spec.iamInstanceProfile) == has(oldSelf.spec.iamInstanceProfile) && (!has(self.spec.iamInstanceProfile) || self.spec.iamInstanceProfile == oldSelf.spec.iamInstanceProfile) && has(self.spec.iamInstanceProfileRef) == has(oldSelf.spec.iamInstanceProfileRef) && (!has(self.spec.iamInstanceProfileRef) || self.spec.iamInstanceProfileRef.name == oldSelf.spec.iamInstanceProfileRef.name))",message="the instance profile cannot change once the instance exists; create a new EC2Instance"
+// +kubebuilder:validation:XValidation:rule="!has(self.spec.iamInstanceProfile) || !has(self.spec.iamInstanceProfileRef)",message="set iamInstanceProfile or iamInstanceProfileRef, not both"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.instanceID) || (has(oldSelf.status.state) && oldSelf.status.state == 'terminated') || (has(self.spec.associatePublicIPAddress) == has(oldSelf.spec.associatePublicIPAddress) && (!has(self.spec.associatePublicIPAddress) || self.spec.associatePublicIPAddress == oldSelf.spec.associatePublicIPAddress))",message="associatePublicIPAddress cannot change once the instance exists; create a new EC2Instance, or attach an ElasticIP"
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status

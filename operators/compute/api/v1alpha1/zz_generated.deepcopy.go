@@ -154,6 +154,11 @@ func (in *EC2InstanceSpec) DeepCopyInto(out *EC2InstanceSpec) {
 			(*in)[i].DeepCopyInto(&(*out)[i])
 		}
 	}
+	if in.IAMInstanceProfileRef != nil {
+		in, out := &in.IAMInstanceProfileRef, &out.IAMInstanceProfileRef
+		*out = new(apiv1alpha1.Reference)
+		**out = **in
+	}
 	if in.MetadataOptions != nil {
 		in, out := &in.MetadataOptions, &out.MetadataOptions
 		*out = new(MetadataOptions)

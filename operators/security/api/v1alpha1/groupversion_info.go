@@ -22,6 +22,7 @@ var (
 			&KMSKey{}, &KMSKeyList{},
 			&IAMPolicy{}, &IAMPolicyList{},
 			&IAMInstanceProfile{}, &IAMInstanceProfileList{},
+			&IAMOIDCProvider{}, &IAMOIDCProviderList{},
 		)
 		return nil
 	})
