@@ -40,8 +40,14 @@ type State struct {
 // UpdateEventSourceMapping.
 func (d *driver) Observe(ctx context.Context, m *v1alpha1.LambdaEventSourceMapping, req managed.Request) (managed.Observation[State], error) {
 	cfg, err := d.read(ctx, m, req)
-	if err != nil || cfg == nil {
+	if err != nil {
 		return managed.Observation[State]{}, err
+	}
+	if cfg == nil {
+		if req.Deleting {
+			return managed.Observation[State]{}, nil
+		}
+		return managed.Observation[State]{}, d.checkForeign(ctx, m)
 	}
 	uuid, arn := aws.ToString(cfg.UUID), aws.ToString(cfg.EventSourceMappingArn)
 	tags, err := d.tags(ctx, arn)
@@ -146,4 +152,26 @@ func wantedState(m *v1alpha1.LambdaEventSourceMapping) string {
 // enabled reports whether the spec asks for polling (unset is true).
 func enabled(m *v1alpha1.LambdaEventSourceMapping) bool {
 	return m.Spec.Enabled == nil || *m.Spec.Enabled
+}
+
+// checkForeign refuses, before the mapping is created, a source or a function named by name or
+// ARN that the namespace may not write into (managed.CheckForeignWrite, operator flag
+// --foreign-write-namespaces): a mapping consumes its source (for a queue, it deletes its
+// messages) and becomes a trigger of its function. A queueRef, tableRef or functionRef names an
+// object of the namespace. A source's tags are not read (it may be of another service), so a
+// source named by ARN counts as not owned; a function's are, from GetFunction.
+func (d *driver) checkForeign(ctx context.Context, m *v1alpha1.LambdaEventSourceMapping) error {
+	if m.Spec.QueueRef == nil && m.Spec.TableRef == nil {
+		if err := managed.CheckForeignWrite(ctx, m, "event source", m.Spec.EventSourceARN, nil); err != nil {
+			return err
+		}
+	}
+	if m.Spec.FunctionRef != nil {
+		return nil
+	}
+	out, err := d.api.GetFunction(ctx, &lambda.GetFunctionInput{FunctionName: aws.String(m.Spec.FunctionName)})
+	if err != nil {
+		return managed.Wrap(err, "read the tags of Lambda function %s", m.Spec.FunctionName)
+	}
+	return managed.CheckForeignWrite(ctx, m, "Lambda function", m.Spec.FunctionName, out.Tags)
 }

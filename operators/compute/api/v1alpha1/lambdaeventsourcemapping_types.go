@@ -48,7 +48,9 @@ type LambdaEventSourceMappingSpec struct {
 	TableRef *shared.Reference `json:"tableRef,omitempty"`
 
 	// EventSourceARN is the ARN of the source, for one made outside this namespace: an SQS
-	// queue, a Kinesis stream or a DynamoDB stream. It cannot change.
+	// queue, a Kinesis stream or a DynamoDB stream. It cannot change. The mapping consumes the
+	// source, so the operator refuses it (ForeignWriteNotAllowed) unless the administrator lets
+	// the namespace write into resources it does not own (--foreign-write-namespaces).
 	// +optional
 	// +kubebuilder:validation:Pattern=`^arn:aws[a-z-]*:(sqs|kinesis|dynamodb|kafka|mq):`
 	// +kubebuilder:validation:MaxLength=1024
