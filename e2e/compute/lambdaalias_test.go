@@ -93,11 +93,7 @@ func TestLambdaAlias(t *testing.T) {
 	heavy.Spec.FunctionVersion = "2"
 	heavy.Spec.RoutingConfig = &v1alpha1.LambdaAliasRoutingConfig{AdditionalVersionWeights: map[string]string{"1": "1.5"}}
 	kubetest.MustRefuse(t, h.c, heavy, "weight from 0 to 1")
-	renamed := a.DeepCopy()
-	renamed.Spec.Name = "other"
-	if err := h.c.Update(ctx, renamed); err == nil || !strings.Contains(err.Error(), "name cannot change") {
-		t.Errorf("renaming gave %v, want a refusal", err)
-	}
+	kubetest.MustRefuseUpdate(t, h.c, a, func(a *v1alpha1.LambdaAlias) { a.Spec.Name = "other" }, "name cannot change")
 
 	kubetest.Delete(t, h.c, a)
 	kubetest.WaitGone(t, h.c, a)

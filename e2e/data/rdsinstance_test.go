@@ -13,12 +13,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/rds"
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
 // wellFormedSG stands in for the seed's sg-xxx placeholder once the example is reconciled.
@@ -458,20 +458,7 @@ func TestRDSBadInput(t *testing.T) {
 			"whether the operator makes the DB subnet group (subnetIDs/subnetRefs without dbSubnetGroupName) cannot change"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			var err error
-			for range 10 { // The reconciler writes the object too; retry on conflicts.
-				cur := &v1alpha1.RDSInstance{}
-				if err := h.env.Client.Get(context.Background(), client.ObjectKeyFromObject(o), cur); err != nil {
-					t.Fatal(err)
-				}
-				tc.mutate(cur)
-				if err = h.env.Client.Update(context.Background(), cur); !apierrors.IsConflict(err) {
-					break
-				}
-			}
-			if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("want an Invalid error holding %q, got %v", tc.want, err)
-			}
+			kubetest.MustRefuseUpdate(t, h.env.Client, o, tc.mutate, tc.want)
 		})
 	}
 }

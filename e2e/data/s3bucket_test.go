@@ -13,13 +13,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/google/go-cmp/cmp"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
 // s3Client returns an SDK client for the emulator, which uses path-style addressing.
@@ -477,18 +476,6 @@ func TestS3BadInput(t *testing.T) {
 	t.Run("rename", func(t *testing.T) {
 		b := newBucket("renamed", "infra-test-renamed", shared.DeletionPolicyDelete)
 		h.create(b)
-		var err error
-		for range 10 {
-			if err = h.env.Client.Get(context.Background(), client.ObjectKeyFromObject(b), b); err != nil {
-				t.Fatal(err)
-			}
-			b.Spec.BucketName = "infra-test-other-name"
-			if err = h.env.Client.Update(context.Background(), b); !apierrors.IsConflict(err) {
-				break
-			}
-		}
-		if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), "bucketName cannot change") {
-			t.Fatalf("want an Invalid error saying bucketName cannot change, got %v", err)
-		}
+		kubetest.MustRefuseUpdate(t, h.env.Client, b, func(b *v1alpha1.S3Bucket) { b.Spec.BucketName = "infra-test-other-name" }, "bucketName cannot change")
 	})
 }

@@ -397,10 +397,7 @@ func TestAPIGatewayRESTInvalid(t *testing.T) {
 
 	a := restAPIObject(ns, "protocol", "", "")
 	kubetest.Create(t, h.c, a)
-	a.Spec.ProtocolType = v1alpha1.ProtocolHTTP
-	if err := h.c.Update(context.Background(), a); err == nil || !strings.Contains(err.Error(), "protocolType cannot change") {
-		t.Errorf("protocol change: %v, want a refusal", err)
-	}
+	kubetest.MustRefuseUpdate(t, h.c, a, func(a *v1alpha1.APIGateway) { a.Spec.ProtocolType = v1alpha1.ProtocolHTTP }, "protocolType cannot change")
 }
 
 // isNotFound reports whether err is API Gateway's NotFoundException.

@@ -1,7 +1,6 @@
 package messaging_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -84,14 +83,8 @@ func TestAdmission(t *testing.T) {
 	// Immutable names and types.
 	q := queue(ns, "fixed", "fixed")
 	h.create(q)
-	q.Spec.QueueName = "other"
-	if err := h.env.Client.Update(context.Background(), q); err == nil {
-		t.Error("queueName changed")
-	}
+	kubetest.MustRefuseUpdate(t, h.env.Client, q, func(q *v1alpha1.SQSQueue) { q.Spec.QueueName = "other" }, "queueName cannot change")
 	tp := topic(ns, "fixed", "fixed")
 	h.create(tp)
-	tp.Spec.TopicName, tp.Spec.FifoTopic = "fixed.fifo", true
-	if err := h.env.Client.Update(context.Background(), tp); err == nil {
-		t.Error("topicName and fifoTopic changed")
-	}
+	kubetest.MustRefuseUpdate(t, h.env.Client, tp, func(tp *v1alpha1.SNSTopic) { tp.Spec.TopicName, tp.Spec.FifoTopic = "fixed.fifo", true }, "topicName cannot change")
 }

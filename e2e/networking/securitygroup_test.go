@@ -232,10 +232,7 @@ func TestSecurityGroupBadInput(t *testing.T) {
 		if g.Spec.Description != "Managed by infra-operator" {
 			t.Errorf("default description: %q", g.Spec.Description)
 		}
-		g.Spec.GroupName = "other"
-		if err := h.c.Update(context.Background(), g); err == nil || !strings.Contains(err.Error(), "cannot change once the security group exists") {
-			t.Errorf("renaming an existing group: %v", err)
-		}
+		kubetest.MustRefuseUpdate(t, h.c, g, func(g *v1alpha1.SecurityGroup) { g.Spec.GroupName = "other" }, "cannot change once the security group exists")
 	})
 }
 

@@ -202,6 +202,31 @@ func MustRefuse(t testing.TB, c client.Client, o client.Object, text string) {
 	}
 }
 
+// MustRefuseUpdate applies mutate to the current o and asserts that the API server refuses the
+// update at admission with a message holding text. Conflicts with the reconciler's own writes
+// (a finalizer, a status) are retried, so the refusal is the one the spec change earns.
+func MustRefuseUpdate[O client.Object](t testing.TB, c client.Client, o O, mutate func(O), text string) {
+	t.Helper()
+	cur := o.DeepCopyObject().(O)
+	for i := 0; ; i++ {
+		if err := c.Get(context.Background(), client.ObjectKeyFromObject(o), cur); err != nil {
+			t.Fatalf("get %s: %v", o.GetName(), err)
+		}
+		mutate(cur)
+		err := c.Update(context.Background(), cur)
+		if apierrors.IsConflict(err) && i < 10 {
+			continue
+		}
+		if err == nil {
+			t.Fatalf("the update of %s was accepted; want a refusal holding %q", o.GetName(), text)
+		}
+		if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), text) {
+			t.Fatalf("%s: want an Invalid error holding %q, got %v", o.GetName(), text, err)
+		}
+		return
+	}
+}
+
 // Resync asks the reconciler to look at o again at once, with a merge patch of the resync
 // annotation that leaves the spec as the user wrote it.
 func Resync(t testing.TB, c client.Client, o client.Object) {
