@@ -165,7 +165,7 @@ var referenced = map[string][]string{
 	"messaging":  {"kmskeys"},
 	"networking": {"acmcertificates"},
 	"edge":       {"albs", "nlbs", "acmcertificates", "s3buckets", "lambdafunctions", "subnets", "securitygroups"},
-	"containers": {"kmskeys"},
+	"containers": {"kmskeys", "iamroles", "secretsmanagersecrets", "subnets", "securitygroups", "albs", "nlbs"},
 	"caching":    {"subnets", "securitygroups"},
 	"security":   {"eksclusters"},
 }

@@ -8,21 +8,23 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/ecr"
 	"github.com/aws/aws-sdk-go-v2/service/ecs"
 	"github.com/aws/aws-sdk-go-v2/service/ecs/types"
 
 	"github.com/runner-codes/infra-operator/emulator"
 )
 
-// ecsEnv is an emulator with a frozen clock, its ECS client, and a subnet and security group of
-// one VPC for Fargate services.
+// ecsEnv is an emulator with a frozen clock, its ECS and ECR clients, and a subnet and security
+// group of one VPC for Fargate services.
 type ecsEnv struct {
 	e             *emulator.Server
 	ecs           *ecs.Client
+	ecr           *ecr.Client
 	subnet, group string
 }
 
-// newECSEnv starts an emulator for ECS tests.
+// newECSEnv starts an emulator for ECS tests, with an ECR client of the same account.
 func newECSEnv(t *testing.T, opts emulator.Options) ecsEnv {
 	t.Helper()
 	e, url := start(t, opts)
@@ -30,7 +32,7 @@ func newECSEnv(t *testing.T, opts emulator.Options) ecsEnv {
 	cfg := sdkConfig(t, url, "AKIDECS", 1)
 	network := ec2.NewFromConfig(cfg)
 	vpc := createVpc(t, network, "10.40.0.0/16")
-	return ecsEnv{e: e, ecs: ecs.NewFromConfig(cfg), subnet: createSubnet(t, network, vpc, "10.40.1.0/24"), group: createGroup(t, network, vpc, "tasks")}
+	return ecsEnv{e: e, ecs: ecs.NewFromConfig(cfg), ecr: ecr.NewFromConfig(cfg), subnet: createSubnet(t, network, vpc, "10.40.1.0/24"), group: createGroup(t, network, vpc, "tasks")}
 }
 
 // awsvpc returns the network configuration of the environment's subnet and security group.

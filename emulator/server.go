@@ -116,7 +116,8 @@ func New(opts Options) *Server {
 	s.register(network.Service())
 	certificates := acm.New(s.Clock)
 	s.register(elbv2.New(s.Clock, network, certificates).Service())
-	s.register(eks.New(s.Clock, network).Service())
+	// EKS records the caller STS knows as the creator of a cluster, for its admin access entry.
+	s.register(eks.New(s.Clock, network, s.sts).Service())
 	// Lambda checks the queues and streams of event source mappings against SQS and DynamoDB.
 	s.register(lambda.New(s.Clock, objects, network, queues, tables).Service())
 	s.register(rds.New(s.Clock).Service())
@@ -130,9 +131,11 @@ func New(opts Options) *Server {
 	// CloudFront serves ACM certificates of us-east-1 to viewers, checked against the emulated ACM.
 	s.register(cloudfront.New(s.Clock, certificates).Service())
 	// ECR checks the KMS keys its repositories are encrypted with against the emulated KMS.
-	s.register(ecr.New(keys).Service())
-	// ECS checks the subnets and security groups of its services against the emulated EC2.
-	s.register(ecs.New(s.Clock, network).Service())
+	images := ecr.New(keys)
+	s.register(images.Service())
+	// ECS checks the subnets and security groups of its services against the emulated EC2, and
+	// the ECR images of its tasks against the emulated ECR.
+	s.register(ecs.New(s.Clock, network, images).Service())
 	// ElastiCache checks the subnets of its subnet groups and its security groups against EC2.
 	s.register(elasticache.New(s.Clock, network).Service())
 	return s

@@ -96,6 +96,34 @@ func BenchmarkSeedExamples(b *testing.B) {
 		o := kubetest.WaitReady(b, h.c, &v1alpha1.LambdaAlias{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: objs[0].GetName()}})
 		report(b, h, "Lambda", o, began)
 	})
+	b.Run("eks-access.yaml", func(b *testing.B) {
+		if b.N > 1 {
+			b.Skip("each example is created once; run with -benchtime=1x")
+		}
+		// The whole file at once: the time to Ready is the access entry's, with the cluster,
+		// the subnets and the roles it waits for; the calls are the access entry's.
+		h.emu.Calls.Reset()
+		began := time.Now()
+		h.apply(b, "eks-access.yaml", "default")
+		o := kubetest.WaitReady(b, h.c, &v1alpha1.EKSAccessEntry{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "platform-admin"}})
+		kubetest.SeedFigures(b, h.c, o, began, func() map[string]int {
+			return opsOf(kubetest.Calls(h.emu.Calls.Snapshot(), "EKS"), "AccessEntr", "AccessPolic")
+		}, h.emu.Calls.Reset)
+	})
+	b.Run("eks-access.yaml/pod-identity", func(b *testing.B) {
+		if b.N > 1 {
+			b.Skip("each example is created once; run with -benchtime=1x")
+		}
+		// A second association of the example's cluster and role (the example's own is made
+		// with the cluster): the figures are the association's alone.
+		o := newAssociation("default", "bench", "bench", nil)
+		h.emu.Calls.Reset()
+		began := time.Now()
+		kubetest.Create(b, h.c, o)
+		o = kubetest.WaitReady(b, h.c, o)
+		kubetest.SeedFigures(b, h.c, o, began, func() map[string]int { return opsOf(kubetest.Calls(h.emu.Calls.Snapshot(), "EKS"), "PodIdentity") },
+			h.emu.Calls.Reset)
+	})
 }
 
 // report reports the figures of o, Ready after its example was applied at began, counting the

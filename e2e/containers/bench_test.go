@@ -8,6 +8,8 @@ import (
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/containers/api/v1alpha1"
+	netv1alpha1 "github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
+	secv1alpha1 "github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
@@ -28,6 +30,11 @@ func BenchmarkSeedExamples(b *testing.B) {
 		{"ecrrepository-application-images.yaml", &v1alpha1.ECRRepository{ObjectMeta: seedMeta("application-images")}, "ECR"},
 		{"ecrrepository-app-images.yaml", &v1alpha1.ECRRepository{ObjectMeta: seedMeta("app-images")}, "ECR"},
 		{"ecscluster.yaml", &v1alpha1.ECSCluster{ObjectMeta: seedMeta("production-cluster")}, "ECS"},
+		// What the web service needs from other families: its secret and its load balancer.
+		{"../security/secretsmanagersecret-api-key.yaml", &secv1alpha1.SecretsManagerSecret{ObjectMeta: seedMeta("api-key")}, "SecretsManager"},
+		{"../networking/load-balancers.yaml", &netv1alpha1.ALB{ObjectMeta: seedMeta("storefront")}, "ELBv2"},
+		{"ecstaskdefinition.yaml", &v1alpha1.ECSTaskDefinition{ObjectMeta: seedMeta("web")}, "ECS"},
+		{"ecsservice.yaml", &v1alpha1.ECSService{ObjectMeta: seedMeta("web")}, "ECS"},
 	} {
 		b.Run(tc.file, func(b *testing.B) {
 			if b.N > 1 {

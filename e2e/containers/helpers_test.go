@@ -16,7 +16,9 @@ import (
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/containers"
+	"github.com/runner-codes/infra-operator/operators/networking"
 	"github.com/runner-codes/infra-operator/operators/security"
+	"github.com/runner-codes/infra-operator/operators/security/iamrole"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv"
@@ -31,7 +33,9 @@ const (
 )
 
 // harness is a control plane, an emulated AWS and the containers family's controllers with the
-// security family, whose KMSKeys a repository's encryption may name.
+// security family (the KMSKeys a repository's encryption may name, the roles and secrets of task
+// definitions) and the networking family (the subnets, security groups and load balancers of
+// services).
 type harness struct {
 	env *testenv.Env
 	emu *emulator.Server
@@ -40,11 +44,12 @@ type harness struct {
 	c   client.Client
 }
 
-// start starts the harness with short waits: the operator looks again every 200ms and an ECS
-// service's tasks change state 300ms after a change.
+// start starts the harness with short waits: the operator looks again every 200ms, an ECS
+// service's tasks change state 300ms after a change, and an IAM role is taken as propagated
+// after a second.
 func start(t testing.TB) *harness {
 	t.Helper()
-	return startWith(t, emulator.Options{Transitions: map[string]time.Duration{"ECS": 300 * time.Millisecond}},
+	return startWith(t, emulator.Options{Transitions: ecsTransitions},
 		func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond })
 }
 
@@ -53,7 +58,8 @@ func start(t testing.TB) *harness {
 func startWith(t testing.TB, opts emulator.Options, tune func(*operator.Options)) *harness {
 	t.Helper()
 	emu := emulator.New(opts)
-	env := families.Start(t, emu, tune, containers.Family(), security.Family())
+	env := families.Start(t, emu, tune, containers.Family(), networking.Family(),
+		security.FamilyWith(security.Tunables{IAMRole: iamrole.Tunables{Propagation: time.Second}}))
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{env: env, emu: emu, ecr: ecr.NewFromConfig(cfg), ecs: ecs.NewFromConfig(cfg), c: env.Client}
 }
@@ -65,7 +71,8 @@ func (h *harness) provider(t testing.TB, ns, name string) {
 }
 
 // apply applies an example file of examples/containers into ns (objects naming their namespace
-// keep it).
+// keep it); a file of another family's examples is named by its directory, for example
+// "../networking/load-balancers.yaml".
 func (h *harness) apply(t testing.TB, file, ns string) []*unstructured.Unstructured {
 	t.Helper()
 	return kubetest.ApplySeed(t, h.c, filepath.Join("..", "..", "examples", "containers", file), ns)

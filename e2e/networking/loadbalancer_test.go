@@ -30,7 +30,7 @@ func TestLoadBalancersExample(t *testing.T) {
 
 	alb := kubetest.WaitReady(t, h.c, &v1alpha1.ALB{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "storefront"}})
 	st := alb.Status
-	if st.State != "active" || !strings.Contains(st.DNSName, "storefront") || st.CanonicalHostedZoneID == "" || st.VPCID == "" || len(st.TargetGroups) != 1 || len(st.Listeners) != 2 {
+	if st.State != "active" || !strings.Contains(st.DNSName, "storefront") || st.CanonicalHostedZoneID == "" || st.VPCID == "" || len(st.TargetGroups) != 2 || len(st.Listeners) != 2 {
 		t.Fatalf("ALB status: %+v", st)
 	}
 	lb := h.loadBalancer(t, st.ARN)
@@ -41,7 +41,7 @@ func TestLoadBalancersExample(t *testing.T) {
 	if lb.SecurityGroups[0] != sg.Status.GroupID {
 		t.Errorf("ALB security groups %v, want the SecurityGroup's %s", lb.SecurityGroups, sg.Status.GroupID)
 	}
-	tg := st.TargetGroups[0]
+	tg := st.TargetGroups[slices.IndexFunc(st.TargetGroups, func(g v1alpha1.TargetGroupStatus) bool { return g.Name == "storefront-web" })]
 	listeners := h.listeners(t, st.ARN)
 	if got := listeners[80]; got.Protocol != "HTTP" || got.DefaultActions[0].Type != elbtypes.ActionTypeEnumRedirect ||
 		aws.ToString(got.DefaultActions[0].RedirectConfig.Protocol) != "HTTPS" || aws.ToString(got.DefaultActions[0].RedirectConfig.Port) != "443" {
@@ -70,8 +70,9 @@ func TestLoadBalancersExample(t *testing.T) {
 	}
 
 	// A new health check path, a renamed target group (the old one goes once the listener
-	// moved), and no more redirect listener.
+	// moved), one target group less, and no more redirect listener.
 	kubetest.Update(t, h.c, alb, func(b *v1alpha1.ALB) {
+		b.Spec.TargetGroups = b.Spec.TargetGroups[:1]
 		b.Spec.TargetGroups[0].Name = "storefront-v2"
 		b.Spec.TargetGroups[0].HealthCheck.Path = "/ready"
 		b.Spec.Listeners = []v1alpha1.Listener{{Port: 443, Protocol: "HTTPS", CertificateARN: "arn:aws:acm:us-east-1:123456789012:certificate/8f6b2c1e-2d4a-4c3b-9f1e-0a1b2c3d4e5f",

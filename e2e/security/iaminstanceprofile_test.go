@@ -8,7 +8,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/security"
 	"github.com/runner-codes/infra-operator/operators/security/api/v1alpha1"
@@ -43,7 +45,10 @@ func TestIAMInstanceProfile(t *testing.T) {
 	ctx := context.Background()
 	h.apply(t, "iamrole-ec2.yaml", "default")
 	h.apply(t, "iaminstanceprofile.yaml", "default")
-	p := kubetest.WaitReady(t, h.c, &v1alpha1.IAMInstanceProfile{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web-server-profile"}})
+	p := &v1alpha1.IAMInstanceProfile{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web-server-profile"}}
+	if created, ready := h.createdThenReady(t, p); ready.Sub(created) < 500*time.Millisecond {
+		t.Errorf("the instance profile was Ready %s after it was created, before IAM could propagate it (1s in this harness)", ready.Sub(created))
+	}
 	const name = "production-web-server-profile"
 	if s := p.Status; !strings.HasSuffix(s.ARN, ":instance-profile/"+name) || !strings.HasPrefix(s.InstanceProfileID, "AIPA") ||
 		s.RoleName != "production-ec2-web-server" || s.InstanceProfileName != name {
@@ -152,4 +157,24 @@ func TestIAMInstanceProfileBadInputAndPassRole(t *testing.T) {
 	if own = kubetest.WaitReady(t, h.c, own); own.Status.RoleName != ns+"-web" {
 		t.Errorf("the profile holds %q, want the IAMRole's role", own.Status.RoleName)
 	}
+}
+
+// createdThenReady polls p every 20ms until it is Ready and returns when its status first named
+// the instance profile (the pass that created it) and when it was first Ready.
+func (h *harness) createdThenReady(t *testing.T, p *v1alpha1.IAMInstanceProfile) (created, ready time.Time) {
+	t.Helper()
+	deadline := time.Now().Add(kubetest.Timeout)
+	for time.Now().Before(deadline) {
+		if err := h.c.Get(context.Background(), client.ObjectKeyFromObject(p), p); err == nil {
+			if p.Status.ARN != "" && created.IsZero() {
+				created = time.Now()
+			}
+			if meta.IsStatusConditionTrue(p.Status.Conditions, "Ready") {
+				return created, time.Now()
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s not Ready within %s: %+v", p.Name, kubetest.Timeout, p.Status.Conditions)
+	return created, ready
 }

@@ -117,6 +117,50 @@ func updateFields(u *types.Update) map[string]string {
 	return map[string]string{"type": string(u.Type), "id": strconv.FormatBool(aws.ToString(u.Id) != "")}
 }
 
+// networkStep creates the VPC the steps put clusters in, with subnets in two zones and a third
+// in the first zone again.
+func networkStep(ctx context.Context) step[*clusters] {
+	return step[*clusters]{"CreateNetwork", func(c *clusters) outcome {
+		vpc, err := c.ec2.CreateVpc(ctx, &ec2.CreateVpcInput{CidrBlock: aws.String("10.0.0.0/16")})
+		if err != nil {
+			return observe(err, nil)
+		}
+		for i, zone := range []string{"us-east-1a", "us-east-1b", "us-east-1a"} {
+			s, err := c.ec2.CreateSubnet(ctx, &ec2.CreateSubnetInput{VpcId: vpc.Vpc.VpcId, CidrBlock: aws.String("10.0." + strconv.Itoa(i+1) + ".0/24"),
+				AvailabilityZone: aws.String(zone)})
+			if err != nil {
+				return observe(err, nil)
+			}
+			if i < 2 {
+				c.subnets = append(c.subnets, aws.ToString(s.Subnet.SubnetId))
+			} else {
+				c.sameZone = aws.ToString(s.Subnet.SubnetId)
+			}
+		}
+		return observe(nil, nil)
+	}}
+}
+
+// eksSides starts moto, or skips the test without it, and an emulator, and returns the clients
+// of each side: the emulator's clock moves a minute at each settle, moto has nothing to settle.
+func eksSides(t *testing.T) (emu, moto *clusters) {
+	bin := motoServer(t)
+	port := freePort(t)
+	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	e := emulator.New(emulator.Options{})
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	side := func(url string, settle func()) *clusters {
+		cfg := sdkConfig(t, url)
+		return &clusters{eks: eks.NewFromConfig(cfg), ec2: ec2.NewFromConfig(cfg), settle: settle}
+	}
+	return side(srv.URL, func() { e.Clock.Advance(time.Minute) }), side(peerURL, func() {})
+}
+
+// notImplemented is the known difference of an operation moto's EKS lacks (its EKS responses
+// implement clusters, node groups, Fargate profiles and cluster tags only).
+const notImplemented = "moto does not implement this operation; the Amazon EKS API Reference documents it"
+
 // eksSteps is the sequence both sides run: a cluster created with a client request token and
 // followed to ACTIVE, updated and upgraded; a managed node group created, scaled and
 // upgraded; add-ons; tags on both; and the errors AWS documents on the way.
@@ -196,25 +240,7 @@ func eksSteps() []step[*clusters] {
 		fiftyOne["key"+strconv.Itoa(i)] = "v"
 	}
 	return []step[*clusters]{
-		{"CreateNetwork", func(c *clusters) outcome {
-			vpc, err := c.ec2.CreateVpc(ctx, &ec2.CreateVpcInput{CidrBlock: aws.String("10.0.0.0/16")})
-			if err != nil {
-				return observe(err, nil)
-			}
-			for i, zone := range []string{"us-east-1a", "us-east-1b", "us-east-1a"} {
-				s, err := c.ec2.CreateSubnet(ctx, &ec2.CreateSubnetInput{VpcId: vpc.Vpc.VpcId, CidrBlock: aws.String("10.0." + strconv.Itoa(i+1) + ".0/24"),
-					AvailabilityZone: aws.String(zone)})
-				if err != nil {
-					return observe(err, nil)
-				}
-				if i < 2 {
-					c.subnets = append(c.subnets, aws.ToString(s.Subnet.SubnetId))
-				} else {
-					c.sameZone = aws.ToString(s.Subnet.SubnetId)
-				}
-			}
-			return observe(nil, nil)
-		}},
+		networkStep(ctx),
 		{"CreateCluster", func(c *clusters) outcome {
 			out, err := c.eks.CreateCluster(ctx, diffCluster(c, "diff-cluster", "diff-token-1"))
 			if err != nil {
@@ -441,27 +467,15 @@ func eksSteps() []step[*clusters] {
 
 // TestEKSAgainstMoto compares EKS clusters, node groups, add-ons and tags with moto's EKS.
 func TestEKSAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
-	e := emulator.New(emulator.Options{})
-	emu := httptest.NewServer(e)
-	t.Cleanup(emu.Close)
-	side := func(url string, settle func()) *clusters {
-		cfg := sdkConfig(t, url)
-		return &clusters{eks: eks.NewFromConfig(cfg), ec2: ec2.NewFromConfig(cfg), settle: settle}
-	}
+	emu, moto := eksSides(t)
 	// moto answers at once and keeps no lifecycle: a cluster is ACTIVE on creation, an update
 	// is Successful, a deletion is done. AWS moves through CREATING, UPDATING and DELETING
 	// (Amazon EKS API Reference, Cluster.status) and refuses a second update meanwhile.
 	const noLifecycle = "moto applies an update at once and refuses none during another; AWS runs one update at a time and answers ResourceInUseException"
-	// moto's EKS lacks these operations (moto's EKS responses implement clusters, node groups,
-	// Fargate profiles and cluster tags only).
-	const notImplemented = "moto does not implement this operation; the Amazon EKS API Reference documents it"
 	// moto checks only the form of the role ARN and that names are free; AWS validates the rest
 	// of the request.
 	const noValidation = "moto accepts it; AWS answers InvalidParameterException"
-	compare(t, side(emu.URL, func() { e.Clock.Advance(time.Minute) }), side(peerURL, func() {}), "moto "+motoVersion, eksSteps(), map[string]string{
+	compare(t, emu, moto, "moto "+motoVersion, eksSteps(), map[string]string{
 		"RepeatCreateSameToken": "moto ignores clientRequestToken and answers ResourceInUseException; AWS answers the cluster the token created (CreateCluster: clientRequestToken ensures idempotency)",
 		"DescribeActiveCluster": "moto's endpoint is a random string with a trailing slash and its certificateAuthority.data is not base64 PEM, and it leaves vpcId and clusterSecurityGroupId out; " +
 			"AWS's endpoint is https://<32 hex>.<cell>.<region>.eks.amazonaws.com, its data a base64 PEM CA, and it derives the VPC from the subnets and creates a cluster security group",

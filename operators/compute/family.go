@@ -1,5 +1,6 @@
-// Package compute is the compute family of infra-operator: EC2Instance, LambdaFunction and
-// EKSCluster.
+// Package compute is the compute family of infra-operator: EC2Instance, LambdaFunction (with
+// LambdaAlias and LambdaEventSourceMapping) and EKSCluster (with EKSAccessEntry and
+// EKSPodIdentityAssociation).
 package compute
 
 import (
@@ -8,7 +9,9 @@ import (
 	"github.com/runner-codes/infra-operator/operators/compute/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/compute/crds"
 	"github.com/runner-codes/infra-operator/operators/compute/ec2instance"
+	"github.com/runner-codes/infra-operator/operators/compute/eksaccessentry"
 	"github.com/runner-codes/infra-operator/operators/compute/ekscluster"
+	"github.com/runner-codes/infra-operator/operators/compute/ekspodidentityassociation"
 	"github.com/runner-codes/infra-operator/operators/compute/lambdaalias"
 	"github.com/runner-codes/infra-operator/operators/compute/lambdaeventsourcemapping"
 	"github.com/runner-codes/infra-operator/operators/compute/lambdafunction"
@@ -31,6 +34,8 @@ func Family() operator.Family {
 			engine.For(ekscluster.Kind()),
 			engine.For(lambdaeventsourcemapping.Kind()),
 			engine.For(lambdaalias.Kind()),
+			engine.For(eksaccessentry.Kind()),
+			engine.For(ekspodidentityassociation.Kind()),
 		},
 	}
 }

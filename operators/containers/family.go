@@ -1,4 +1,5 @@
-// Package containers is the containers family of infra-operator: ECRRepository and ECSCluster.
+// Package containers is the containers family of infra-operator: ECRRepository, ECSCluster,
+// ECSTaskDefinition and ECSService.
 package containers
 
 import (
@@ -8,6 +9,8 @@ import (
 	"github.com/runner-codes/infra-operator/operators/containers/crds"
 	"github.com/runner-codes/infra-operator/operators/containers/ecrrepository"
 	"github.com/runner-codes/infra-operator/operators/containers/ecscluster"
+	"github.com/runner-codes/infra-operator/operators/containers/ecsservice"
+	"github.com/runner-codes/infra-operator/operators/containers/ecstaskdefinition"
 	"github.com/runner-codes/infra-operator/shared/engine"
 	"github.com/runner-codes/infra-operator/shared/operator"
 )
@@ -24,6 +27,8 @@ func Family() operator.Family {
 		Kinds: []engine.Controller{
 			engine.For(ecrrepository.Kind()),
 			engine.For(ecscluster.Kind()),
+			engine.For(ecstaskdefinition.Kind()),
+			engine.For(ecsservice.Kind()),
 		},
 	}
 }

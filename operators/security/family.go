@@ -24,7 +24,8 @@ const Name = "security"
 // Tunables are the timings of the security family's kinds; a zero field takes its default.
 // Tests shorten them, since they cannot wait as long as AWS makes an operator wait.
 type Tunables struct {
-	// IAMRole paces IAM roles: how long a new role propagates.
+	// IAMRole paces IAM roles: how long a new role propagates; new instance profiles take the
+	// same time.
 	IAMRole iamrole.Tunables
 	// ACMCertificate paces certificates waiting for validation.
 	ACMCertificate acmcertificate.Tunables
@@ -45,7 +46,7 @@ func FamilyWith(t Tunables) operator.Family {
 			engine.For(kmskey.Kind()),
 			engine.For(secretsmanagersecret.Kind()),
 			engine.For(iampolicy.Kind()),
-			engine.For(iaminstanceprofile.Kind()),
+			engine.For(iaminstanceprofile.Kind(t.IAMRole.WithDefaults().Propagation)),
 			engine.For(iamoidcprovider.Kind()),
 		},
 	}

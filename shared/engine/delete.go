@@ -103,6 +103,7 @@ func (r *Reconciler[O, S]) release(ctx context.Context, p *pass[O], what string)
 	}
 	r.progress.done(p.o)
 	r.polls.done(p.o)
+	r.refs.forget(p.o)
 	what = scrubText(p.secrets, what)
 	log.FromContext(ctx).Info("released", "what", what)
 	r.event(p.o, corev1.EventTypeNormal, "Released", "Delete", "%s", what)

@@ -13,10 +13,11 @@ import (
 	"github.com/runner-codes/infra-operator/shared/metrics"
 )
 
-// drifted reports whether the differences a pass finds are drift: the spec has not changed
-// since it was last applied, so something outside the operator changed the AWS resource.
+// drifted reports whether the differences a pass finds are drift: neither the spec nor what
+// its references resolve to has changed since it was last applied, so something outside the
+// operator changed the AWS resource.
 func drifted[O v1alpha1.Managed](p *pass[O]) bool {
-	return p.o.GetGeneration() == p.orig.GetManagedStatus().ObservedGeneration
+	return p.o.GetGeneration() == p.orig.GetManagedStatus().ObservedGeneration && !p.referencesChanged
 }
 
 // markDrift records in o's status that fields differ from the spec (keeping when each was

@@ -88,7 +88,7 @@ func (r *Reconciler[O, S]) previewObject(ctx context.Context, ns string, manifes
 	if err := CheckTags(desired); err != nil {
 		return previewOutcome(&managed.TerminalError{Reason: condition.ReasonInvalidSpec, Err: err}), nil
 	}
-	if err := r.resolveReferences(ctx, o); err != nil {
+	if _, err := r.resolveReferences(ctx, o); err != nil {
 		return previewOutcome(err), nil
 	}
 	if err := r.guard(ctx, o, sess); err != nil {

@@ -91,6 +91,8 @@ type Reconciler[O v1alpha1.Managed, S any] struct {
 	slots    *providerSlots
 	progress *convergence
 	polls    *polling
+	// refs remembers what each object's references resolved to when its spec was applied.
+	refs *referenceMemory
 }
 
 // NewReconciler returns a reconciler for kind. c reads objects (normally from the cache) and
@@ -99,7 +101,7 @@ type Reconciler[O v1alpha1.Managed, S any] struct {
 // none); workers is how many objects of the kind are reconciled at once.
 func NewReconciler[O v1alpha1.Managed, S any](kind managed.Kind[O, S], c client.Client, reader client.Reader, r *provider.Resolver, rec events.EventRecorder, family string, workers int, opts Options) *Reconciler[O, S] {
 	return &Reconciler[O, S]{kind: kind, client: c, reader: reader, resolver: r, recorder: rec, family: family,
-		opts: opts.withDefaults(), ready: newReadiness(kind.Name), slots: newProviderSlots(workers), progress: newConvergence(), polls: newPolling()}
+		opts: opts.withDefaults(), ready: newReadiness(kind.Name), slots: newProviderSlots(workers), progress: newConvergence(), polls: newPolling(), refs: newReferenceMemory()}
 }
 
 // pass is one reconcile of one object: the object, its state at the start, and what the
@@ -116,6 +118,10 @@ type pass[O v1alpha1.Managed] struct {
 	applied string
 	// secrets holds the secret values the pass read, which nothing it reports may show.
 	secrets *managed.Secrets
+	// references is the digest of what o's references resolved to in this pass, and
+	// referencesChanged says that it differs from the last pass that applied the spec.
+	references        string
+	referencesChanged bool
 }
 
 // Reconcile brings one object's AWS resource in line with its spec, within Options.Timeout.
@@ -207,9 +213,11 @@ func (r *Reconciler[O, S]) apply(ctx context.Context, p *pass[O]) (ctrl.Result, 
 	if err := CheckTags(desired); err != nil {
 		return r.fail(p, &managed.TerminalError{Reason: condition.ReasonInvalidSpec, Err: err})
 	}
-	if err := r.resolveReferences(ctx, o); err != nil {
+	digest, err := r.resolveReferences(ctx, o)
+	if err != nil {
 		return r.fail(p, err)
 	}
+	p.references, p.referencesChanged = digest, r.refs.changed(o, digest)
 	if err := r.guard(ctx, o, sess); err != nil {
 		return r.fail(p, err)
 	}
@@ -307,6 +315,7 @@ func (r *Reconciler[O, S]) round(ctx context.Context, p *pass[O], drv managed.Dr
 	setCondition(o, condition.TypeReady, metav1.ConditionTrue, condition.ReasonAvailable, "")
 	setCondition(o, condition.TypeSynced, metav1.ConditionTrue, condition.ReasonReconcileSuccess, "")
 	o.GetManagedStatus().ObservedGeneration = o.GetGeneration()
+	r.refs.applied(o, p.references)
 	p.result = "success"
 	return ctrl.Result{RequeueAfter: r.jitter(r.opts.SyncPeriod)}, false, nil
 }

@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -25,9 +28,10 @@ import (
 const referenceRetry = time.Minute
 
 // resolveReferences fills o's spec, in memory, with the identifiers its declared references
-// resolve to. It returns a *managed.WaitingError that names the field while a referenced
-// object is missing or not usable yet.
-func (r *Reconciler[O, S]) resolveReferences(ctx context.Context, o O) error {
+// resolve to, and returns a digest of them (field by field). It returns a *managed.WaitingError
+// that names the field while a referenced object is missing or not usable yet.
+func (r *Reconciler[O, S]) resolveReferences(ctx context.Context, o O) (string, error) {
+	digest := sha256.New()
 	for _, ref := range r.kind.References {
 		deferrable := ref.Defer != nil && ref.Defer(o)
 		for _, site := range ref.Sites(o) {
@@ -36,12 +40,13 @@ func (r *Reconciler[O, S]) resolveReferences(ctx context.Context, o O) error {
 				continue
 			}
 			if err != nil {
-				return err
+				return "", err
 			}
 			site.Set(ids)
+			fmt.Fprintf(digest, "%s=%s\n", site.Field, strings.Join(ids, ","))
 		}
 	}
-	return nil
+	return hex.EncodeToString(digest.Sum(nil)), nil
 }
 
 // resolveSite returns the identifiers one occurrence of a reference resolves to.
@@ -72,7 +77,7 @@ func (r *Reconciler[O, S]) resolveSite(ctx context.Context, from O, ref managed.
 		}
 		return []string{id}, nil
 	}
-	id, err := usableID(t, obj, site.Field)
+	id, err := usableID(t, obj, site.Field, site.Element)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +110,7 @@ func (r *Reconciler[O, S]) resolveSelector(ctx context.Context, from O, ref mana
 		if err := writable(ref, t, item.(client.Object), site.Field); err != nil {
 			return nil, err
 		}
-		id, err := usableID(t, item.(client.Object), site.Field)
+		id, err := usableID(t, item.(client.Object), site.Field, "")
 		if err != nil {
 			return nil, err
 		}
@@ -137,22 +142,48 @@ func newTarget(scheme *runtime.Scheme, t targets.Target, list bool) runtime.Obje
 }
 
 // usableID returns the identifier of obj (of target kind t) once obj is Ready, or a waiting
-// error naming the field.
-func usableID(t targets.Target, obj client.Object, field string) (string, error) {
+// error naming the field. For a target with an Element, element names the element of obj's
+// list whose identifier it is.
+func usableID(t targets.Target, obj client.Object, field, element string) (string, error) {
 	fields, err := fieldsOf(obj)
 	if err != nil {
 		return "", fmt.Errorf("%s: read %s %s/%s: %w", field, t.Kind, obj.GetNamespace(), obj.GetName(), err)
 	}
 	id, _, _ := unstructured.NestedString(fields, t.ID...)
+	if t.Element != nil {
+		id = elementID(fields, t, element)
+	}
 	if reason, failed := stalledOf(obj); failed {
 		return "", &managed.WaitingError{Reason: condition.ReasonReferenceFailed, After: referenceRetry,
 			Message: fmt.Sprintf("%s: %s %s/%s failed (%s): this object goes on once it is fixed", field, t.Kind, obj.GetNamespace(), obj.GetName(), reason)}
+	}
+	if t.Element != nil && readyOf(obj) && id == "" {
+		return "", &managed.WaitingError{Reason: condition.ReasonReferenceNotReady, After: referenceRetry,
+			Message: fmt.Sprintf("%s: %s %s/%s has no %q with %s %q (yet)", field, t.Kind, obj.GetNamespace(), obj.GetName(),
+				t.ID[len(t.ID)-1], t.Element.Key, element)}
 	}
 	if !readyOf(obj) || id == "" {
 		return "", &managed.WaitingError{Reason: condition.ReasonReferenceNotReady, After: referenceRetry,
 			Message: fmt.Sprintf("%s: %s %s/%s is not Ready yet", field, t.Kind, obj.GetNamespace(), obj.GetName())}
 	}
 	return id, nil
+}
+
+// elementID returns the identifier of the element of the target's list (t.ID) whose key is
+// element, "" when there is none (yet): a load balancer lists a target group once it made it.
+func elementID(fields map[string]any, t targets.Target, element string) string {
+	items, _, _ := unstructured.NestedSlice(fields, t.ID...)
+	for _, item := range items {
+		m, ok := item.(map[string]any)
+		if !ok {
+			continue
+		}
+		if key, _ := m[t.Element.Key].(string); key == element && element != "" {
+			id, _ := m[t.Element.ID].(string)
+			return id
+		}
+	}
+	return ""
 }
 
 // writable returns a waiting error naming the field when ref writes into the AWS resource of

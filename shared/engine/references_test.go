@@ -47,14 +47,14 @@ func TestForeignTargetsAreReadUnstructured(t *testing.T) {
 	if err := unstructured.SetNestedField(obj.Object, "gad-1", "status", "gadgetID"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := usableID(gadget, obj, "spec.gadgetRef"); !isWaiting(err, condition.ReasonReferenceNotReady) {
+	if _, err := usableID(gadget, obj, "spec.gadgetRef", ""); !isWaiting(err, condition.ReasonReferenceNotReady) {
 		t.Errorf("a gadget without a Ready condition resolved: %v", err)
 	}
 	conds := []any{map[string]any{"type": condition.TypeReady, "status": string(metav1.ConditionTrue)}}
 	if err := unstructured.SetNestedSlice(obj.Object, conds, "status", "conditions"); err != nil {
 		t.Fatal(err)
 	}
-	if id, err := usableID(gadget, obj, "spec.gadgetRef"); err != nil || id != "gad-1" {
+	if id, err := usableID(gadget, obj, "spec.gadgetRef", ""); err != nil || id != "gad-1" {
 		t.Errorf("a Ready gadget resolved to %q, %v; want gad-1", id, err)
 	}
 	conds = []any{map[string]any{"type": condition.TypeReady, "status": string(metav1.ConditionFalse)},
@@ -62,8 +62,29 @@ func TestForeignTargetsAreReadUnstructured(t *testing.T) {
 	if err := unstructured.SetNestedSlice(obj.Object, conds, "status", "conditions"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := usableID(gadget, obj, "spec.gadgetRef"); !isWaiting(err, condition.ReasonReferenceFailed) || !strings.Contains(err.Error(), condition.ReasonInvalidSpec) {
+	if _, err := usableID(gadget, obj, "spec.gadgetRef", ""); !isWaiting(err, condition.ReasonReferenceFailed) || !strings.Contains(err.Error(), condition.ReasonInvalidSpec) {
 		t.Errorf("a failed gadget gave %v; want ReferenceFailed naming its reason", err)
+	}
+}
+
+// TestElementReferences checks that a reference to one element of a target's list (a target
+// group of a load balancer, by name) resolves to that element's identifier, and waits, naming
+// the element, while the Ready target lists no such element.
+func TestElementReferences(t *testing.T) {
+	parts := targets.Target{Kind: "Gadget", Family: "other", ID: []string{"status", "parts"}, Element: &targets.Element{Key: "name", ID: "arn"}}
+	obj := &unstructured.Unstructured{Object: map[string]any{"status": map[string]any{
+		"conditions": []any{map[string]any{"type": condition.TypeReady, "status": string(metav1.ConditionTrue)}},
+		"parts":      []any{map[string]any{"name": "web", "arn": "arn:web"}, map[string]any{"name": "api", "arn": "arn:api"}},
+	}}}
+	obj.SetName("g")
+	if id, err := usableID(parts, obj, "spec.partRef", "api"); err != nil || id != "arn:api" {
+		t.Errorf("part api resolved to %q, %v; want arn:api", id, err)
+	}
+	if _, err := usableID(parts, obj, "spec.partRef", "db"); !isWaiting(err, condition.ReasonReferenceNotReady) || !strings.Contains(err.Error(), `name "db"`) {
+		t.Errorf("a missing part gave %v; want a wait naming it", err)
+	}
+	if _, err := usableID(parts, obj, "spec.partRef", ""); err == nil {
+		t.Errorf("a site that names no element resolved")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -37,6 +38,10 @@ func referenceKeys[O v1alpha1.Managed](refs []managed.Ref[O], o O) []string {
 // watched through the typed cache; a kind of another family is watched as unstructured
 // objects when its CRD is installed, and otherwise not at all (references to it are retried).
 func (r *Reconciler[O, S]) watchTargets(ctx context.Context, mgr ctrl.Manager, b *builder.Builder) (*builder.Builder, error) {
+	byKind := map[string][]targets.Target{}
+	for _, ref := range r.kind.References {
+		byKind[ref.Target.Kind] = append(byKind[ref.Target.Kind], ref.Target)
+	}
 	seen := map[string]bool{}
 	for _, ref := range r.kind.References {
 		t := ref.Target
@@ -54,7 +59,7 @@ func (r *Reconciler[O, S]) watchTargets(ctx context.Context, mgr ctrl.Manager, b
 			continue
 		}
 		b = b.Watches(obj, handler.EnqueueRequestsFromMapFunc(r.requestsForReferenced(t.Kind)),
-			builder.WithPredicates(referenceUsabilityChanged()))
+			builder.WithPredicates(referenceUsabilityChanged(byKind[t.Kind])))
 	}
 	return b, nil
 }
@@ -85,13 +90,34 @@ func referenceKey(kind, namespace, name string) string {
 
 // referenceUsabilityChanged passes events of referenced objects that can change what a
 // reference resolves to: creation, deletion, a change of the Ready condition's status, of the
-// external name, or of the labels (selectors). Routine status writes wake nobody.
-func referenceUsabilityChanged() predicate.Predicate {
+// external name, of the labels (selectors), or of an identifier one of ts (the targets of the
+// kind its references name) resolves to (a task definition's latest revision). Routine status
+// writes wake nobody.
+func referenceUsabilityChanged(ts []targets.Target) predicate.Predicate {
 	return predicate.Funcs{
 		UpdateFunc: func(e event.UpdateEvent) bool {
 			oldO, newO := e.ObjectOld, e.ObjectNew
 			return readyOf(oldO) != readyOf(newO) || !maps.Equal(oldO.GetLabels(), newO.GetLabels()) ||
-				oldO.GetAnnotations()[v1alpha1.AnnotationExternalName] != newO.GetAnnotations()[v1alpha1.AnnotationExternalName]
+				oldO.GetAnnotations()[v1alpha1.AnnotationExternalName] != newO.GetAnnotations()[v1alpha1.AnnotationExternalName] ||
+				identifiersChanged(ts, oldO, newO)
 		},
 	}
+}
+
+// identifiersChanged reports whether an identifier one of ts resolves to differs between the
+// two versions of a referenced object.
+func identifiersChanged(ts []targets.Target, oldO, newO client.Object) bool {
+	oldF, errOld := fieldsOf(oldO)
+	newF, errNew := fieldsOf(newO)
+	if errOld != nil || errNew != nil {
+		return true
+	}
+	for _, t := range ts {
+		a, _, _ := unstructured.NestedFieldNoCopy(oldF, t.ID...)
+		b, _, _ := unstructured.NestedFieldNoCopy(newF, t.ID...)
+		if !reflect.DeepEqual(a, b) {
+			return true
+		}
+	}
+	return false
 }

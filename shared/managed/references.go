@@ -46,6 +46,9 @@ type Site struct {
 	Name string
 	// Selector selects the referenced objects by label when Name is empty.
 	Selector *v1alpha1.Selector
+	// Element names the element of the target's list that the site resolves to, for a target
+	// with an Element (a load balancer's target group by its name).
+	Element string
 	// Set receives the identifiers the site resolves to: one for a name, every selected
 	// object's (sorted) for a selector.
 	Set func(ids []string)
@@ -57,6 +60,9 @@ type Slot struct {
 	Ref *v1alpha1.Reference
 	// ID receives the identifier.
 	ID *string
+	// Element names the element of the target's list the reference resolves to, for a target
+	// with an Element.
+	Element string
 }
 
 // One declares a field that holds at most one reference (field is its path, for example
@@ -108,7 +114,7 @@ func slotSites(field string, slots []Slot) []Site {
 			continue
 		}
 		id := s.ID
-		sites = append(sites, Site{Field: field, Name: s.Ref.Name, Set: func(v []string) { *id = v[0] }})
+		sites = append(sites, Site{Field: field, Name: s.Ref.Name, Element: s.Element, Set: func(v []string) { *id = v[0] }})
 	}
 	return sites
 }

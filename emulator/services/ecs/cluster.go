@@ -50,7 +50,7 @@ func (c *cluster) counts(now time.Time) (active, draining, running, pending map[
 		case statusDraining:
 			draining[kind]++
 		}
-		r, p := s.tasks(now)
+		r, p := s.counts("", now)
 		running[kind] += r
 		pending[kind] += p
 	}

@@ -4,20 +4,34 @@
 // strategy, Service Connect default namespace and tags; DeleteCluster refuses a cluster with
 // active services (ClusterContainsServicesException) or running tasks
 // (ClusterContainsTasksException) and leaves it INACTIVE, as DescribeClusters then reports it;
-// task definitions (register, describe, deregister); and services, enough to count them: a
-// service keeps its desired count of tasks, and the cluster's activeServicesCount,
-// runningTasksCount and pendingTasksCount follow its services.
+// task definitions (register, describe, list, deregister, delete) kept as registered; and
+// services with their tasks and deployments.
 //
-// No task is real. A Fargate service's tasks are PENDING for the service's transition time on
-// the simulation clock (TransitionTime, 1s by default; Options.Transitions["ECS"] changes it)
-// after a change of its desired count, then RUNNING; a deleted service is DRAINING until its
-// tasks have stopped, then INACTIVE. There are no container instances, so the tasks of an EC2
-// service are never placed (its running and pending counts stay 0). Tasks cannot be run or
-// listed directly, deployments, load balancers, Service Connect and service discovery
-// registrations are not acted on, and capacity providers of Auto Scaling groups, container
-// instances, task sets and account settings are not emulated. A Service Connect namespace given
-// by name stands for the Cloud Map HTTP namespace AWS would create: the emulator gives it an ARN
-// of its own (Cloud Map is not emulated), and takes namespace ARNs as they are.
+// A service keeps its load balancers (checked against its task definition's containers and port
+// mappings), deployment configuration, health check grace period, Service Connect
+// configuration, ECS Exec, tag propagation and platform version. A change of its task
+// definition, network configuration, load balancers, platform version, capacity provider
+// strategy or Service Connect configuration, or forceNewDeployment, starts a new PRIMARY
+// deployment; the former stays ACTIVE until the new one's tasks run, then its tasks stop and it
+// goes, and the PRIMARY is COMPLETED. The deployment configuration's percentages are kept and
+// returned, not acted on: a deployment's tasks start beside the old ones, which stop once it
+// completes. Service events are written as AWS writes them.
+//
+// No task is real, and each is derived from the simulation clock: a Fargate task is
+// PROVISIONING, PENDING and ACTIVATING for a third of the service's transition time each
+// (TransitionTime, 1s by default; Options.Transitions["ECS"] changes it), then RUNNING; a task
+// stopped by the scheduler runs for the transition time and then is STOPPED, listable for an
+// hour (the last 100 of a service). A container image of a private ECR registry that the
+// emulated ECR does not hold cannot be pulled: the task stops with TaskFailedToStart when it
+// would have run, and ECS starts another; with the circuit breaker on, the deployment FAILS once
+// as many tasks have failed as its threshold (half the desired count, 3 to 200), and rolls back
+// to the last COMPLETED deployment's task definition when asked to. Without it, launches are
+// throttled after 200 failures (doubling delays up to 15 minutes). There are no container
+// instances, so the tasks of an EC2 service are never placed. Tasks cannot be run directly,
+// and capacity providers of Auto Scaling groups, container instances, task sets and account
+// settings are not emulated. A Service Connect namespace given by name stands for the Cloud
+// Map HTTP namespace AWS would create: the emulator gives it an ARN of its own (Cloud Map is
+// not emulated), and takes namespace ARNs as they are.
 package ecs
 
 import (
@@ -29,14 +43,15 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
-// TransitionTime is how long a service's tasks take by default, on the simulation clock, to
-// start after its desired count grows, or to stop after it shrinks or the service is deleted.
+// TransitionTime is how long a service's tasks take by default, on the simulation clock, to go
+// from PROVISIONING to RUNNING, or to stop after the service scales in or is deleted.
 const TransitionTime = time.Second
 
 // Backend holds the ECS resources of every account and region.
 type Backend struct {
 	clock   *core.Clock
 	network core.Network
+	images  Registry
 	state   *core.Backend[*region]
 	tags    *core.Tags // by resource ARN
 }
@@ -50,9 +65,9 @@ type region struct {
 }
 
 // New returns an empty ECS backend on clock, whose services' subnets and security groups are
-// checked against network.
-func New(clock *core.Clock, network core.Network) *Backend {
-	return &Backend{clock: clock, network: network, tags: core.NewTags(tagRules), state: core.NewBackend(func(core.Scope) *region {
+// checked against network, and whose tasks pull their ECR images from images.
+func New(clock *core.Clock, network core.Network, images Registry) *Backend {
+	return &Backend{clock: clock, network: network, images: images, tags: core.NewTags(tagRules), state: core.NewBackend(func(core.Scope) *region {
 		return &region{clusters: map[string]*cluster{}, families: map[string][]*taskDefinition{}, namespaces: map[string]string{}}
 	})}
 }

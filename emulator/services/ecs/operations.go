@@ -15,10 +15,14 @@ func (b *Backend) operations() map[string]core.Operation {
 		"RegisterTaskDefinition":      core.Op(b.registerTaskDefinition),
 		"DescribeTaskDefinition":      core.Op(b.describeTaskDefinition),
 		"DeregisterTaskDefinition":    core.Op(b.deregisterTaskDefinition),
+		"ListTaskDefinitions":         core.Op(b.listTaskDefinitions),
+		"DeleteTaskDefinitions":       core.Op(b.deleteTaskDefinitions),
 		"CreateService":               core.Op(b.createService),
 		"UpdateService":               core.Op(b.updateService),
 		"DeleteService":               core.Op(b.deleteService),
 		"DescribeServices":            core.Op(b.describeServices),
 		"ListServices":                core.Op(b.listServices),
+		"ListTasks":                   core.Op(b.listTasks),
+		"DescribeTasks":               core.Op(b.describeTasks),
 	}
 }

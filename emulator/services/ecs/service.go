@@ -1,8 +1,6 @@
 package ecs
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"regexp"
 	"slices"
 	"time"
@@ -14,21 +12,48 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
-// service is one ECS service and the tasks it keeps, counted on the simulation clock.
+// service is one ECS service: its configuration, its deployments (the PRIMARY first), the tasks
+// they started and the events of its rollouts, all moved on along the simulation clock by settle.
 type service struct {
-	name, arn, clusterARN, deploymentID string
-	status                              string
-	taskDefinition                      *taskDefinition
-	launchType                          types.LaunchType
-	strategy                            []types.CapacityProviderStrategyItem
-	network                             *types.NetworkConfiguration
-	scheduling                          types.SchedulingStrategy
-	created                             time.Time
-	// desired is the desired count; from is how many tasks ran when it last changed, at
-	// changed, and the change takes transition.
-	desired, from int32
-	changed       time.Time
-	transition    time.Duration
+	name, arn, clusterARN string
+	status                string
+	scheduling            types.SchedulingStrategy
+	created               time.Time
+	desired               int32
+	// transition is how long the service's tasks take to start, or to stop once scaled in, as
+	// the call that last changed the service said.
+	transition time.Duration
+	// images tells which container images can be pulled.
+	images Registry
+	// The configuration new deployments take.
+	taskDefinition  *taskDefinition
+	launchType      types.LaunchType
+	strategy        []types.CapacityProviderStrategyItem
+	network         *types.NetworkConfiguration
+	platformVersion string
+	serviceConnect  *types.ServiceConnectConfiguration
+	// The rest of the configuration, stored and returned.
+	loadBalancers        []types.LoadBalancer
+	config               types.DeploymentConfiguration
+	gracePeriod          *int32
+	executeCommand       bool
+	managedTags          bool
+	propagateTags        types.PropagateTags
+	placementConstraints []types.PlacementConstraint
+	placementStrategy    []types.PlacementStrategy
+	registries           []types.ServiceRegistry
+	// clientToken and request are CreateService's client token and request (as JSON), which a
+	// repeated creation must match.
+	clientToken, request string
+	// deployments are the service's deployments, the PRIMARY first; completed is the last one
+	// that COMPLETED, which the circuit breaker rolls back to.
+	deployments []*deployment
+	completed   *deployment
+	// tasks are the tasks that have not stopped; stopped the last maxStopped that have, for
+	// stoppedRetention.
+	tasks, stopped []*task
+	// events are the service's events, the newest first, at most maxEvents.
+	events []types.ServiceEvent
 }
 
 // serviceNamePattern is the form of a service name: up to 255 letters, digits, hyphens and
@@ -64,56 +89,32 @@ func (s *service) placeable() bool {
 	return s.kind() == fargate && s.scheduling != types.SchedulingStrategyDaemon
 }
 
-// tasks returns how many of the service's tasks run and how many are pending at now: after a
-// change of its desired count, new tasks are pending and stopping ones still run until the
-// change's transition has passed.
-func (s *service) tasks(now time.Time) (running, pending int32) {
-	if !s.placeable() {
-		return 0, 0
-	}
-	if !now.Before(s.changed.Add(s.transition)) {
-		return s.desired, 0
-	}
-	if s.desired > s.from {
-		return s.from, s.desired - s.from
-	}
-	return s.from, 0
-}
-
-// scale sets the service's desired count at now; the change takes transition.
-func (s *service) scale(desired int32, now time.Time, transition time.Duration) {
-	s.from, _ = s.tasks(now)
-	s.desired, s.changed, s.transition = desired, now, transition
-}
-
-// settle makes a DRAINING service INACTIVE once its tasks have stopped.
-func (s *service) settle(now time.Time) {
-	if running, _ := s.tasks(now); s.status == statusDraining && running == 0 {
-		s.status = statusInactive
-	}
-}
-
 // describe returns the service as ECS describes it at now.
 func (b *Backend) describe(s *service, now time.Time, withTags bool) types.Service {
 	s.settle(now)
-	running, pending := s.tasks(now)
-	rollout := types.DeploymentRolloutStateCompleted
-	if running != s.desired || pending > 0 {
-		rollout = types.DeploymentRolloutStateInProgress
-	}
+	running, pending := s.counts("", now)
 	out := types.Service{
 		ServiceName: aws.String(s.name), ServiceArn: aws.String(s.arn), ClusterArn: aws.String(s.clusterARN), Status: aws.String(s.status),
 		DesiredCount: s.desired, RunningCount: running, PendingCount: pending, LaunchType: s.launchType,
 		CapacityProviderStrategy: slices.Clone(s.strategy), TaskDefinition: aws.String(s.taskDefinition.arn()),
 		NetworkConfiguration: s.network, SchedulingStrategy: s.scheduling, CreatedAt: aws.Time(s.created),
-		DeploymentController: &types.DeploymentController{Type: types.DeploymentControllerTypeEcs},
-		Deployments: []types.Deployment{{Id: aws.String(s.deploymentID), Status: aws.String("PRIMARY"), TaskDefinition: aws.String(s.taskDefinition.arn()),
-			DesiredCount: s.desired, RunningCount: running, PendingCount: pending, LaunchType: s.launchType,
-			CapacityProviderStrategy: slices.Clone(s.strategy), NetworkConfiguration: s.network, RolloutState: rollout,
-			CreatedAt: aws.Time(s.created), UpdatedAt: aws.Time(s.changed)}},
+		DeploymentController:    &types.DeploymentController{Type: types.DeploymentControllerTypeEcs},
+		DeploymentConfiguration: ptr(s.config), LoadBalancers: slices.Clone(s.loadBalancers), HealthCheckGracePeriodSeconds: s.gracePeriod,
+		EnableExecuteCommand: s.executeCommand, EnableECSManagedTags: s.managedTags, PropagateTags: s.propagateTags,
+		PlacementConstraints: slices.Clone(s.placementConstraints), PlacementStrategy: slices.Clone(s.placementStrategy),
+		ServiceRegistries: slices.Clone(s.registries), Events: slices.Clone(s.events),
+	}
+	if out.PropagateTags == "" {
+		out.PropagateTags = types.PropagateTagsNone
+	}
+	for _, d := range s.deployments {
+		out.Deployments = append(out.Deployments, s.describeDeployment(d, now))
 	}
 	if s.kind() == fargate {
-		out.PlatformVersion = aws.String("LATEST")
+		out.PlatformVersion, out.PlatformFamily = aws.String("LATEST"), aws.String("Linux")
+		if s.platformVersion != "" {
+			out.PlatformVersion = aws.String(s.platformVersion)
+		}
 	}
 	if withTags {
 		out.Tags = core.TagList(b.tags, s.arn, tag)
@@ -198,117 +199,6 @@ func (b *Backend) checkNetwork(call *core.Call, t *taskDefinition, cfg *types.Ne
 		return invalidParameter("Security groups and subnets must all belong to the same VPC.")
 	}
 	return nil
-}
-
-// createService creates a service in a cluster, with its launch type or capacity provider
-// strategy (the cluster's default strategy when it gives neither and the cluster has one, else
-// the EC2 launch type).
-func (b *Backend) createService(call *core.Call, in *ecs.CreateServiceInput) (*ecs.CreateServiceOutput, error) {
-	name := aws.ToString(in.ServiceName)
-	if !serviceNamePattern.MatchString(name) {
-		return nil, invalidParameter("Service name can only contain letters, numbers, hyphens and underscores, and be 1 to 255 characters long.")
-	}
-	if in.LaunchType != "" && len(in.CapacityProviderStrategy) > 0 {
-		return nil, invalidParameter("Specifying both a launch type and capacity provider strategy is not supported. Remove one and try again.")
-	}
-	desired := aws.ToInt32(in.DesiredCount)
-	if desired < 0 {
-		return nil, invalidParameter("Desired count must be 0 or more.")
-	}
-	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
-	if err != nil {
-		return nil, err
-	}
-	return core.Locked(b.state, call, func(r *region) (*ecs.CreateServiceOutput, error) {
-		c, err := r.activeCluster(in.Cluster)
-		if err != nil {
-			return nil, err
-		}
-		t, err := r.usableTaskDefinition(in.TaskDefinition)
-		if err != nil {
-			return nil, err
-		}
-		if s, ok := c.services[name]; ok {
-			if s.settle(call.Now); s.status != statusInactive {
-				return nil, invalidParameter("Creation of service was not idempotent.")
-			}
-		}
-		s := &service{name: name, arn: call.Scope().ARN("ecs", "service/"+c.name+"/"+name), clusterARN: c.arn, status: statusActive,
-			deploymentID: fmt.Sprintf("ecs-svc/%019d", rand.Uint64()%1e19), taskDefinition: t, launchType: in.LaunchType,
-			strategy: slices.Clone(in.CapacityProviderStrategy), network: in.NetworkConfiguration, scheduling: in.SchedulingStrategy, created: call.Now}
-		if s.scheduling == "" {
-			s.scheduling = types.SchedulingStrategyReplica
-		}
-		switch {
-		case len(s.strategy) > 0:
-			if err := checkStrategy(s.strategy, c.providers); err != nil {
-				return nil, err
-			}
-		case s.launchType == "" && len(c.strategy) > 0:
-			s.strategy = slices.Clone(c.strategy)
-		case s.launchType == "":
-			s.launchType = types.LaunchTypeEc2
-		}
-		if s.kind() == fargate && !t.fargate() {
-			return nil, invalidParameter("Task definition does not support launch_type FARGATE.")
-		}
-		if s.kind() == fargate && s.scheduling == types.SchedulingStrategyDaemon {
-			return nil, invalidParameter("The DAEMON scheduling strategy is not supported with the FARGATE launch type.")
-		}
-		if err := b.checkNetwork(call, t, in.NetworkConfiguration); err != nil {
-			return nil, err
-		}
-		if err := b.tags.Replace(s.arn, tags); err != nil {
-			return nil, err
-		}
-		s.scale(desired, call.Now, call.Transition)
-		c.services[name] = s
-		return &ecs.CreateServiceOutput{Service: ptr(b.describe(s, call.Now, true))}, nil
-	})
-}
-
-// updateService changes an ACTIVE service's desired count or task definition.
-func (b *Backend) updateService(call *core.Call, in *ecs.UpdateServiceInput) (*ecs.UpdateServiceOutput, error) {
-	if in.DesiredCount != nil && *in.DesiredCount < 0 {
-		return nil, invalidParameter("Desired count must be 0 or more.")
-	}
-	return core.Locked(b.state, call, func(r *region) (*ecs.UpdateServiceOutput, error) {
-		s, err := r.activeService(call, in.Cluster, in.Service)
-		if err != nil {
-			return nil, err
-		}
-		if in.TaskDefinition != nil {
-			t, err := r.usableTaskDefinition(in.TaskDefinition)
-			if err != nil {
-				return nil, err
-			}
-			if s.kind() == fargate && !t.fargate() {
-				return nil, invalidParameter("Task definition does not support launch_type FARGATE.")
-			}
-			s.taskDefinition = t
-		}
-		if in.DesiredCount != nil {
-			s.scale(*in.DesiredCount, call.Now, call.Transition)
-		}
-		return &ecs.UpdateServiceOutput{Service: ptr(b.describe(s, call.Now, false))}, nil
-	})
-}
-
-// deleteService deletes a service scaled to 0, or any service when forced: it is DRAINING until
-// its tasks have stopped, then INACTIVE.
-func (b *Backend) deleteService(call *core.Call, in *ecs.DeleteServiceInput) (*ecs.DeleteServiceOutput, error) {
-	return core.Locked(b.state, call, func(r *region) (*ecs.DeleteServiceOutput, error) {
-		s, err := r.activeService(call, in.Cluster, in.Service)
-		if err != nil {
-			return nil, err
-		}
-		if s.desired > 0 && !aws.ToBool(in.Force) && s.scheduling == types.SchedulingStrategyReplica {
-			return nil, invalidParameter("The service cannot be stopped while it is scaled above 0.")
-		}
-		s.scale(0, call.Now, call.Transition)
-		s.status = statusDraining
-		return &ecs.DeleteServiceOutput{Service: ptr(b.describe(s, call.Now, false))}, nil
-	})
 }
 
 // describeServices describes up to 10 services of a cluster; each it cannot find is a MISSING

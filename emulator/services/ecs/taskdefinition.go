@@ -95,6 +95,9 @@ func (b *Backend) registerTaskDefinition(call *core.Call, in *ecs.RegisterTaskDe
 			RequiresCompatibilities: in.RequiresCompatibilities, Compatibilities: compat,
 			ExecutionRoleArn: in.ExecutionRoleArn, TaskRoleArn: in.TaskRoleArn, Volumes: in.Volumes,
 			RuntimePlatform: in.RuntimePlatform, EphemeralStorage: in.EphemeralStorage, RegisteredAt: aws.Time(call.Now),
+			PlacementConstraints: in.PlacementConstraints, ProxyConfiguration: in.ProxyConfiguration, IpcMode: in.IpcMode, PidMode: in.PidMode,
+			InferenceAccelerators: in.InferenceAccelerators, EnableFaultInjection: in.EnableFaultInjection,
+			TrustedExecutionConfiguration: in.TrustedExecutionConfiguration,
 		}}
 		if err := b.tags.Replace(t.arn(), tags); err != nil {
 			return nil, err

@@ -24,6 +24,10 @@ type cluster struct {
 	endpoint, ca, issuer string
 	nodegroups           map[string]*nodegroup
 	addons               map[string]*addon
+	creator              string                  // the IAM principal that created the cluster
+	bootstrap            bool                    // whether the creator gets an admin access entry
+	entries              map[string]*accessEntry // by principal ARN
+	pods                 map[string]*podIdentity // pod identity associations, by id
 }
 
 // status returns the cluster's status at now.
@@ -42,6 +46,12 @@ func (r *region) lookup(name string, now time.Time) *cluster {
 		}
 		for _, a := range c.addons {
 			r.tags.Delete(aws.ToString(a.cfg.AddonArn))
+		}
+		for _, e := range c.entries {
+			r.tags.Delete(aws.ToString(e.cfg.AccessEntryArn))
+		}
+		for _, p := range c.pods {
+			r.tags.Delete(aws.ToString(p.cfg.AssociationArn))
 		}
 	})
 }
@@ -77,7 +87,7 @@ func (b *Backend) createCluster(call *core.Call, in *eks.CreateClusterInput) (*e
 	return core.Locked(b.state, call, func(r *region) (*eks.CreateClusterOutput, error) {
 		if c := r.lookup(name, call.Now); c != nil {
 			if c.token != "" && c.token == aws.ToString(in.ClientRequestToken) {
-				return &eks.CreateClusterOutput{Cluster: r.describe(c, call.Now)}, nil
+				return &eks.CreateClusterOutput{Cluster: r.created(c, call.Now)}, nil
 			}
 			return nil, inUse("Cluster already exists with name: %s", name)
 		}
@@ -89,8 +99,18 @@ func (b *Backend) createCluster(call *core.Call, in *eks.CreateClusterInput) (*e
 			return nil, asInvalidParameter(err)
 		}
 		r.clusters[name] = c
-		return &eks.CreateClusterOutput{Cluster: r.describe(c, call.Now)}, nil
+		return &eks.CreateClusterOutput{Cluster: r.created(c, call.Now)}, nil
 	})
+}
+
+// created returns the cluster as CreateCluster answers it: as DescribeCluster shows it, with
+// the bootstrapClusterCreatorAdminPermissions of the request, which only CreateCluster's answer
+// carries (AWS's DescribeCluster leaves it out).
+func (r *region) created(c *cluster, now time.Time) *types.Cluster {
+	out := r.describe(c, now)
+	out.AccessConfig = &types.AccessConfigResponse{AuthenticationMode: c.cfg.AccessConfig.AuthenticationMode,
+		BootstrapClusterCreatorAdminPermissions: aws.Bool(c.bootstrap)}
+	return out
 }
 
 // newCluster validates a CreateCluster request as AWS does and returns the new cluster.
@@ -124,7 +144,11 @@ func (b *Backend) newCluster(call *core.Call, name string, in *eks.CreateCluster
 	if err != nil {
 		return nil, err
 	}
-	access, policy, err := accessAndUpgrade(in.AccessConfig, in.UpgradePolicy)
+	mode, bootstrap, err := accessConfig(in.AccessConfig)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := upgradePolicy(in.UpgradePolicy)
 	if err != nil {
 		return nil, err
 	}
@@ -134,12 +158,16 @@ func (b *Backend) newCluster(call *core.Call, name string, in *eks.CreateCluster
 		name:      name, arn: scope.ARN("eks", "cluster/"+name), token: aws.ToString(in.ClientRequestToken), logs: logs,
 		endpoint: endpointURL(scope, id), ca: certificateAuthority(call.Now), issuer: issuerURL(scope, id),
 		nodegroups: map[string]*nodegroup{}, addons: map[string]*addon{},
+		creator: b.callers.Principal(call), bootstrap: bootstrap, entries: map[string]*accessEntry{}, pods: map[string]*podIdentity{},
 	}
 	c.cfg = types.Cluster{
 		Name: aws.String(name), Arn: aws.String(c.arn), CreatedAt: aws.Time(call.Now), Version: aws.String(version),
 		PlatformVersion: aws.String(platformVersion(version)), RoleArn: in.RoleArn, ResourcesVpcConfig: vpc,
 		KubernetesNetworkConfig: network, Logging: loggingView(logs), EncryptionConfig: slices.Clone(in.EncryptionConfig),
-		AccessConfig: access, UpgradePolicy: policy, ClientRequestToken: in.ClientRequestToken,
+		AccessConfig: &types.AccessConfigResponse{AuthenticationMode: mode}, UpgradePolicy: policy, ClientRequestToken: in.ClientRequestToken,
+	}
+	if allowsEntries(mode) {
+		c.bootstrapEntry(scope, call.Now)
 	}
 	return c, nil
 }

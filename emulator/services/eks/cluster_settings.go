@@ -75,34 +75,14 @@ func serviceCIDR(cidr string) bool {
 	})
 }
 
-// accessAndUpgrade returns a new cluster's access configuration and upgrade policy with EKS's
-// defaults for clusters created through the API: CONFIG_MAP authentication with admin access
-// for the creator, and extended support.
-func accessAndUpgrade(access *types.CreateAccessConfigRequest, policy *types.UpgradePolicyRequest) (*types.AccessConfigResponse, *types.UpgradePolicyResponse, error) {
-	a := &types.AccessConfigResponse{AuthenticationMode: types.AuthenticationModeConfigMap, BootstrapClusterCreatorAdminPermissions: aws.Bool(true)}
-	if access != nil {
-		if access.AuthenticationMode != "" {
-			if !slices.Contains(access.AuthenticationMode.Values(), access.AuthenticationMode) {
-				return nil, nil, invalidParameter("Invalid authenticationMode %s", access.AuthenticationMode)
-			}
-			a.AuthenticationMode = access.AuthenticationMode
-		}
-		if access.BootstrapClusterCreatorAdminPermissions != nil {
-			a.BootstrapClusterCreatorAdminPermissions = access.BootstrapClusterCreatorAdminPermissions
-		}
-	}
+// upgradePolicy returns a new cluster's upgrade policy, by default extended support.
+func upgradePolicy(policy *types.UpgradePolicyRequest) (*types.UpgradePolicyResponse, error) {
 	p := &types.UpgradePolicyResponse{SupportType: types.SupportTypeExtended}
 	if policy != nil && policy.SupportType != "" {
 		if !slices.Contains(policy.SupportType.Values(), policy.SupportType) {
-			return nil, nil, invalidParameter("Invalid supportType %s", policy.SupportType)
+			return nil, invalidParameter("Invalid supportType %s", policy.SupportType)
 		}
 		p.SupportType = policy.SupportType
 	}
-	return a, p, nil
-}
-
-// authModeOrder ranks the authentication modes: EKS moves a cluster only up this order
-// (CONFIG_MAP -> API_AND_CONFIG_MAP -> API), never back.
-var authModeOrder = map[types.AuthenticationMode]int{
-	types.AuthenticationModeConfigMap: 0, types.AuthenticationModeApiAndConfigMap: 1, types.AuthenticationModeApi: 2,
+	return p, nil
 }

@@ -57,7 +57,7 @@ func (b *Backend) updateClusterConfig(call *core.Call, in *eks.UpdateClusterConf
 		case types.UpdateTypeVpcConfigUpdate:
 			u, err = b.vpcUpdate(r.scope, c, in.ResourcesVpcConfig)
 		case types.UpdateTypeAccessConfigUpdate:
-			u, err = c.accessUpdate(in.AccessConfig.AuthenticationMode)
+			u, err = c.accessUpdate(call, in.AccessConfig.AuthenticationMode)
 		default:
 			u, err = c.upgradePolicyUpdate(in.UpgradePolicy.SupportType)
 		}
@@ -176,22 +176,6 @@ func (b *Backend) vpcUpdate(scope core.Scope, c *cluster, in *types.VpcConfigReq
 		next := *c.cfg.ResourcesVpcConfig
 		next.SubnetIds, next.SecurityGroupIds = subnets, groups
 		c.cfg.ResourcesVpcConfig = &next
-	}}, nil
-}
-
-func (c *cluster) accessUpdate(mode types.AuthenticationMode) (*clusterUpdate, error) {
-	cur := c.cfg.AccessConfig.AuthenticationMode
-	to, ok := authModeOrder[mode]
-	if !ok {
-		return nil, invalidParameter("Invalid authenticationMode %s", mode)
-	}
-	if to <= authModeOrder[cur] {
-		return nil, invalidParameter("Unsupported authentication mode update from %s to %s.", cur, mode)
-	}
-	return &clusterUpdate{params: []types.UpdateParam{param(types.UpdateParamTypeAuthenticationMode, string(mode))}, apply: func() {
-		next := *c.cfg.AccessConfig
-		next.AuthenticationMode = mode
-		c.cfg.AccessConfig = &next
 	}}, nil
 }
 

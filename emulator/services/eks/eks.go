@@ -16,10 +16,13 @@
 // emulated EC2 of the same account and region through core.Subnets, and the cluster's
 // VPC comes from its subnets, which must span two availability zones.
 //
-// Simplifications: the cluster security group is reported but not created in EC2; IAM roles and
-// KMS keys are checked for the form of their ARNs only; Fargate profiles, access entries, pod
-// identity associations, identity provider configs, Auto Mode, hybrid nodes, insights and EKS
-// Anywhere are not emulated, and UpdateClusterConfig refuses their settings; launch templates and
+// Access entries and their access policies follow the cluster's authentication mode (access.go);
+// pod identity associations are kept one per namespace and service account (podidentity.go).
+//
+// Simplifications: the cluster security group is reported but not created in EC2; IAM roles,
+// principals and KMS keys are checked for the form of their ARNs only; Fargate profiles, identity
+// provider configs, Auto Mode, hybrid nodes, insights and EKS Anywhere are not emulated, and
+// UpdateClusterConfig refuses their settings; launch templates and
 // remote access are echoed, not checked; add-on configuration values are not validated against a
 // schema; DescribeAddonVersions answers a small fixed catalogue (vpc-cni, coredns, kube-proxy,
 // aws-ebs-csi-driver).
@@ -43,6 +46,7 @@ const TransitionTime = 2 * time.Second
 type Backend struct {
 	clock   *core.Clock
 	network core.Subnets
+	callers core.Callers
 	state   *core.Backend[*region]
 }
 
@@ -50,7 +54,7 @@ type Backend struct {
 type region struct {
 	scope    core.Scope
 	clusters map[string]*cluster // by name
-	tags     *core.Tags          // of clusters, node groups and add-ons, by ARN
+	tags     *core.Tags          // of clusters, node groups, add-ons, access entries and pod identity associations, by ARN
 }
 
 // newRegion returns the empty state of an account in a region.
@@ -59,9 +63,9 @@ func newRegion(scope core.Scope) *region {
 }
 
 // New returns an empty EKS backend on clock that checks subnets and security groups against
-// network.
-func New(clock *core.Clock, network core.Subnets) *Backend {
-	return &Backend{clock: clock, network: network, state: core.NewBackend(newRegion)}
+// network and learns the creator of a cluster from callers.
+func New(clock *core.Clock, network core.Subnets, callers core.Callers) *Backend {
+	return &Backend{clock: clock, network: network, callers: callers, state: core.NewBackend(newRegion)}
 }
 
 // Service describes EKS to the router.
@@ -114,7 +118,8 @@ func (b *Backend) dump() any {
 				}
 			}
 			out[scope.Account+"/"+scope.Region+"/"+name] = map[string]any{"status": c.status(now), "version": aws.ToString(c.cfg.Version),
-				"nodegroups": groups, "addons": addons, "tags": r.tags.Map(c.arn)}
+				"nodegroups": groups, "addons": addons, "tags": r.tags.Map(c.arn),
+				"accessEntries": core.SortedKeys(c.entries), "podIdentityAssociations": core.SortedKeys(c.pods)}
 		}
 	}
 	return out

@@ -26,5 +26,21 @@ func (b *Backend) operations() map[string]core.Operation {
 		"UpdateAddon":               core.Op(b.updateAddon),
 		"DeleteAddon":               core.Op(b.deleteAddon),
 		"DescribeAddonVersions":     core.Op(b.describeAddonVersions),
+		// Access entries and access policies (access.go, accessentry.go, accesspolicy.go).
+		"CreateAccessEntry":            core.Op(b.createAccessEntry),
+		"DescribeAccessEntry":          core.Op(b.describeAccessEntry),
+		"UpdateAccessEntry":            core.Op(b.updateAccessEntry),
+		"DeleteAccessEntry":            core.Op(b.deleteAccessEntry),
+		"ListAccessEntries":            core.Op(b.listAccessEntries),
+		"AssociateAccessPolicy":        core.Op(b.associateAccessPolicy),
+		"DisassociateAccessPolicy":     core.Op(b.disassociateAccessPolicy),
+		"ListAssociatedAccessPolicies": core.Op(b.listAssociatedAccessPolicies),
+		"ListAccessPolicies":           core.Op(b.listAccessPolicies),
+		// Pod Identity associations (podidentity.go).
+		"CreatePodIdentityAssociation":   core.Op(b.createPodIdentityAssociation),
+		"DescribePodIdentityAssociation": core.Op(b.describePodIdentityAssociation),
+		"UpdatePodIdentityAssociation":   core.Op(b.updatePodIdentityAssociation),
+		"DeletePodIdentityAssociation":   core.Op(b.deletePodIdentityAssociation),
+		"ListPodIdentityAssociations":    core.Op(b.listPodIdentityAssociations),
 	}
 }

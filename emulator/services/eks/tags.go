@@ -28,8 +28,10 @@ func asInvalidParameter(err error) error {
 }
 
 // taggableARN matches the ARNs of clusters (cluster/<name>), node groups
-// (nodegroup/<cluster>/<name>/<id>) and add-ons (addon/<cluster>/<name>/<id>).
-var taggableARN = regexp.MustCompile(`^arn:aws[a-zA-Z-]*:eks:([a-z0-9-]+):(\d{12}):(cluster|nodegroup|addon)/(.+)$`)
+// (nodegroup/<cluster>/<name>/<id>), add-ons (addon/<cluster>/<name>/<id>), access entries
+// (access-entry/<cluster>/<role|user>/<account>/<name>/<id>) and pod identity associations
+// (podidentityassociation/<cluster>/<id>).
+var taggableARN = regexp.MustCompile(`^arn:aws[a-zA-Z-]*:eks:([a-z0-9-]+):(\d{12}):(cluster|nodegroup|addon|access-entry|podidentityassociation)/(.+)$`)
 
 // tagged returns the ARN of the live resource a tagging request names, or the error EKS
 // answers: BadRequestException for an ARN that is not an EKS resource's, NotFoundException for
@@ -59,6 +61,16 @@ func (r *region) tagged(call *core.Call, arn string) (string, error) {
 		if a := c.addon(r, parts[1], call.Now); a != nil && aws.ToString(a.cfg.AddonArn) == arn {
 			return arn, nil
 		}
+	case m[3] == "access-entry" && len(parts) == 5:
+		for _, e := range c.entries {
+			if aws.ToString(e.cfg.AccessEntryArn) == arn {
+				return arn, nil
+			}
+		}
+	case m[3] == "podidentityassociation" && len(parts) == 2:
+		if p := c.pods[parts[1]]; p != nil && aws.ToString(p.cfg.AssociationArn) == arn {
+			return arn, nil
+		}
 	}
 	return "", missing
 }
@@ -69,8 +81,8 @@ func (b *Backend) tagOperations() map[string]core.Operation {
 	return core.TagOperations(b.tagging(), "ResourceArn", (*eks.Client).TagResource, (*eks.Client).UntagResource, (*eks.Client).ListTagsForResource)
 }
 
-// tagging serves the tag operations on the clusters, node groups and add-ons of the caller's
-// region, by ARN.
+// tagging serves the tag operations on the clusters, node groups, add-ons, access entries and
+// pod identity associations of the caller's region, by ARN.
 func (b *Backend) tagging() core.Tagging[*string, struct{}] {
 	return core.Tagging[*string, struct{}]{Lock: b.state, Find: func(call *core.Call, arn *string) (core.TagTarget, error) {
 		r := b.state.Of(call)

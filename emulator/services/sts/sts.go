@@ -32,6 +32,7 @@ type Backend struct {
 type session struct {
 	Account    string
 	AssumedArn string
+	RoleArn    string // the role assumed, the IAM principal of the session
 	RoleID     string
 	Expires    time.Time
 	Tags       map[string]string `json:",omitempty"`
@@ -47,6 +48,17 @@ func (b *Backend) AccountFor(accessKey string) (string, bool) {
 	defer b.mu.RUnlock()
 	s, ok := b.issued[accessKey]
 	return s.Account, ok
+}
+
+// Principal returns the IAM principal whose access key signed call: the role of temporary
+// credentials STS issued, or the emulator's default user of the call's account for any other key.
+func (b *Backend) Principal(call *core.Call) string {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if s, ok := b.issued[call.AccessKey]; ok {
+		return s.RoleArn
+	}
+	return core.DefaultPrincipal(call.Account)
 }
 
 // Service describes STS to the router.
@@ -80,7 +92,7 @@ func (b *Backend) getCallerIdentity(call *core.Call, _ *sts.GetCallerIdentityInp
 	}
 	return &sts.GetCallerIdentityOutput{
 		Account: aws.String(call.Account),
-		Arn:     aws.String(fmt.Sprintf("arn:aws:iam::%s:user/emulator", call.Account)),
+		Arn:     aws.String(core.DefaultPrincipal(call.Account)),
 		UserId:  aws.String("AIDA" + strings.ToUpper(call.AccessKey)),
 	}, nil
 }
@@ -181,6 +193,7 @@ func (b *Backend) issue(call *core.Call, arn, name string, duration *int32, opts
 	s := session{
 		Account:    account,
 		AssumedArn: fmt.Sprintf("arn:aws:sts::%s:assumed-role/%s/%s", account, role, name),
+		RoleArn:    arn,
 		RoleID:     roleID + ":" + name,
 		Expires:    call.Now.Add(time.Duration(seconds) * time.Second),
 	}

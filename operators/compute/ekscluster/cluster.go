@@ -28,14 +28,14 @@ type clusterUpdate struct {
 }
 
 // planCluster plans the first of the cluster's own updates that differs from the spec, in
-// this order: logging, endpoint access, subnets and security groups, secrets encryption, and
-// the Kubernetes version (one minor version up, once every node group runs the control
-// plane's version and none is being changed). EKS takes one update of a cluster at a time and
-// one kind of change per UpdateClusterConfig, so the next one is planned by a later
-// observation, once the cluster is ACTIVE again.
+// this order: logging, endpoint access, subnets and security groups, secrets encryption, the
+// authentication mode (one step forward), and the Kubernetes version (one minor version up,
+// once every node group runs the control plane's version and none is being changed). EKS
+// takes one update of a cluster at a time and one kind of change per UpdateClusterConfig, so
+// the next one is planned by a later observation, once the cluster is ACTIVE again.
 func (p *planner) planCluster() {
 	c, name := p.state.Cluster, aws.ToString(p.state.Cluster.Name)
-	for _, next := range []func(*types.Cluster, string) *clusterUpdate{p.logging, p.endpointAccess, p.network, p.encryption, p.version} {
+	for _, next := range []func(*types.Cluster, string) *clusterUpdate{p.logging, p.endpointAccess, p.network, p.encryption, p.accessConfig, p.version} {
 		if u := next(c, name); u != nil {
 			p.obs.Changes.AddFieldValues(u.fields, u.values, u.apply)
 			return

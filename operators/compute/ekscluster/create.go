@@ -12,9 +12,10 @@ import (
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
-// Create creates the cluster with the spec's version, role, network, endpoint access, logging
-// and encryption, the desired tags (ownership included, so that a cluster whose answer is lost
-// is still found as this object's) and o's UID as the idempotency token, and records its name.
+// Create creates the cluster with the spec's version, role, network, endpoint access, logging,
+// encryption and access configuration (see createAccessConfig), the desired tags (ownership
+// included, so that a cluster whose answer is lost is still found as this object's) and o's
+// UID as the idempotency token, and records its name.
 // The node groups and add-ons are created by later observations, once the cluster is ACTIVE.
 // A name taken in the meantime is an error retried with backoff: the next Observe claims the
 // cluster found under the name or refuses it (managed.Claim).
@@ -30,6 +31,7 @@ func (d *driver) Create(ctx context.Context, o *v1alpha1.EKSCluster, req managed
 			PublicAccessCidrs: v.PublicAccessCIDRs},
 		Logging:            logging(s.Logging),
 		EncryptionConfig:   encryptionConfig(s.Encryption),
+		AccessConfig:       createAccessConfig(s.AccessConfig),
 		Tags:               req.Tags,
 		ClientRequestToken: aws.String(string(o.GetUID())),
 	}

@@ -84,6 +84,7 @@ func fillStatus(o *v1alpha1.EKSCluster, c *types.Cluster) {
 	if c.Identity != nil && c.Identity.Oidc != nil {
 		s.OIDCIssuer = aws.ToString(c.Identity.Oidc.Issuer)
 	}
+	s.AuthenticationMode = string(authenticationMode(c))
 	if v := c.ResourcesVpcConfig; v != nil {
 		s.ClusterSecurityGroupID, s.VPCID = aws.ToString(v.ClusterSecurityGroupId), aws.ToString(v.VpcId)
 	}
@@ -110,7 +111,7 @@ func fillMemberStatus(o *v1alpha1.EKSCluster, s *State) {
 
 // clusterCreatedAsSpecified refuses a cluster whose settings EKS cannot change are not the
 // spec's (an adopted cluster, or one whose name was taken over): its role, its encryption key,
-// and a Kubernetes version newer than the spec's.
+// an authentication mode later than the spec's, and a Kubernetes version newer than the spec's.
 func clusterCreatedAsSpecified(o *v1alpha1.EKSCluster, c *types.Cluster) error {
 	name := aws.ToString(c.Name)
 	if role := aws.ToString(c.RoleArn); role != o.Spec.RoleARN {
@@ -120,6 +121,9 @@ func clusterCreatedAsSpecified(o *v1alpha1.EKSCluster, c *types.Cluster) error {
 	if key := encryptionKey(c); key != "" && o.Spec.Encryption != nil && !managed.SameKMSKey(o.Spec.Encryption.KMSKeyARN, key) {
 		return managed.Terminal(condition.ReasonInvalidSpec, "EKS cluster %s encrypts its secrets with the KMS key %s, not the spec's %s; "+
 			"the key cannot change: set spec.encryption.kmsKeyARN to %s, or create a new EKSCluster", name, key, o.Spec.Encryption.KMSKeyARN, key)
+	}
+	if err := modeReachable(o, c); err != nil {
+		return err
 	}
 	if running := aws.ToString(c.Version); minor(running) > minor(o.Spec.Version) {
 		return managed.Terminal(condition.ReasonInvalidSpec, "EKS cluster %s runs Kubernetes %s, newer than the spec's %s; EKS cannot downgrade a cluster: "+

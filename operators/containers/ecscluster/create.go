@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ecs/types"
 
 	"github.com/runner-codes/infra-operator/operators/containers/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/containers/ecsutil"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
@@ -23,8 +24,8 @@ func (d *driver) Create(ctx context.Context, c *v1alpha1.ECSCluster, req managed
 		ClusterName:                     aws.String(name),
 		Settings:                        settings(insights(c)),
 		CapacityProviders:               c.Spec.CapacityProviders,
-		DefaultCapacityProviderStrategy: strategy(c),
-		Tags:                            tagList(req.Tags),
+		DefaultCapacityProviderStrategy: ecsutil.Strategy(c.Spec.DefaultCapacityProviderStrategy),
+		Tags:                            ecsutil.TagList(req.Tags),
 	}
 	ns := namespace(c)
 	if ns != "" {
@@ -34,7 +35,7 @@ func (d *driver) Create(ctx context.Context, c *v1alpha1.ECSCluster, req managed
 	if err != nil {
 		return managed.Wrap(err, "create cluster %s", name)
 	}
-	if tags := tagMap(out.Cluster.Tags); !managed.OwnedBy(c, tags) {
+	if tags := ecsutil.TagMap(out.Cluster.Tags); !managed.OwnedBy(c, tags) {
 		return managed.Terminal(condition.ReasonAlreadyExists, "ECS cluster %s already exists in AWS and is not this object's; choose another clusterName", name)
 	}
 	managed.SetExternalName(c, name)

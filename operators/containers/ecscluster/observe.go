@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ecs/types"
 
 	"github.com/runner-codes/infra-operator/operators/containers/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/containers/ecsutil"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
@@ -42,7 +43,7 @@ func (d *driver) Observe(ctx context.Context, c *v1alpha1.ECSCluster, req manage
 		return managed.Observation[State]{}, nil
 	}
 	st := &State{Cluster: out.Clusters[0]}
-	tags := tagMap(st.Cluster.Tags)
+	tags := ecsutil.TagMap(st.Cluster.Tags)
 	if err := managed.Claim(c, "ECS cluster", name, tags); err != nil {
 		return managed.Observation[State]{}, err
 	}
@@ -84,14 +85,4 @@ func namespaceOf(cl types.Cluster) string {
 		return ""
 	}
 	return aws.ToString(cl.ServiceConnectDefaults.Namespace)
-}
-
-// tagMap returns ECS tags as a map.
-func tagMap(tags []types.Tag) map[string]string {
-	return managed.TagMap(tags, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
-}
-
-// tagList returns tags as ECS takes them.
-func tagList(tags map[string]string) []types.Tag {
-	return managed.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
 }

@@ -2,7 +2,6 @@ package ecscluster
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ecs/types"
 
 	"github.com/runner-codes/infra-operator/operators/containers/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/containers/ecsutil"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
@@ -30,14 +30,14 @@ func (d *driver) plan(p *managed.Plan, c *v1alpha1.ECSCluster, cl types.Cluster,
 			return managed.Wrap(err, "set Container Insights of cluster %s", aws.ToString(name))
 		})
 	}
-	if !managed.SameSet(c.Spec.CapacityProviders, cl.CapacityProviders) || !managed.SameSet(strategyKeys(strategy(c)), strategyKeys(cl.DefaultCapacityProviderStrategy)) {
+	if !managed.SameSet(c.Spec.CapacityProviders, cl.CapacityProviders) || !managed.SameSet(ecsutil.StrategyKeys(ecsutil.Strategy(c.Spec.DefaultCapacityProviderStrategy)), ecsutil.StrategyKeys(cl.DefaultCapacityProviderStrategy)) {
 		values := map[string]managed.Values{
 			"capacityProviders":               managed.ValuesOf(providerSet(cl.CapacityProviders), providerSet(c.Spec.CapacityProviders)),
-			"defaultCapacityProviderStrategy": managed.ValuesOf(strategyKeys(cl.DefaultCapacityProviderStrategy), strategyKeys(strategy(c))),
+			"defaultCapacityProviderStrategy": managed.ValuesOf(ecsutil.StrategyKeys(cl.DefaultCapacityProviderStrategy), ecsutil.StrategyKeys(ecsutil.Strategy(c.Spec.DefaultCapacityProviderStrategy))),
 		}
 		p.AddFieldValues([]string{"capacityProviders", "defaultCapacityProviderStrategy"}, values, func(ctx context.Context) error {
 			_, err := d.api.PutClusterCapacityProviders(ctx, &ecs.PutClusterCapacityProvidersInput{
-				Cluster: name, CapacityProviders: append([]string{}, c.Spec.CapacityProviders...), DefaultCapacityProviderStrategy: strategy(c)})
+				Cluster: name, CapacityProviders: append([]string{}, c.Spec.CapacityProviders...), DefaultCapacityProviderStrategy: ecsutil.Strategy(c.Spec.DefaultCapacityProviderStrategy)})
 			return managed.Wrap(err, "put the capacity providers of cluster %s", aws.ToString(name))
 		})
 	}
@@ -52,14 +52,7 @@ func (d *driver) plan(p *managed.Plan, c *v1alpha1.ECSCluster, cl types.Cluster,
 			return nil
 		})
 	}
-	arn := cl.ClusterArn
-	p.AddTags(desired, observed, managed.TagCalls(func(ctx context.Context, set map[string]string) error {
-		_, err := d.api.TagResource(ctx, &ecs.TagResourceInput{ResourceArn: arn, Tags: tagList(set)})
-		return managed.Wrap(err, "tag cluster %s", aws.ToString(name))
-	}, func(ctx context.Context, remove []string) error {
-		_, err := d.api.UntagResource(ctx, &ecs.UntagResourceInput{ResourceArn: arn, TagKeys: remove})
-		return managed.Wrap(err, "untag cluster %s", aws.ToString(name))
-	}))
+	ecsutil.PlanTags(p, d.api, cl.ClusterArn, "cluster "+aws.ToString(name), desired, observed)
 }
 
 // insights returns the Container Insights setting the spec asks for.
@@ -85,29 +78,10 @@ func settings(value string) []types.ClusterSetting {
 	return []types.ClusterSetting{{Name: containerInsights, Value: aws.String(value)}}
 }
 
-// strategy returns the spec's default capacity provider strategy as ECS takes it.
-func strategy(c *v1alpha1.ECSCluster) []types.CapacityProviderStrategyItem {
-	out := []types.CapacityProviderStrategyItem{}
-	for _, item := range c.Spec.DefaultCapacityProviderStrategy {
-		out = append(out, types.CapacityProviderStrategyItem{CapacityProvider: aws.String(item.CapacityProvider), Weight: item.Weight, Base: item.Base})
-	}
-	return out
-}
-
 // providerSet is how a plan shows a set of capacity providers: sorted, without repeats, and []
 // for none.
 func providerSet(names []string) []string {
 	return slices.Compact(slices.Sorted(slices.Values(append([]string{}, names...))))
-}
-
-// strategyKeys returns a strategy as comparable strings, one per provider.
-func strategyKeys(items []types.CapacityProviderStrategyItem) []string {
-	keys := make([]string, 0, len(items))
-	for _, item := range items {
-		keys = append(keys, fmt.Sprintf("%s/%d/%d", aws.ToString(item.CapacityProvider), item.Weight, item.Base))
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // namespace returns the Service Connect namespace the spec names, "" for none.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
@@ -23,7 +24,8 @@ type State struct {
 }
 
 // Observe reads the instance profile (GetInstanceProfile, which gives its role and tags), fills
-// the status and plans the role and tag changes.
+// the status and plans the role and tag changes; a profile younger than the propagation time is
+// not Ready yet.
 func (d *driver) Observe(ctx context.Context, p *v1alpha1.IAMInstanceProfile, req managed.Request) (managed.Observation[State], error) {
 	name := p.Spec.InstanceProfileName
 	out, err := d.api.GetInstanceProfile(ctx, &iam.GetInstanceProfileInput{InstanceProfileName: aws.String(name)})
@@ -64,6 +66,10 @@ func (d *driver) Observe(ctx context.Context, p *v1alpha1.IAMInstanceProfile, re
 		_, err := d.api.UntagInstanceProfile(ctx, &iam.UntagInstanceProfileInput{InstanceProfileName: aws.String(name), TagKeys: keys})
 		return managed.Wrap(err, "untag instance profile %s", name)
 	}))
+	if age := time.Since(aws.ToTime(prof.CreateDate)); age < d.propagation {
+		obs.Ready, obs.ReadyIn = false, d.propagation-age
+		obs.Message = fmt.Sprintf("instance profile %s was created %s ago: IAM propagates a new instance profile to EC2 within seconds", name, age.Round(time.Second))
+	}
 	return obs, nil
 }
 

@@ -31,8 +31,8 @@ type Tunables struct {
 	Propagation time.Duration
 }
 
-// withDefaults returns t with its zero fields set to their defaults.
-func (t Tunables) withDefaults() Tunables {
+// WithDefaults returns t with its zero fields set to their defaults.
+func (t Tunables) WithDefaults() Tunables {
 	if t.Propagation <= 0 {
 		t.Propagation = 10 * time.Second
 	}
@@ -41,7 +41,7 @@ func (t Tunables) withDefaults() Tunables {
 
 // Kind declares the IAMRole kind to the engine, with the timings t.
 func Kind(t Tunables) managed.Kind[*v1alpha1.IAMRole, State] {
-	t = t.withDefaults()
+	t = t.WithDefaults()
 	return managed.Kind[*v1alpha1.IAMRole, State]{
 		// A new role is Ready once IAM has propagated it: the first look after the create is
 		// then, which also attaches its policies (a role is created empty).

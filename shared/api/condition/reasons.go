@@ -181,6 +181,10 @@ const (
 	ReasonEnvironmentTooLarge = "EnvironmentTooLarge"
 	// ReasonEndpointQueueNotFound says an SNS subscription's queue does not exist.
 	ReasonEndpointQueueNotFound = "EndpointQueueNotFound"
+	// ReasonDeploymentFailed says the ECS deployment circuit breaker stopped a service's
+	// deployment because its tasks failed to start; the message names the stopped tasks'
+	// reasons. The revision is not deployed again until the spec changes.
+	ReasonDeploymentFailed = "DeploymentFailed"
 	// ReasonNATGatewayFailed says AWS reports the NAT gateway as failed.
 	ReasonNATGatewayFailed = "NATGatewayFailed"
 	// ReasonNoInternetGateway says a public NAT gateway's VPC has no internet gateway.

@@ -18,8 +18,21 @@ type Target struct {
 	// Family is the family that serves the kind, for messages when it is not installed.
 	Family string
 	// ID is the path, in the referenced object, of the identifier a reference resolves to,
-	// for example status.vpcID.
+	// for example status.vpcID; with Element, the path of a list of named elements.
 	ID []string
+	// Element, when set, says that ID names a list of objects and that a reference resolves
+	// to one field of the element its site names (a target group of a load balancer, by the
+	// group's name).
+	Element *Element
+}
+
+// Element is how a reference picks one element of a target's list: the element whose Key field
+// equals the name the reference gives, and its ID field.
+type Element struct {
+	// Key is the field that names an element, for example "name".
+	Key string
+	// ID is the field of the element that a reference resolves to, for example "arn".
+	ID string
 }
 
 // GroupVersionKind returns the target kind's API group, version and kind.
@@ -49,6 +62,12 @@ var (
 	ALBByARN = Target{Kind: "ALB", Family: "networking", ID: []string{"status", "arn"}}
 	// NLBByARN resolves to the Network Load Balancer's ARN.
 	NLBByARN = Target{Kind: "NLB", Family: "networking", ID: []string{"status", "arn"}}
+	// ALBTargetGroup resolves to the ARN of one target group of an Application Load
+	// Balancer, named by the group's name (an ECS service's load balancers).
+	ALBTargetGroup = Target{Kind: "ALB", Family: "networking", ID: []string{"status", "targetGroups"}, Element: &Element{Key: "name", ID: "arn"}}
+	// NLBTargetGroup resolves to the ARN of one target group of a Network Load Balancer,
+	// named by the group's name.
+	NLBTargetGroup = Target{Kind: "NLB", Family: "networking", ID: []string{"status", "targetGroups"}, Element: &Element{Key: "name", ID: "arn"}}
 )
 
 // Kinds of the compute family that references may name.
@@ -58,6 +77,20 @@ var (
 	// EKSClusterOIDCIssuer resolves to the URL of the cluster's OpenID Connect issuer (an
 	// IAMOIDCProvider's clusterRef).
 	EKSClusterOIDCIssuer = Target{Kind: "EKSCluster", Family: "compute", ID: []string{"status", "oidcIssuer"}}
+	// EKSCluster resolves to the cluster's name (the access entries and Pod Identity associations of a cluster).
+	EKSCluster = Target{Kind: "EKSCluster", Family: "compute", ID: []string{"status", "clusterName"}}
+)
+
+// Kinds of the containers family that references may name.
+var (
+	// ECRRepository resolves to the repository's URI, to which an image's tag or digest is
+	// appended (an ECS task definition's container images).
+	ECRRepository = Target{Kind: "ECRRepository", Family: "containers", ID: []string{"status", "repositoryURI"}}
+	// ECSCluster resolves to the cluster's ARN.
+	ECSCluster = Target{Kind: "ECSCluster", Family: "containers", ID: []string{"status", "arn"}}
+	// ECSTaskDefinition resolves to the ARN of the revision the task definition registered
+	// last.
+	ECSTaskDefinition = Target{Kind: "ECSTaskDefinition", Family: "containers", ID: []string{"status", "taskDefinitionARN"}}
 )
 
 // Kinds of the data family that references may name.
@@ -92,6 +125,8 @@ var (
 	// KMSKey resolves to the key's ARN, which every service that encrypts with a customer
 	// managed key accepts in place of its id.
 	KMSKey = Target{Kind: "KMSKey", Family: "security", ID: []string{"status", "arn"}}
+	// SecretsManagerSecret resolves to the secret's ARN (an ECS container's secrets).
+	SecretsManagerSecret = Target{Kind: "SecretsManagerSecret", Family: "security", ID: []string{"status", "arn"}}
 	// ACMCertificate resolves to the certificate's ARN.
 	ACMCertificate = Target{Kind: "ACMCertificate", Family: "security", ID: []string{"status", "arn"}}
 )

@@ -9,6 +9,7 @@ import (
 // EKSClusterSpec is the desired state of an EKS cluster, its managed node groups and its
 // add-ons.
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.encryption) || (has(self.encryption) && self.encryption.kmsKeyARN == oldSelf.encryption.kmsKeyARN)",message="encryption cannot be removed or changed once set: EKS encrypts a cluster's secrets with one key for the cluster's life; create a new EKSCluster to use another key"
+// +kubebuilder:validation:XValidation:rule="(has(self.accessConfig) && has(self.accessConfig.bootstrapClusterCreatorAdminPermissions) ? self.accessConfig.bootstrapClusterCreatorAdminPermissions : true) == (has(oldSelf.accessConfig) && has(oldSelf.accessConfig.bootstrapClusterCreatorAdminPermissions) ? oldSelf.accessConfig.bootstrapClusterCreatorAdminPermissions : true)",message="accessConfig.bootstrapClusterCreatorAdminPermissions is used only when the cluster is created (unset is true) and cannot change: to take the creator's administrator rights away, delete the creator's access entry (or manage it with an EKSAccessEntry); to create the cluster without them, create a new EKSCluster"
 type EKSClusterSpec struct {
 	shared.ManagedSpec `json:",inline"`
 
@@ -48,6 +49,11 @@ type EKSClusterSpec struct {
 	// a cluster once, and never removed or changed.
 	// +optional
 	Encryption *EKSEncryption `json:"encryption,omitempty"`
+
+	// AccessConfig says how IAM principals authenticate to the cluster's Kubernetes API: through
+	// access entries (EKSAccessEntry), the aws-auth ConfigMap, or both.
+	// +optional
+	AccessConfig *EKSAccessConfig `json:"accessConfig,omitempty"`
 
 	// NodeGroups are the cluster's managed node groups, managed as a set: those listed are
 	// created and kept as listed, and those this object created and no longer lists are
@@ -127,6 +133,28 @@ type EKSVPCConfig struct {
 	// +kubebuilder:validation:items:MaxLength=18
 	// +kubebuilder:validation:XValidation:rule="self.all(c, isCIDR(c) && cidr(c).ip().family() == 4)",message="publicAccessCIDRs must be IPv4 CIDR blocks such as 203.0.113.0/24"
 	PublicAccessCIDRs []string `json:"publicAccessCIDRs,omitempty"`
+}
+
+// EKSAccessConfig is how IAM principals authenticate to a cluster's Kubernetes API.
+// +kubebuilder:validation:XValidation:rule="!(has(self.authenticationMode) && self.authenticationMode == 'CONFIG_MAP' && has(self.bootstrapClusterCreatorAdminPermissions) && !self.bootstrapClusterCreatorAdminPermissions)",message="a CONFIG_MAP cluster needs bootstrapClusterCreatorAdminPermissions: its creator is its only administrator until the aws-auth ConfigMap names others"
+type EKSAccessConfig struct {
+	// AuthenticationMode is where the cluster looks up an IAM principal's Kubernetes identity:
+	// API (access entries only, AWS's recommendation for new clusters), API_AND_CONFIG_MAP
+	// (access entries, then the aws-auth ConfigMap) or CONFIG_MAP (the ConfigMap only, which
+	// takes no access entries). Unset creates the cluster with API and then leaves the mode of
+	// the cluster as it is, so that clusters made before this field existed are never switched
+	// without being asked. EKS changes the mode only forward, CONFIG_MAP to API_AND_CONFIG_MAP to
+	// API, never back.
+	// +optional
+	// +kubebuilder:validation:Enum=CONFIG_MAP;API_AND_CONFIG_MAP;API
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf || oldSelf == 'CONFIG_MAP' || (oldSelf == 'API_AND_CONFIG_MAP' && self == 'API')",message="authenticationMode goes only forward, CONFIG_MAP to API_AND_CONFIG_MAP to API, as EKS allows: set the current mode or a later one (going back takes a new EKSCluster)"
+	AuthenticationMode string `json:"authenticationMode,omitempty"`
+
+	// BootstrapClusterCreatorAdminPermissions gives the IAM principal that creates the cluster
+	// (the provider's identity) an access entry with cluster administrator rights. It is used
+	// only when the cluster is created; unset is true.
+	// +optional
+	BootstrapClusterCreatorAdminPermissions *bool `json:"bootstrapClusterCreatorAdminPermissions,omitempty"`
 }
 
 // EKSEncryption is the KMS key that encrypts a cluster's Kubernetes secrets.
@@ -307,6 +335,11 @@ type EKSClusterStatus struct {
 	// VPCID is the cluster's VPC.
 	// +optional
 	VPCID string `json:"vpcID,omitempty" output:""`
+
+	// AuthenticationMode is the cluster's authentication mode: CONFIG_MAP, API_AND_CONFIG_MAP
+	// or API.
+	// +optional
+	AuthenticationMode string `json:"authenticationMode,omitempty"`
 
 	// NodeGroups are the cluster's node groups that this object manages, as EKS reports them.
 	// +optional

@@ -21,6 +21,8 @@ var (
 			&EKSCluster{}, &EKSClusterList{},
 			&LambdaEventSourceMapping{}, &LambdaEventSourceMappingList{},
 			&LambdaAlias{}, &LambdaAliasList{},
+			&EKSAccessEntry{}, &EKSAccessEntryList{},
+			&EKSPodIdentityAssociation{}, &EKSPodIdentityAssociationList{},
 		)
 		return nil
 	})

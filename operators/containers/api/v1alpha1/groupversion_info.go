@@ -17,6 +17,8 @@ var (
 		s.AddKnownTypes(shared.GroupVersion,
 			&ECRRepository{}, &ECRRepositoryList{},
 			&ECSCluster{}, &ECSClusterList{},
+			&ECSTaskDefinition{}, &ECSTaskDefinitionList{},
+			&ECSService{}, &ECSServiceList{},
 		)
 		return nil
 	})
