@@ -118,11 +118,13 @@ func New(opts Options) *Server {
 	s.register(elbv2.New(s.Clock, network, certificates).Service())
 	// EKS records the caller STS knows as the creator of a cluster, for its admin access entry.
 	s.register(eks.New(s.Clock, network, s.sts).Service())
-	// Lambda checks the queues and streams of event source mappings against SQS and DynamoDB.
-	s.register(lambda.New(s.Clock, objects, network, queues, tables).Service())
+	// Lambda checks the queues and streams of event source mappings against SQS and DynamoDB,
+	// and that the functions' execution roles may read them against IAM.
+	identities := iam.New(s.Clock)
+	s.register(lambda.New(s.Clock, objects, network, queues, tables, identities).Service())
 	s.register(rds.New(s.Clock).Service())
 	s.register(keys.Service())
-	s.register(iam.New(s.Clock).Service())
+	s.register(identities.Service())
 	s.register(secretsmanager.New(s.Clock).Service())
 	s.register(certificates.Service())
 	// API Gateway v1 and v2 share the signing name "apigateway"; v2's paths start with /v2/.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/lambda/types"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -17,19 +18,22 @@ import (
 	"github.com/runner-codes/infra-operator/emulator"
 )
 
-// mappings is one side's Lambda and SQS clients, the UUID of the side's mapping once created,
-// and settle, which lets the side's lifecycles finish.
+// mappings is one side's Lambda, SQS and IAM clients, the UUID of the side's mapping once
+// created, and settle, which lets the side's lifecycles finish.
 type mappings struct {
-	lambda *lambda.Client
-	sqs    *sqs.Client
-	settle func()
-	uuid   *string
-	queues map[string]string // queue ARNs by name
+	lambda   *lambda.Client
+	sqs      *sqs.Client
+	iam      *iam.Client
+	settle   func()
+	uuid     *string
+	queues   map[string]string // queue ARNs by name
+	bareRole string            // the ARN of a role without policies
 }
 
 // mappingSteps are alias calls (creation, a second alias of the same name, an update, deletion)
 // and event source mapping calls on an SQS queue: creation, a second mapping of
-// the same function and queue, reads, updates, what the API reference refuses, and deletion.
+// the same function and queue, reads, updates, what the API reference refuses (a function whose
+// execution role may not read the queue included), and deletion.
 func mappingSteps(t *testing.T) []step[*mappings] {
 	ctx := context.Background()
 	archive := lambdaArchive(t)
@@ -173,6 +177,26 @@ func mappingSteps(t *testing.T) []step[*mappings] {
 		{"CreateQueueWithStartingPosition", create("diff-jobs.fifo", func(in *lambda.CreateEventSourceMappingInput) {
 			in.StartingPosition = types.EventSourcePositionLatest
 		})},
+		{"CreateRoleWithoutPolicies", func(c *mappings) outcome {
+			out, err := c.iam.CreateRole(ctx, &iam.CreateRoleInput{RoleName: aws.String("diff-bare"),
+				AssumeRolePolicyDocument: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Service":"lambda.amazonaws.com"},"Action":"sts:AssumeRole"}]}`)})
+			if err != nil {
+				return observe(err, nil)
+			}
+			c.bareRole = aws.ToString(out.Role.Arn)
+			return observe(nil, nil)
+		}},
+		{"CreateFunctionWithBareRole", func(c *mappings) outcome {
+			in := pythonFunction("diff-bare-worker", &types.FunctionCode{ZipFile: archive})
+			in.Role = aws.String(c.bareRole)
+			_, err := c.lambda.CreateFunction(ctx, in)
+			return observe(err, nil)
+		}},
+		{"CreateMappingWithoutPermissions", func(c *mappings) outcome {
+			_, err := c.lambda.CreateEventSourceMapping(ctx, &lambda.CreateEventSourceMappingInput{FunctionName: aws.String("diff-bare-worker"),
+				EventSourceArn: aws.String(c.queues["diff-jobs"])})
+			return observe(err, nil)
+		}},
 		{"GetMissingMapping", func(c *mappings) outcome {
 			_, err := c.lambda.GetEventSourceMapping(ctx, &lambda.GetEventSourceMappingInput{UUID: aws.String("a1b2c3d4-0000-4000-8000-000000000000")})
 			return observe(err, nil)
@@ -198,7 +222,7 @@ func TestLambdaEventSourceMappingsAgainstMoto(t *testing.T) {
 	t.Cleanup(emu.Close)
 	side := func(url string, settle func()) *mappings {
 		cfg := sdkConfig(t, url)
-		return &mappings{lambda: lambda.NewFromConfig(cfg), sqs: sqs.NewFromConfig(cfg), settle: settle, queues: map[string]string{}}
+		return &mappings{lambda: lambda.NewFromConfig(cfg), sqs: sqs.NewFromConfig(cfg), iam: iam.NewFromConfig(cfg), settle: settle, queues: map[string]string{}}
 	}
 	compare(t, side(emu.URL, func() { e.Clock.Advance(time.Minute) }), side(peerURL, func() {}), "moto "+motoVersion, mappingSteps(t), map[string]string{
 		"CreateAliasAgain": "moto 5.2.1 answers ConflictException for an alias name the function has; AWS answers ResourceConflictException " +
@@ -212,5 +236,7 @@ func TestLambdaEventSourceMappingsAgainstMoto(t *testing.T) {
 			"(BatchSize of a FIFO queue: 1 to 10, CreateEventSourceMapping)",
 		"CreateQueueWithStartingPosition": "moto accepts StartingPosition for an SQS queue; AWS takes it for streams only (Kinesis, DynamoDB Streams, " +
 			"Kafka) and answers InvalidParameterValueException",
+		"CreateMappingWithoutPermissions": "moto 5.2.1 checks no permissions and creates the mapping of a function whose execution role has no policy; " +
+			"AWS answers InvalidParameterValueException (The provided execution role does not have permissions to call ReceiveMessage on SQS)",
 	})
 }

@@ -245,7 +245,7 @@ func (b *Backend) importCertificate(call *core.Call, in *acm.ImportCertificateIn
 	if err != nil {
 		return nil, err
 	}
-	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
+	tags, err := core.RequestTags(tagRules, in.Tags, core.TagPair[types.Tag])
 	if err != nil {
 		return nil, err
 	}

@@ -114,7 +114,7 @@ func (b *Backend) requestCertificate(call *core.Call, in *acm.RequestCertificate
 	if err != nil {
 		return nil, err
 	}
-	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
+	tags, err := core.RequestTags(tagRules, in.Tags, core.TagPair[types.Tag])
 	if err != nil {
 		return nil, err
 	}

@@ -18,9 +18,6 @@ var tagRules = core.AWSTagRules(
 	core.Errorf("TooManyTagsException", "The request contains too many tags. Try the request again with fewer tags."),
 	core.InvalidTag("InvalidTagException", "One or both of the values that make up the key-value pair is not valid: %s.")).CountingRequests()
 
-// tagPair returns the key and value of a request's tag.
-func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
-
 // newTag returns a tag as ACM lists it: a tag without a value has none.
 func newTag(k, v string) types.Tag {
 	t := types.Tag{Key: aws.String(k)}
@@ -35,7 +32,7 @@ var noTags = validation("1 validation error detected: Value '[]' at 'tags' faile
 
 // tagging serves the tag operations on the certificates of the caller's region, by ARN.
 func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
-	return core.Tagging[*string, types.Tag]{Lock: b.state, Rules: tagRules, Pair: tagPair, Tag: newTag,
+	return core.Tagging[*string, types.Tag]{Lock: b.state, Rules: tagRules, Pair: core.TagPair[types.Tag], Tag: newTag,
 		Find: func(call *core.Call, arn *string) (core.TagTarget, error) {
 			c, err := lookup(b.state.Of(call), call, arn)
 			if err != nil {

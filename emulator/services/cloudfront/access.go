@@ -29,6 +29,9 @@ func (c *accessControl) view() *types.OriginAccessControl {
 	return &types.OriginAccessControl{Id: aws.String(c.id), OriginAccessControlConfig: clone(c.config)}
 }
 
+// currentETag returns the origin access control's current ETag.
+func (c *accessControl) currentETag() string { return c.etag }
+
 // noSuchAccessControl is the answer to an origin access control id the account does not have.
 func noSuchAccessControl() error {
 	return notFound("NoSuchOriginAccessControl", "The origin access control does not exist.")
@@ -99,11 +102,7 @@ func withDescription(c *types.OriginAccessControlConfig) *types.OriginAccessCont
 
 // getOriginAccessControl returns an origin access control and its ETag.
 func (b *Backend) getOriginAccessControl(call *core.Call, in *cloudfront.GetOriginAccessControlInput) (*cloudfront.GetOriginAccessControlOutput, error) {
-	return core.Locked(b.state, call, func(a *account) (*cloudfront.GetOriginAccessControlOutput, error) {
-		c, err := a.control(in.Id)
-		if err != nil {
-			return nil, err
-		}
+	return withFound(b, call, in.Id, (*account).control, func(_ *account, c *accessControl) (*cloudfront.GetOriginAccessControlOutput, error) {
 		return &cloudfront.GetOriginAccessControlOutput{OriginAccessControl: c.view(), ETag: aws.String(c.etag)}, nil
 	})
 }
@@ -111,14 +110,7 @@ func (b *Backend) getOriginAccessControl(call *core.Call, in *cloudfront.GetOrig
 // updateOriginAccessControl replaces an origin access control's configuration, given its
 // current ETag.
 func (b *Backend) updateOriginAccessControl(call *core.Call, in *cloudfront.UpdateOriginAccessControlInput) (*cloudfront.UpdateOriginAccessControlOutput, error) {
-	return core.Locked(b.state, call, func(a *account) (*cloudfront.UpdateOriginAccessControlOutput, error) {
-		c, err := a.control(in.Id)
-		if err != nil {
-			return nil, err
-		}
-		if err := checkIfMatch(in.IfMatch, c.etag); err != nil {
-			return nil, err
-		}
+	return withMatched(b, call, in.Id, in.IfMatch, (*account).control, func(a *account, c *accessControl) (*cloudfront.UpdateOriginAccessControlOutput, error) {
 		if err := validateControl(a, c.id, in.OriginAccessControlConfig); err != nil {
 			return nil, err
 		}
@@ -130,14 +122,7 @@ func (b *Backend) updateOriginAccessControl(call *core.Call, in *cloudfront.Upda
 // deleteOriginAccessControl deletes an origin access control, given its current ETag, unless a
 // distribution's origin uses it.
 func (b *Backend) deleteOriginAccessControl(call *core.Call, in *cloudfront.DeleteOriginAccessControlInput) (*cloudfront.DeleteOriginAccessControlOutput, error) {
-	return core.Locked(b.state, call, func(a *account) (*cloudfront.DeleteOriginAccessControlOutput, error) {
-		c, err := a.control(in.Id)
-		if err != nil {
-			return nil, err
-		}
-		if err := checkIfMatch(in.IfMatch, c.etag); err != nil {
-			return nil, err
-		}
+	return withMatched(b, call, in.Id, in.IfMatch, (*account).control, func(a *account, c *accessControl) (*cloudfront.DeleteOriginAccessControlOutput, error) {
 		for _, d := range a.distributions {
 			for _, o := range d.config.Origins.Items {
 				if aws.ToString(o.OriginAccessControlId) == c.id {
@@ -154,22 +139,12 @@ func (b *Backend) deleteOriginAccessControl(call *core.Call, in *cloudfront.Dele
 // time.
 func (b *Backend) listOriginAccessControls(call *core.Call, in *cloudfront.ListOriginAccessControlsInput) (*cloudfront.ListOriginAccessControlsOutput, error) {
 	return core.Locked(b.state, call, func(a *account) (*cloudfront.ListOriginAccessControlsOutput, error) {
-		all := make([]*accessControl, 0, len(a.controls))
-		for _, id := range core.SortedKeys(a.controls) {
-			all = append(all, a.controls[id])
-		}
-		size := pageSize(in.MaxItems)
-		page, next := pageAfter(all, func(c *accessControl) string { return c.id }, aws.ToString(in.Marker), size)
-		list := &types.OriginAccessControlList{Marker: aws.String(aws.ToString(in.Marker)), MaxItems: aws.Int32(int32(size)),
-			IsTruncated: aws.Bool(next != ""), Quantity: aws.Int32(int32(len(page))), Items: make([]types.OriginAccessControlSummary, 0, len(page))}
-		for _, c := range page {
-			list.Items = append(list.Items, types.OriginAccessControlSummary{Id: aws.String(c.id), Name: c.config.Name,
-				Description: aws.String(aws.ToString(c.config.Description)), SigningProtocol: c.config.SigningProtocol,
-				SigningBehavior: c.config.SigningBehavior, OriginAccessControlOriginType: c.config.OriginAccessControlOriginType})
-		}
-		if next != "" {
-			list.NextMarker = aws.String(next)
-		}
+		list := listPage[types.OriginAccessControlList](byID(a.controls), func(c *accessControl) string { return c.id }, in.Marker, in.MaxItems,
+			func(c *accessControl) types.OriginAccessControlSummary {
+				return types.OriginAccessControlSummary{Id: aws.String(c.id), Name: c.config.Name,
+					Description: aws.String(aws.ToString(c.config.Description)), SigningProtocol: c.config.SigningProtocol,
+					SigningBehavior: c.config.SigningBehavior, OriginAccessControlOriginType: c.config.OriginAccessControlOriginType}
+			})
 		return &cloudfront.ListOriginAccessControlsOutput{OriginAccessControlList: list}, nil
 	})
 }

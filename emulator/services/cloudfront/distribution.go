@@ -26,6 +26,9 @@ type distribution struct {
 	deployedAt      time.Time // when the last change has reached the edge locations
 }
 
+// currentETag returns the distribution's current ETag.
+func (d *distribution) currentETag() string { return d.etag }
+
 // status returns InProgress until the last change is deployed, then Deployed.
 func (d *distribution) status(now time.Time) string {
 	return core.Ready(now, d.deployedAt, statusInProgress, statusDeployed)
@@ -160,22 +163,14 @@ func (b *Backend) createDistributionWithTags(call *core.Call, in *cloudfront.Cre
 
 // getDistribution returns a distribution and its ETag.
 func (b *Backend) getDistribution(call *core.Call, in *cloudfront.GetDistributionInput) (*cloudfront.GetDistributionOutput, error) {
-	return core.Locked(b.state, call, func(a *account) (*cloudfront.GetDistributionOutput, error) {
-		d, err := a.distribution(in.Id)
-		if err != nil {
-			return nil, err
-		}
+	return withFound(b, call, in.Id, (*account).distribution, func(_ *account, d *distribution) (*cloudfront.GetDistributionOutput, error) {
 		return &cloudfront.GetDistributionOutput{Distribution: d.view(call.Now), ETag: aws.String(d.etag)}, nil
 	})
 }
 
 // getDistributionConfig returns a distribution's configuration and its ETag.
 func (b *Backend) getDistributionConfig(call *core.Call, in *cloudfront.GetDistributionConfigInput) (*cloudfront.GetDistributionConfigOutput, error) {
-	return core.Locked(b.state, call, func(a *account) (*cloudfront.GetDistributionConfigOutput, error) {
-		d, err := a.distribution(in.Id)
-		if err != nil {
-			return nil, err
-		}
+	return withFound(b, call, in.Id, (*account).distribution, func(_ *account, d *distribution) (*cloudfront.GetDistributionConfigOutput, error) {
 		return &cloudfront.GetDistributionConfigOutput{DistributionConfig: clone(d.config), ETag: aws.String(d.etag)}, nil
 	})
 }

@@ -166,20 +166,11 @@ func listedPolicies[T any](all []T, typ string) ([]T, error) {
 // listCachePolicies lists the cache policies of a type, a page at a time.
 func (b *Backend) listCachePolicies(_ *core.Call, in *cloudfront.ListCachePoliciesInput) (*cloudfront.ListCachePoliciesOutput, error) {
 	all, err := listedPolicies(cachePolicies, string(in.Type))
-	if err != nil {
-		return nil, err
-	}
-	size := pageSize(in.MaxItems)
-	page, next := pageAfter(all, func(p types.CachePolicy) string { return aws.ToString(p.Id) }, aws.ToString(in.Marker), size)
-	items := make([]types.CachePolicySummary, 0, len(page))
-	for i := range page {
-		items = append(items, types.CachePolicySummary{Type: types.CachePolicyTypeManaged, CachePolicy: clone(&page[i])})
-	}
-	list := &types.CachePolicyList{MaxItems: aws.Int32(int32(size)), Quantity: aws.Int32(int32(len(items))), Items: items}
-	if next != "" {
-		list.NextMarker = aws.String(next)
-	}
-	return &cloudfront.ListCachePoliciesOutput{CachePolicyList: list}, nil
+	list := listPage[types.CachePolicyList](all, func(p types.CachePolicy) string { return aws.ToString(p.Id) }, in.Marker, in.MaxItems,
+		func(p types.CachePolicy) types.CachePolicySummary {
+			return types.CachePolicySummary{Type: types.CachePolicyTypeManaged, CachePolicy: clone(&p)}
+		})
+	return &cloudfront.ListCachePoliciesOutput{CachePolicyList: list}, err
 }
 
 // getCachePolicy returns a cache policy and its ETag.
@@ -194,20 +185,11 @@ func (b *Backend) getCachePolicy(_ *core.Call, in *cloudfront.GetCachePolicyInpu
 // listOriginRequestPolicies lists the origin request policies of a type, a page at a time.
 func (b *Backend) listOriginRequestPolicies(_ *core.Call, in *cloudfront.ListOriginRequestPoliciesInput) (*cloudfront.ListOriginRequestPoliciesOutput, error) {
 	all, err := listedPolicies(originRequestPolicies, string(in.Type))
-	if err != nil {
-		return nil, err
-	}
-	size := pageSize(in.MaxItems)
-	page, next := pageAfter(all, func(p types.OriginRequestPolicy) string { return aws.ToString(p.Id) }, aws.ToString(in.Marker), size)
-	items := make([]types.OriginRequestPolicySummary, 0, len(page))
-	for i := range page {
-		items = append(items, types.OriginRequestPolicySummary{Type: types.OriginRequestPolicyTypeManaged, OriginRequestPolicy: clone(&page[i])})
-	}
-	list := &types.OriginRequestPolicyList{MaxItems: aws.Int32(int32(size)), Quantity: aws.Int32(int32(len(items))), Items: items}
-	if next != "" {
-		list.NextMarker = aws.String(next)
-	}
-	return &cloudfront.ListOriginRequestPoliciesOutput{OriginRequestPolicyList: list}, nil
+	list := listPage[types.OriginRequestPolicyList](all, func(p types.OriginRequestPolicy) string { return aws.ToString(p.Id) }, in.Marker, in.MaxItems,
+		func(p types.OriginRequestPolicy) types.OriginRequestPolicySummary {
+			return types.OriginRequestPolicySummary{Type: types.OriginRequestPolicyTypeManaged, OriginRequestPolicy: clone(&p)}
+		})
+	return &cloudfront.ListOriginRequestPoliciesOutput{OriginRequestPolicyList: list}, err
 }
 
 // getOriginRequestPolicy returns an origin request policy and its ETag.

@@ -15,14 +15,7 @@ func (b *Backend) updateDistribution(call *core.Call, in *cloudfront.UpdateDistr
 		return nil, invalidArgument("The parameter DistributionConfig is required.")
 	}
 	cfg := withDefaults(in.DistributionConfig)
-	return core.Locked(b.state, call, func(a *account) (*cloudfront.UpdateDistributionOutput, error) {
-		d, err := a.distribution(in.Id)
-		if err != nil {
-			return nil, err
-		}
-		if err := checkIfMatch(in.IfMatch, d.etag); err != nil {
-			return nil, err
-		}
+	return withMatched(b, call, in.Id, in.IfMatch, (*account).distribution, func(a *account, d *distribution) (*cloudfront.UpdateDistributionOutput, error) {
 		if aws.ToString(cfg.CallerReference) != aws.ToString(d.config.CallerReference) {
 			return nil, core.Errorf("IllegalUpdate", "The CallerReference of distribution %s cannot be updated.", d.id)
 		}
@@ -40,14 +33,7 @@ func (b *Backend) updateDistribution(call *core.Call, in *cloudfront.UpdateDistr
 // deleteDistribution deletes a distribution, given its current ETag, once it is disabled and
 // that change is deployed.
 func (b *Backend) deleteDistribution(call *core.Call, in *cloudfront.DeleteDistributionInput) (*cloudfront.DeleteDistributionOutput, error) {
-	return core.Locked(b.state, call, func(a *account) (*cloudfront.DeleteDistributionOutput, error) {
-		d, err := a.distribution(in.Id)
-		if err != nil {
-			return nil, err
-		}
-		if err := checkIfMatch(in.IfMatch, d.etag); err != nil {
-			return nil, err
-		}
+	return withMatched(b, call, in.Id, in.IfMatch, (*account).distribution, func(a *account, d *distribution) (*cloudfront.DeleteDistributionOutput, error) {
 		if aws.ToBool(d.config.Enabled) || d.status(call.Now) != statusDeployed {
 			return nil, conflict("DistributionNotDisabled", "The distribution you are trying to delete has not been disabled.")
 		}
@@ -61,20 +47,8 @@ func (b *Backend) deleteDistribution(call *core.Call, in *cloudfront.DeleteDistr
 // listDistributions lists the account's distributions in id order, a page at a time.
 func (b *Backend) listDistributions(call *core.Call, in *cloudfront.ListDistributionsInput) (*cloudfront.ListDistributionsOutput, error) {
 	return core.Locked(b.state, call, func(a *account) (*cloudfront.ListDistributionsOutput, error) {
-		all := make([]*distribution, 0, len(a.distributions))
-		for _, id := range core.SortedKeys(a.distributions) {
-			all = append(all, a.distributions[id])
-		}
-		size := pageSize(in.MaxItems)
-		page, next := pageAfter(all, func(d *distribution) string { return d.id }, aws.ToString(in.Marker), size)
-		list := &types.DistributionList{Marker: aws.String(aws.ToString(in.Marker)), MaxItems: aws.Int32(int32(size)),
-			IsTruncated: aws.Bool(next != ""), Quantity: aws.Int32(int32(len(page))), Items: make([]types.DistributionSummary, 0, len(page))}
-		for _, d := range page {
-			list.Items = append(list.Items, d.summary(call.Now))
-		}
-		if next != "" {
-			list.NextMarker = aws.String(next)
-		}
+		list := listPage[types.DistributionList](byID(a.distributions), func(d *distribution) string { return d.id }, in.Marker, in.MaxItems,
+			func(d *distribution) types.DistributionSummary { return d.summary(call.Now) })
 		return &cloudfront.ListDistributionsOutput{DistributionList: list}, nil
 	})
 }

@@ -110,7 +110,7 @@ func (b *Backend) createTable(call *core.Call, in *dynamodb.CreateTableInput) (*
 			return nil, err
 		}
 	}
-	tags, _ := core.TagMap(in.Tags, tagPair)
+	tags, _ := core.TagMap(in.Tags, core.TagPair[types.Tag])
 	if err := b.tags.Merge(tags, t.arn); err != nil {
 		return nil, err
 	}

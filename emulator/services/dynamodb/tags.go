@@ -15,9 +15,6 @@ import (
 var tagRules = core.AWSTagRules(validation("One or more parameter values were invalid: Too many tags"),
 	core.InvalidTag("ValidationException", "One or more parameter values were invalid: %s"))
 
-// tagPair returns an SDK tag's key and value.
-func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
-
 // tagOperations are DynamoDB's tag operations, TagResource, UntagResource and ListTagsOfResource,
 // on the resource a request names by ResourceArn.
 func (b *Backend) tagOperations() map[string]core.Operation {
@@ -26,7 +23,7 @@ func (b *Backend) tagOperations() map[string]core.Operation {
 
 // tagging serves the tag operations on the tables of the caller's region, by ARN.
 func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
-	return core.Tagging[*string, types.Tag]{Lock: &b.mu, Rules: tagRules, Pair: tagPair,
+	return core.Tagging[*string, types.Tag]{Lock: &b.mu, Rules: tagRules, Pair: core.TagPair[types.Tag],
 		Find: func(call *core.Call, arn *string) (core.TagTarget, error) {
 			t, err := b.lookup(call, aws.ToString(arn))
 			if err != nil {
@@ -34,6 +31,6 @@ func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
 			}
 			return core.TagTarget{Tags: b.tags, ID: t.arn}, nil
 		},
-		Tag: func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} },
+		Tag: core.NewTag[types.Tag],
 	}
 }

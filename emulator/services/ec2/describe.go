@@ -181,24 +181,18 @@ func matchFilters(filters []types.Filter, tags []types.Tag, f fields) (bool, err
 			}
 			values = v
 		}
-		if !anyMatch(filter.Values, values) {
+		if !core.AnyMatch(filter.Values, values, wildcard) {
 			return false, nil
 		}
 	}
 	return true, nil
 }
 
-// anyMatch reports whether a filter value (with * and ? wildcards, which path.Match also
-// understands) matches a resource value.
-func anyMatch(patterns, values []string) bool {
-	for _, p := range patterns {
-		for _, v := range values {
-			if ok, _ := path.Match(p, v); ok {
-				return true
-			}
-		}
-	}
-	return false
+// wildcard reports whether a filter value, with * and ? wildcards (which path.Match also
+// understands), matches a resource value.
+func wildcard(pattern, value string) bool {
+	ok, _ := path.Match(pattern, value)
+	return ok
 }
 
 // text returns the value of a string filter field, or none when it is unset.

@@ -17,9 +17,6 @@ import (
 var tagRules = core.AWSTagRules(core.Errorf("TagLimitExceeded", "The maximum number of tags for a resource is 50"),
 	core.InvalidTag("InvalidParameterValue", "%s"))
 
-// tagPair returns an SDK tag's key and value.
-func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
-
 // specTags returns the tags TagSpecifications give a resource of type rt; the region's tag
 // store checks them when the resource gets them.
 func specTags(specs []types.TagSpecification, rt types.ResourceType) (map[string]string, error) {
@@ -28,7 +25,7 @@ func specTags(specs []types.TagSpecification, rt types.ResourceType) (map[string
 		if s.ResourceType != rt {
 			return nil, core.Errorf("InvalidParameterValue", "'%s' is not a valid taggable resource type for this operation.", s.ResourceType)
 		}
-		tags, _ := core.TagMap(s.Tags, tagPair)
+		tags, _ := core.TagMap(s.Tags, core.TagPair[types.Tag])
 		maps.Copy(out, tags)
 	}
 	return out, nil
@@ -79,7 +76,7 @@ func (b *Backend) tagging() core.Tagging[string, types.Tag] {
 // createTags adds or replaces tags on every resource, or on none when one would break EC2's
 // rules.
 func (b *Backend) createTags(call *core.Call, in *ec2.CreateTagsInput) (*ec2.CreateTagsOutput, error) {
-	tags, _ := core.TagMap(in.Tags, tagPair)
+	tags, _ := core.TagMap(in.Tags, core.TagPair[types.Tag])
 	return &ec2.CreateTagsOutput{}, b.tagging().AddAll(call, in.Resources, tags)
 }
 

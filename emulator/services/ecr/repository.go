@@ -73,7 +73,7 @@ func (b *Backend) createRepository(call *core.Call, in *ecr.CreateRepositoryInpu
 	if err != nil {
 		return nil, err
 	}
-	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
+	tags, err := core.RequestTags(tagRules, in.Tags, core.TagPair[types.Tag])
 	if err != nil {
 		return nil, err
 	}

@@ -16,12 +16,6 @@ import (
 var tagRules = core.AWSTagRules(core.Errorf("TooManyTagsException", "Exceeded maximum of 50 tags per resource"),
 	core.InvalidTag("InvalidTagParameterException", "Invalid tag: %s")).CountingRequests()
 
-// tagPair returns the key and value of a request's tag.
-func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
-
-// newTag returns a tag as ECR lists it.
-func newTag(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} }
-
 // repositoryARN is the form of a repository ARN; its groups are the account and the name.
 var repositoryARN = regexp.MustCompile(`^arn:aws[a-z-]*:ecr:[a-z0-9-]+:([0-9]{12}):repository/(.+)$`)
 
@@ -50,7 +44,7 @@ func (b *Backend) tagOperations() map[string]core.Operation {
 
 // tagging serves the tag operations on the repositories of the caller's registry, by ARN.
 func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
-	return core.Tagging[*string, types.Tag]{Lock: b.state, Rules: tagRules, Pair: tagPair, Tag: newTag,
+	return core.Tagging[*string, types.Tag]{Lock: b.state, Rules: tagRules, Pair: core.TagPair[types.Tag], Tag: core.NewTag[types.Tag],
 		Find: func(call *core.Call, arn *string) (core.TagTarget, error) {
 			r, err := byARN(b.state.Of(call), call, arn)
 			if err != nil {

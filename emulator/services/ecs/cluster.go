@@ -68,7 +68,7 @@ func (b *Backend) full(c *cluster, now time.Time) types.Cluster {
 		CapacityProviders: append([]string{}, c.providers...), DefaultCapacityProviderStrategy: append([]types.CapacityProviderStrategyItem{}, c.strategy...),
 		Settings:      []types.ClusterSetting{{Name: types.ClusterSettingNameContainerInsights, Value: aws.String(c.insights)}},
 		Configuration: c.configuration,
-		Tags:          core.TagList(b.tags, c.arn, tag),
+		Tags:          core.TagList(b.tags, c.arn, core.NewTag[types.Tag]),
 		Statistics: []types.KeyValuePair{
 			stat("runningEC2TasksCount", running[ec2]), stat("runningFargateTasksCount", running[fargate]),
 			stat("pendingEC2TasksCount", pending[ec2]), stat("pendingFargateTasksCount", pending[fargate]),
@@ -124,7 +124,7 @@ func (b *Backend) createCluster(call *core.Call, in *ecs.CreateClusterInput) (*e
 	if err := checkStrategy(in.DefaultCapacityProviderStrategy, in.CapacityProviders); err != nil {
 		return nil, err
 	}
-	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
+	tags, err := core.RequestTags(tagRules, in.Tags, core.TagPair[types.Tag])
 	if err != nil {
 		return nil, err
 	}
@@ -217,11 +217,7 @@ func (b *Backend) updateCluster(call *core.Call, in *ecs.UpdateClusterInput) (*e
 	if err != nil {
 		return nil, err
 	}
-	return core.Locked(b.state, call, func(r *region) (*ecs.UpdateClusterOutput, error) {
-		c, err := r.activeCluster(in.Cluster)
-		if err != nil {
-			return nil, err
-		}
+	return withCluster(b, call, in.Cluster, func(r *region, c *cluster) (*ecs.UpdateClusterOutput, error) {
 		if in.ServiceConnectDefaults != nil {
 			ns, err := r.namespace(call, in.ServiceConnectDefaults.Namespace)
 			if err != nil {
@@ -248,11 +244,7 @@ func (b *Backend) updateClusterSettings(call *core.Call, in *ecs.UpdateClusterSe
 	if err != nil {
 		return nil, err
 	}
-	return core.Locked(b.state, call, func(r *region) (*ecs.UpdateClusterSettingsOutput, error) {
-		c, err := r.activeCluster(in.Cluster)
-		if err != nil {
-			return nil, err
-		}
+	return withCluster(b, call, in.Cluster, func(r *region, c *cluster) (*ecs.UpdateClusterSettingsOutput, error) {
 		c.insights = insights
 		return &ecs.UpdateClusterSettingsOutput{Cluster: ptr(b.full(c, call.Now))}, nil
 	})
@@ -267,11 +259,7 @@ func (b *Backend) putClusterCapacityProviders(call *core.Call, in *ecs.PutCluste
 	if err := checkStrategy(in.DefaultCapacityProviderStrategy, in.CapacityProviders); err != nil {
 		return nil, err
 	}
-	return core.Locked(b.state, call, func(r *region) (*ecs.PutClusterCapacityProvidersOutput, error) {
-		c, err := r.activeCluster(in.Cluster)
-		if err != nil {
-			return nil, err
-		}
+	return withCluster(b, call, in.Cluster, func(r *region, c *cluster) (*ecs.PutClusterCapacityProvidersOutput, error) {
 		for _, s := range c.services {
 			if s.status == statusInactive {
 				continue
@@ -289,11 +277,7 @@ func (b *Backend) putClusterCapacityProviders(call *core.Call, in *ecs.PutCluste
 
 // deleteCluster makes a cluster INACTIVE, unless it has active services or running tasks.
 func (b *Backend) deleteCluster(call *core.Call, in *ecs.DeleteClusterInput) (*ecs.DeleteClusterOutput, error) {
-	return core.Locked(b.state, call, func(r *region) (*ecs.DeleteClusterOutput, error) {
-		c, err := r.activeCluster(in.Cluster)
-		if err != nil {
-			return nil, err
-		}
+	return withCluster(b, call, in.Cluster, func(r *region, c *cluster) (*ecs.DeleteClusterOutput, error) {
 		active, _, running, pending := c.counts(call.Now)
 		if active[fargate]+active[ec2] > 0 {
 			return nil, core.Errorf("ClusterContainsServicesException", "The Cluster cannot be deleted while Services are active.")

@@ -111,6 +111,18 @@ func (r *region) activeCluster(ref *string) (*cluster, error) {
 	return c, nil
 }
 
+// withCluster runs f on the ACTIVE cluster a request names by ref in the call's region, holding
+// the backend's mutex, and returns f's answer or ClusterNotFoundException.
+func withCluster[O any](b *Backend, call *core.Call, ref *string, f func(r *region, c *cluster) (*O, error)) (*O, error) {
+	return core.Locked(b.state, call, func(r *region) (*O, error) {
+		c, err := r.activeCluster(ref)
+		if err != nil {
+			return nil, err
+		}
+		return f(r, c)
+	})
+}
+
 // dump returns every cluster with its services, for debugging.
 func (b *Backend) dump() any {
 	out := map[string]any{}

@@ -117,7 +117,7 @@ func (b *Backend) describe(s *service, now time.Time, withTags bool) types.Servi
 		}
 	}
 	if withTags {
-		out.Tags = core.TagList(b.tags, s.arn, tag)
+		out.Tags = core.TagList(b.tags, s.arn, core.NewTag[types.Tag])
 	}
 	return out
 }
@@ -207,11 +207,7 @@ func (b *Backend) describeServices(call *core.Call, in *ecs.DescribeServicesInpu
 	if n := len(in.Services); n < 1 || n > 10 {
 		return nil, invalidParameter("services can have at most 10 items and cannot be empty.")
 	}
-	return core.Locked(b.state, call, func(r *region) (*ecs.DescribeServicesOutput, error) {
-		c, err := r.activeCluster(in.Cluster)
-		if err != nil {
-			return nil, err
-		}
+	return withCluster(b, call, in.Cluster, func(r *region, c *cluster) (*ecs.DescribeServicesOutput, error) {
 		out := &ecs.DescribeServicesOutput{Services: []types.Service{}, Failures: []types.Failure{}}
 		withTags := slices.Contains(in.Include, types.ServiceFieldTags)
 		for _, ref := range in.Services {
@@ -234,11 +230,7 @@ func (b *Backend) listServices(call *core.Call, in *ecs.ListServicesInput) (*ecs
 	if err != nil {
 		return nil, err
 	}
-	return core.Locked(b.state, call, func(r *region) (*ecs.ListServicesOutput, error) {
-		c, err := r.activeCluster(in.Cluster)
-		if err != nil {
-			return nil, err
-		}
+	return withCluster(b, call, in.Cluster, func(r *region, c *cluster) (*ecs.ListServicesOutput, error) {
 		var arns []string
 		for _, name := range core.SortedKeys(c.services) {
 			s := c.services[name]

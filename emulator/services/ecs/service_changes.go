@@ -33,7 +33,7 @@ func (b *Backend) createService(call *core.Call, in *ecs.CreateServiceInput) (*e
 	if desired < 0 {
 		return nil, invalidParameter("Desired count must be 0 or more.")
 	}
-	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
+	tags, err := core.RequestTags(tagRules, in.Tags, core.TagPair[types.Tag])
 	if err != nil {
 		return nil, err
 	}
@@ -49,11 +49,7 @@ func (b *Backend) createService(call *core.Call, in *ecs.CreateServiceInput) (*e
 	if err != nil {
 		return nil, err
 	}
-	return core.Locked(b.state, call, func(r *region) (*ecs.CreateServiceOutput, error) {
-		c, err := r.activeCluster(in.Cluster)
-		if err != nil {
-			return nil, err
-		}
+	return withCluster(b, call, in.Cluster, func(r *region, c *cluster) (*ecs.CreateServiceOutput, error) {
 		if s, ok := c.services[name]; ok {
 			if s.settle(call.Now); s.status != statusInactive {
 				if in.ClientToken != nil && aws.ToString(in.ClientToken) == s.clientToken && string(request) == s.request {

@@ -17,12 +17,6 @@ import (
 var tagRules = core.AWSTagRules(core.Errorf("InvalidParameterException", "The resource can have at most 50 tags."),
 	core.InvalidTag("InvalidParameterException", "Invalid tag: %s.")).CountingRequests()
 
-// tagPair returns the key and value of a request's tag.
-func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
-
-// tag builds ECS's Tag.
-func tag(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} }
-
 // resourceARN matches the ARNs of the resources ECS tags here; its groups are the kind (cluster,
 // service, task-definition) and the rest.
 var resourceARN = regexp.MustCompile(`^arn:aws[a-z-]*:ecs:[a-z0-9-]+:[0-9]{12}:(cluster|service|task-definition)/(.+)$`)
@@ -65,7 +59,7 @@ func (b *Backend) tagOperations() map[string]core.Operation {
 // tagging serves the tag operations on the clusters, services and task definitions of the
 // caller's region, by ARN.
 func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
-	return core.Tagging[*string, types.Tag]{Lock: b.state, Rules: tagRules, Pair: tagPair, Tag: tag,
+	return core.Tagging[*string, types.Tag]{Lock: b.state, Rules: tagRules, Pair: core.TagPair[types.Tag], Tag: core.NewTag[types.Tag],
 		Find: func(call *core.Call, arn *string) (core.TagTarget, error) {
 			id, err := b.state.Of(call).taggable(arn)
 			return core.TagTarget{Tags: b.tags, ID: id}, err

@@ -60,11 +60,7 @@ func (b *Backend) listTasks(call *core.Call, in *ecs.ListTasksInput) (*ecs.ListT
 	if desired == "" {
 		desired = taskRunning
 	}
-	return core.Locked(b.state, call, func(r *region) (*ecs.ListTasksOutput, error) {
-		c, err := r.activeCluster(in.Cluster)
-		if err != nil {
-			return nil, err
-		}
+	return withCluster(b, call, in.Cluster, func(r *region, c *cluster) (*ecs.ListTasksOutput, error) {
 		name := serviceName(in.ServiceName)
 		if _, ok := c.services[name]; in.ServiceName != nil && !ok {
 			return nil, serviceNotFound
@@ -92,11 +88,7 @@ func (b *Backend) describeTasks(call *core.Call, in *ecs.DescribeTasksInput) (*e
 	if n := len(in.Tasks); n < 1 || n > 100 {
 		return nil, invalidParameter("Tasks cannot be empty and can have at most 100 elements.")
 	}
-	return core.Locked(b.state, call, func(r *region) (*ecs.DescribeTasksOutput, error) {
-		c, err := r.activeCluster(in.Cluster)
-		if err != nil {
-			return nil, err
-		}
+	return withCluster(b, call, in.Cluster, func(r *region, c *cluster) (*ecs.DescribeTasksOutput, error) {
 		byID := map[string]located{}
 		for _, l := range c.tasksOf("", call.Now) {
 			byID[l.task.id] = l
@@ -131,9 +123,9 @@ func (b *Backend) describeTasks(call *core.Call, in *ecs.DescribeTasksInput) (*e
 func (b *Backend) propagated(s *service, k *task) []types.Tag {
 	switch s.propagateTags {
 	case types.PropagateTagsService:
-		return core.TagList(b.tags, s.arn, tag)
+		return core.TagList(b.tags, s.arn, core.NewTag[types.Tag])
 	case types.PropagateTagsTaskDefinition:
-		return core.TagList(b.tags, k.taskDefinition.arn(), tag)
+		return core.TagList(b.tags, k.taskDefinition.arn(), core.NewTag[types.Tag])
 	}
 	return []types.Tag{}
 }

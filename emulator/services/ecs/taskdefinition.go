@@ -73,7 +73,7 @@ func (b *Backend) registerTaskDefinition(call *core.Call, in *ecs.RegisterTaskDe
 	if err := checkTaskDefinition(in); err != nil {
 		return nil, err
 	}
-	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
+	tags, err := core.RequestTags(tagRules, in.Tags, core.TagPair[types.Tag])
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (b *Backend) registerTaskDefinition(call *core.Call, in *ecs.RegisterTaskDe
 			return nil, err
 		}
 		r.families[family] = append(r.families[family], t)
-		return &ecs.RegisterTaskDefinitionOutput{TaskDefinition: ptr(t.def), Tags: core.TagList(b.tags, t.arn(), tag)}, nil
+		return &ecs.RegisterTaskDefinitionOutput{TaskDefinition: ptr(t.def), Tags: core.TagList(b.tags, t.arn(), core.NewTag[types.Tag])}, nil
 	})
 }
 
@@ -140,7 +140,7 @@ func (b *Backend) describeTaskDefinition(call *core.Call, in *ecs.DescribeTaskDe
 		}
 		out := &ecs.DescribeTaskDefinitionOutput{TaskDefinition: ptr(t.def)}
 		if slices.Contains(in.Include, types.TaskDefinitionFieldTags) {
-			out.Tags = core.TagList(b.tags, t.arn(), tag)
+			out.Tags = core.TagList(b.tags, t.arn(), core.NewTag[types.Tag])
 		}
 		return out, nil
 	})

@@ -69,16 +69,10 @@ func (b *Backend) describeCluster(r *region, c *cluster, nodes bool) types.Cache
 		CacheSubnetGroupName: aws.String(cfg.subnetGroup), AutoMinorVersionUpgrade: aws.Bool(true),
 		CacheParameterGroup: &types.CacheParameterGroupStatus{CacheParameterGroupName: aws.String(parameterGroup(cfg.engine, cfg.version)),
 			ParameterApplyStatus: aws.String("in-sync")},
-		AuthTokenEnabled: aws.Bool(cfg.authToken != ""), TransitEncryptionEnabled: aws.Bool(cfg.transit), AtRestEncryptionEnabled: aws.Bool(cfg.atRest),
 		NetworkType: types.NetworkTypeIpv4, IpDiscovery: types.IpDiscoveryIpv4, CacheSecurityGroups: []types.CacheSecurityGroupMembership{},
 		ClientDownloadLandingPage: aws.String("https://console.aws.amazon.com/elasticache/home#client-download:"),
 	}
-	if cfg.authToken != "" {
-		out.AuthTokenLastModifiedDate = aws.Time(cfg.authModified)
-	}
-	if cfg.transit {
-		out.TransitEncryptionMode = types.TransitEncryptionModeRequired
-	}
+	core.Fill(&out, cfg.encryption())
 	if c.group != "" {
 		out.ReplicationGroupId = aws.String(c.group)
 		out.ReplicationGroupLogDeliveryEnabled = aws.Bool(false)
@@ -121,12 +115,7 @@ func clusterNotFound(id string) error {
 
 // lookupCluster returns the cluster a request names. The caller holds the backend's mutex.
 func (r *region) lookupCluster(id *string) (*cluster, error) {
-	key := strings.ToLower(aws.ToString(id))
-	c, ok := r.clusters[key]
-	if !ok {
-		return nil, clusterNotFound(key)
-	}
-	return c, nil
+	return lookup(r.clusters, id, clusterNotFound)
 }
 
 // zoneOf returns the availability zone of the n-th node placed in a subnet group: its subnets'
@@ -163,11 +152,7 @@ func (b *Backend) createCacheCluster(call *core.Call, in *elasticache.CreateCach
 	if err != nil {
 		return nil, err
 	}
-	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
-	if err != nil {
-		return nil, err
-	}
-	return settled(b, call, func(r *region) (*elasticache.CreateCacheClusterOutput, error) {
+	return settledTagged(b, call, in.Tags, func(r *region, tags map[string]string) (*elasticache.CreateCacheClusterOutput, error) {
 		if _, ok := r.clusters[id]; ok {
 			return nil, core.Errorf("CacheClusterAlreadyExists", "Cache cluster %s already exists.", id)
 		}
@@ -243,11 +228,7 @@ func (b *Backend) describeCacheClusters(call *core.Call, in *elasticache.Describ
 // deleteCacheCluster deletes an available standalone cluster, with a final snapshot when asked
 // (Redis OSS and Valkey): it is deleting for the transition time, then gone.
 func (b *Backend) deleteCacheCluster(call *core.Call, in *elasticache.DeleteCacheClusterInput) (*elasticache.DeleteCacheClusterOutput, error) {
-	return settled(b, call, func(r *region) (*elasticache.DeleteCacheClusterOutput, error) {
-		c, err := r.lookupCluster(in.CacheClusterId)
-		if err != nil {
-			return nil, err
-		}
+	return settledOn(b, call, in.CacheClusterId, (*region).lookupCluster, func(r *region, c *cluster) (*elasticache.DeleteCacheClusterOutput, error) {
 		if c.group != "" {
 			return nil, invalidCombination("Cache cluster %s is a member of replication group %s; delete or modify the replication group instead.", c.id, c.group)
 		}

@@ -92,11 +92,7 @@ func (b *Backend) modify(call *core.Call, cfg *config, l *life, m modification) 
 
 // modifyCacheCluster changes an available standalone cluster.
 func (b *Backend) modifyCacheCluster(call *core.Call, in *elasticache.ModifyCacheClusterInput) (*elasticache.ModifyCacheClusterOutput, error) {
-	return settled(b, call, func(r *region) (*elasticache.ModifyCacheClusterOutput, error) {
-		c, err := r.lookupCluster(in.CacheClusterId)
-		if err != nil {
-			return nil, err
-		}
+	return settledOn(b, call, in.CacheClusterId, (*region).lookupCluster, func(r *region, c *cluster) (*elasticache.ModifyCacheClusterOutput, error) {
 		if c.group != "" {
 			return nil, invalidCombination("Cache cluster %s is a member of replication group %s; modify the replication group instead.", c.id, c.group)
 		}
@@ -120,11 +116,7 @@ func (b *Backend) modifyCacheCluster(call *core.Call, in *elasticache.ModifyCach
 // modifyReplicationGroup changes an available replication group: its description, automatic
 // failover and Multi-AZ (with AWS's rules), and what modify changes.
 func (b *Backend) modifyReplicationGroup(call *core.Call, in *elasticache.ModifyReplicationGroupInput) (*elasticache.ModifyReplicationGroupOutput, error) {
-	return settled(b, call, func(r *region) (*elasticache.ModifyReplicationGroupOutput, error) {
-		g, err := r.availableGroup(in.ReplicationGroupId)
-		if err != nil {
-			return nil, err
-		}
+	return settledOn(b, call, in.ReplicationGroupId, (*region).availableGroup, func(r *region, g *group) (*elasticache.ModifyReplicationGroupOutput, error) {
 		if in.TransitEncryptionEnabled != nil && *in.TransitEncryptionEnabled != g.cfg.transit {
 			return nil, invalidCombination("Changing encryption in transit of a replication group is not emulated.")
 		}

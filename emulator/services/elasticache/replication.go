@@ -3,7 +3,6 @@ package elasticache
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -54,12 +53,7 @@ func (r *region) availableGroup(ref *string) (*group, error) {
 
 // lookupGroup returns the replication group a request names. The caller holds the backend's mutex.
 func (r *region) lookupGroup(id *string) (*group, error) {
-	key := strings.ToLower(aws.ToString(id))
-	g, ok := r.groups[key]
-	if !ok {
-		return nil, groupNotFound(key)
-	}
-	return g, nil
+	return lookup(r.groups, id, groupNotFound)
 }
 
 // member returns a new member cluster of g, the n-th placed, sharing the group's life and
@@ -78,7 +72,6 @@ func (b *Backend) describeGroup(r *region, g *group) types.ReplicationGroup {
 		ReplicationGroupCreateTime: aws.Time(g.created), ClusterEnabled: aws.Bool(false), ClusterMode: types.ClusterModeDisabled,
 		AutomaticFailover: types.AutomaticFailoverStatusDisabled, MultiAZ: types.MultiAZStatusDisabled,
 		SnapshotRetentionLimit: aws.Int32(cfg.retention), SnapshotWindow: aws.String(cfg.snapshotWin),
-		AuthTokenEnabled: aws.Bool(cfg.authToken != ""), TransitEncryptionEnabled: aws.Bool(cfg.transit), AtRestEncryptionEnabled: aws.Bool(cfg.atRest),
 		NetworkType: types.NetworkTypeIpv4, IpDiscovery: types.IpDiscoveryIpv4, DataTiering: types.DataTieringStatusDisabled,
 		PendingModifiedValues: &types.ReplicationGroupPendingModifiedValues{}, AutoMinorVersionUpgrade: aws.Bool(true),
 	}
@@ -88,12 +81,7 @@ func (b *Backend) describeGroup(r *region, g *group) types.ReplicationGroup {
 	if g.multiAZ {
 		out.MultiAZ = types.MultiAZStatusEnabled
 	}
-	if cfg.authToken != "" {
-		out.AuthTokenLastModifiedDate = aws.Time(cfg.authModified)
-	}
-	if cfg.transit {
-		out.TransitEncryptionMode = types.TransitEncryptionModeRequired
-	}
+	core.Fill(&out, cfg.encryption())
 	if cfg.kmsKey != "" {
 		out.KmsKeyId = aws.String(cfg.kmsKey)
 	}
@@ -162,11 +150,7 @@ func (b *Backend) createReplicationGroup(call *core.Call, in *elasticache.Create
 	if err := checkGroup(in, n); err != nil {
 		return nil, err
 	}
-	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
-	if err != nil {
-		return nil, err
-	}
-	return settled(b, call, func(r *region) (*elasticache.CreateReplicationGroupOutput, error) {
+	return settledTagged(b, call, in.Tags, func(r *region, tags map[string]string) (*elasticache.CreateReplicationGroupOutput, error) {
 		if _, ok := r.groups[id]; ok {
 			return nil, core.Errorf("ReplicationGroupAlreadyExists", "Replication group %s already exists.", id)
 		}
@@ -207,13 +191,9 @@ func (b *Backend) createReplicationGroup(call *core.Call, in *elasticache.Create
 // describeReplicationGroups describes one replication group, or all of them by pages.
 func (b *Backend) describeReplicationGroups(call *core.Call, in *elasticache.DescribeReplicationGroupsInput) (*elasticache.DescribeReplicationGroupsOutput, error) {
 	return settled(b, call, func(r *region) (*elasticache.DescribeReplicationGroupsOutput, error) {
-		ids := core.SortedKeys(r.groups)
-		if in.ReplicationGroupId != nil {
-			g, err := r.lookupGroup(in.ReplicationGroupId)
-			if err != nil {
-				return nil, err
-			}
-			ids = []string{g.id}
+		ids, err := selected(r.groups, in.ReplicationGroupId, groupNotFound)
+		if err != nil {
+			return nil, err
 		}
 		groups, next, err := describedPage(ids, in.Marker, in.MaxRecords, func(id string) types.ReplicationGroup { return b.describeGroup(r, r.groups[id]) })
 		return &elasticache.DescribeReplicationGroupsOutput{ReplicationGroups: groups, Marker: next}, err
@@ -223,11 +203,7 @@ func (b *Backend) describeReplicationGroups(call *core.Call, in *elasticache.Des
 // deleteReplicationGroup deletes an available group and its members, with a final snapshot when
 // asked; with RetainPrimaryCluster the primary stays as a standalone cluster.
 func (b *Backend) deleteReplicationGroup(call *core.Call, in *elasticache.DeleteReplicationGroupInput) (*elasticache.DeleteReplicationGroupOutput, error) {
-	return settled(b, call, func(r *region) (*elasticache.DeleteReplicationGroupOutput, error) {
-		g, err := r.availableGroup(in.ReplicationGroupId)
-		if err != nil {
-			return nil, err
-		}
+	return settledOn(b, call, in.ReplicationGroupId, (*region).availableGroup, func(r *region, g *group) (*elasticache.DeleteReplicationGroupOutput, error) {
 		if err := b.startDeletion(call, r, g.life, in.FinalSnapshotIdentifier, r.clusters[g.members[0]], g); err != nil {
 			return nil, err
 		}

@@ -78,13 +78,10 @@ func (b *Backend) snapshotOf(call *core.Call, r *region, name string, c *cluster
 
 // createSnapshot takes a manual snapshot of an available cluster or replication group.
 func (b *Backend) createSnapshot(call *core.Call, in *elasticache.CreateSnapshotInput) (*elasticache.CreateSnapshotOutput, error) {
-	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
-	if err != nil {
-		return nil, err
-	}
-	return settled(b, call, func(r *region) (*elasticache.CreateSnapshotOutput, error) {
+	return settledTagged(b, call, in.Tags, func(r *region, tags map[string]string) (*elasticache.CreateSnapshotOutput, error) {
 		var c *cluster
 		var g *group
+		var err error
 		switch {
 		case in.ReplicationGroupId != nil && in.CacheClusterId != nil:
 			return nil, invalidCombination("Give CacheClusterId or ReplicationGroupId, not both.")

@@ -39,6 +39,12 @@ func subnetGroupNotFound(name string) error {
 	return core.NotFoundf("CacheSubnetGroupNotFoundFault", "Cache subnet group %s not found.", name)
 }
 
+// subnetGroup returns the subnet group a request names, in any case, or
+// CacheSubnetGroupNotFoundFault. The caller holds the backend's mutex.
+func (r *region) subnetGroup(ref *string) (*subnetGroup, error) {
+	return lookup(r.subnetGroups, ref, subnetGroupNotFound)
+}
+
 // subnets checks subnet IDs against the emulated EC2 and returns their VPC and zones: 1 to 20
 // subnets that exist, all in one VPC.
 func (b *Backend) subnets(call *core.Call, ids []string) (string, map[string]string, error) {
@@ -68,11 +74,7 @@ func (b *Backend) createCacheSubnetGroup(call *core.Call, in *elasticache.Create
 	if aws.ToString(in.CacheSubnetGroupDescription) == "" {
 		return nil, invalidValue("The parameter CacheSubnetGroupDescription must be provided and must not be blank.")
 	}
-	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
-	if err != nil {
-		return nil, err
-	}
-	return settled(b, call, func(r *region) (*elasticache.CreateCacheSubnetGroupOutput, error) {
+	return settledTagged(b, call, in.Tags, func(r *region, tags map[string]string) (*elasticache.CreateCacheSubnetGroupOutput, error) {
 		if _, ok := r.subnetGroups[name]; ok {
 			return nil, core.Errorf("CacheSubnetGroupAlreadyExists", "Cache subnet group %s already exists.", name)
 		}
@@ -96,13 +98,9 @@ func ptr[T any](v T) *T { return &v }
 // describeCacheSubnetGroups describes one subnet group, or all of them by pages.
 func (b *Backend) describeCacheSubnetGroups(call *core.Call, in *elasticache.DescribeCacheSubnetGroupsInput) (*elasticache.DescribeCacheSubnetGroupsOutput, error) {
 	return settled(b, call, func(r *region) (*elasticache.DescribeCacheSubnetGroupsOutput, error) {
-		names := core.SortedKeys(r.subnetGroups)
-		if in.CacheSubnetGroupName != nil {
-			name := strings.ToLower(*in.CacheSubnetGroupName)
-			if _, ok := r.subnetGroups[name]; !ok {
-				return nil, subnetGroupNotFound(name)
-			}
-			names = []string{name}
+		names, err := selected(r.subnetGroups, in.CacheSubnetGroupName, subnetGroupNotFound)
+		if err != nil {
+			return nil, err
 		}
 		groups, next, err := describedPage(names, in.Marker, in.MaxRecords, func(name string) types.CacheSubnetGroup { return r.subnetGroups[name].describe() })
 		return &elasticache.DescribeCacheSubnetGroupsOutput{CacheSubnetGroups: groups, Marker: next}, err
@@ -112,19 +110,14 @@ func (b *Backend) describeCacheSubnetGroups(call *core.Call, in *elasticache.Des
 // modifyCacheSubnetGroup changes a subnet group's description or subnets; the subnets must stay
 // in the group's VPC while clusters use it.
 func (b *Backend) modifyCacheSubnetGroup(call *core.Call, in *elasticache.ModifyCacheSubnetGroupInput) (*elasticache.ModifyCacheSubnetGroupOutput, error) {
-	return settled(b, call, func(r *region) (*elasticache.ModifyCacheSubnetGroupOutput, error) {
-		name := strings.ToLower(aws.ToString(in.CacheSubnetGroupName))
-		g, ok := r.subnetGroups[name]
-		if !ok {
-			return nil, subnetGroupNotFound(name)
-		}
+	return settledOn(b, call, in.CacheSubnetGroupName, (*region).subnetGroup, func(r *region, g *subnetGroup) (*elasticache.ModifyCacheSubnetGroupOutput, error) {
 		if in.SubnetIds != nil {
 			vpc, zones, err := b.subnets(call, in.SubnetIds)
 			if err != nil {
 				return nil, err
 			}
-			if vpc != g.vpc && r.inUse(name) {
-				return nil, core.Errorf("SubnetInUse", "The subnet group %s is in use by clusters in VPC %s; its subnets cannot move to %s.", name, g.vpc, vpc)
+			if vpc != g.vpc && r.inUse(g.name) {
+				return nil, core.Errorf("SubnetInUse", "The subnet group %s is in use by clusters in VPC %s; its subnets cannot move to %s.", g.name, g.vpc, vpc)
 			}
 			g.vpc, g.subnets, g.zones = vpc, slices.Clone(in.SubnetIds), zones
 		}
@@ -147,19 +140,14 @@ func (r *region) inUse(name string) bool {
 
 // deleteCacheSubnetGroup deletes a subnet group no cluster uses.
 func (b *Backend) deleteCacheSubnetGroup(call *core.Call, in *elasticache.DeleteCacheSubnetGroupInput) (*elasticache.DeleteCacheSubnetGroupOutput, error) {
-	return settled(b, call, func(r *region) (*elasticache.DeleteCacheSubnetGroupOutput, error) {
-		name := strings.ToLower(aws.ToString(in.CacheSubnetGroupName))
-		g, ok := r.subnetGroups[name]
-		if !ok {
-			return nil, subnetGroupNotFound(name)
-		}
-		if err := checkNotDefault(name); err != nil {
+	return settledOn(b, call, in.CacheSubnetGroupName, (*region).subnetGroup, func(r *region, g *subnetGroup) (*elasticache.DeleteCacheSubnetGroupOutput, error) {
+		if err := checkNotDefault(g.name); err != nil {
 			return nil, err
 		}
-		if r.inUse(name) {
-			return nil, core.Errorf("CacheSubnetGroupInUse", "Cache subnet group %s is currently in use by a cache cluster.", name)
+		if r.inUse(g.name) {
+			return nil, core.Errorf("CacheSubnetGroupInUse", "Cache subnet group %s is currently in use by a cache cluster.", g.name)
 		}
-		delete(r.subnetGroups, name)
+		delete(r.subnetGroups, g.name)
 		b.tags.Delete(g.arn)
 		return &elasticache.DeleteCacheSubnetGroupOutput{}, nil
 	})

@@ -17,12 +17,6 @@ var tagRules = core.AWSTagRules(
 	core.Errorf("TagQuotaPerResourceExceeded", "The request cannot be processed because it would cause the resource to have more than the allowed number of tags. The maximum number of tags permitted on a resource is 50."),
 	core.InvalidTag("InvalidParameterValue", "Invalid tag: %s.")).CountingRequests()
 
-// tagPair returns the key and value of a request's tag.
-func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
-
-// newTag returns a tag as ElastiCache lists it.
-func newTag(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} }
-
 // resourceARN matches the ARNs of the resources ElastiCache tags here; its groups are the kind
 // and the name.
 var resourceARN = regexp.MustCompile(`^arn:aws[a-z-]*:elasticache:[a-z0-9-]+:[0-9]{12}:(cluster|replicationgroup|subnetgroup|snapshot):(.+)$`)
@@ -35,43 +29,41 @@ func taggable(r *region, name *string) (string, error) {
 	if m == nil {
 		return "", core.Errorf("InvalidARN", "%s is not a valid ARN.", arn)
 	}
-	var found string
 	switch m[1] {
 	case "cluster":
-		if c, ok := r.clusters[m[2]]; ok {
-			found = c.arn
-		}
+		return taggedARN(r.clusters, m[2], arn, func(c *cluster) string { return c.arn }, clusterNotFound)
 	case "replicationgroup":
-		if g, ok := r.groups[m[2]]; ok {
-			found = g.arn
-		}
+		return taggedARN(r.groups, m[2], arn, func(g *group) string { return g.arn }, groupNotFound)
 	case "subnetgroup":
-		if g, ok := r.subnetGroups[m[2]]; ok {
-			found = g.arn
-		}
-	case "snapshot":
-		if s, ok := r.snapshots[m[2]]; ok {
-			found = s.arn
-		}
+		return taggedARN(r.subnetGroups, m[2], arn, func(g *subnetGroup) string { return g.arn }, subnetGroupNotFound)
 	}
-	if found == arn {
+	return taggedARN(r.snapshots, m[2], arn, func(s *snapshot) string { return s.arn }, snapshotNotFound)
+}
+
+// taggedARN returns arn when m, a region's resources of one kind, holds under id the resource
+// whose ARN (as arnOf gives it) it is, and missing's not-found error for id otherwise.
+func taggedARN[T any](m map[string]*T, id, arn string, arnOf func(*T) string, missing func(id string) error) (string, error) {
+	if v, ok := m[id]; ok && arnOf(v) == arn {
 		return arn, nil
 	}
-	switch m[1] {
-	case "cluster":
-		return "", clusterNotFound(m[2])
-	case "replicationgroup":
-		return "", groupNotFound(m[2])
-	case "subnetgroup":
-		return "", subnetGroupNotFound(m[2])
+	return "", missing(id)
+}
+
+// settledTagged checks the tags of a create request as ElastiCache does before it looks at the
+// region (core.RequestTags), then runs f on them as settled does: the scaffold of the operations
+// that create a tagged resource.
+func settledTagged[O any](b *Backend, call *core.Call, list []types.Tag, f func(r *region, tags map[string]string) (*O, error)) (*O, error) {
+	tags, err := core.RequestTags(tagRules, list, core.TagPair[types.Tag])
+	if err != nil {
+		return nil, err
 	}
-	return "", snapshotNotFound(m[2])
+	return settled(b, call, func(r *region) (*O, error) { return f(r, tags) })
 }
 
 // tagging serves the tag operations on the clusters, replication groups, subnet groups and
 // snapshots of the caller's region, by ARN.
 func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
-	return core.Tagging[*string, types.Tag]{Lock: b.state, Rules: tagRules, Pair: tagPair, Tag: newTag,
+	return core.Tagging[*string, types.Tag]{Lock: b.state, Rules: tagRules, Pair: core.TagPair[types.Tag], Tag: core.NewTag[types.Tag],
 		Find: func(call *core.Call, name *string) (core.TagTarget, error) {
 			r := b.state.Of(call)
 			b.settle(r, call.Now)
@@ -82,7 +74,7 @@ func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
 
 // addTagsToResource adds tags to a resource or replaces their values, and lists its tags.
 func (b *Backend) addTagsToResource(call *core.Call, in *elasticache.AddTagsToResourceInput) (*elasticache.AddTagsToResourceOutput, error) {
-	tags, err := core.RequestTags(tagRules, in.Tags, tagPair)
+	tags, err := core.RequestTags(tagRules, in.Tags, core.TagPair[types.Tag])
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +83,7 @@ func (b *Backend) addTagsToResource(call *core.Call, in *elasticache.AddTagsToRe
 		if err := t.Tags.Merge(tags, t.ID); err != nil {
 			return err
 		}
-		out.TagList = core.TagList(t.Tags, t.ID, newTag)
+		out.TagList = core.TagList(t.Tags, t.ID, core.NewTag[types.Tag])
 		return nil
 	})
 }
@@ -108,7 +100,7 @@ func (b *Backend) removeTagsFromResource(call *core.Call, in *elasticache.Remove
 			}
 		}
 		t.Tags.Remove(t.ID, in.TagKeys...)
-		out.TagList = core.TagList(t.Tags, t.ID, newTag)
+		out.TagList = core.TagList(t.Tags, t.ID, core.NewTag[types.Tag])
 		return nil
 	})
 }

@@ -33,7 +33,11 @@
 // documents are AWS's, except ReadOnlyAccess's, which is abridged to a few wildcard actions, and
 // their policy IDs are stable but not AWS's. They cannot be changed or deleted (AccessDenied).
 // ListPolicies ignores PolicyUsageFilter. RoleLastUsed is always empty. Users, groups,
-// service-linked roles and the other IAM entities are not emulated.
+// service-linked roles and the other IAM entities are not emulated. What a role may do, as the
+// services that act with one ask it (RolePermits, for Lambda's event source mappings), is
+// decided by its inline and attached managed policies within its permissions boundary, as
+// core.Evaluate evaluates them: a statement with a Condition never matches, and resource-based
+// policies, service control policies and session policies are not consulted.
 package iam
 
 import (

@@ -7,10 +7,11 @@
 // concurrency; function URLs; resource-based policies; aliases (a version and an optional
 // weighted second version); event source mappings (Creating ->
 // Enabled or Disabled, Updating, Deleting, their SQS queues and DynamoDB streams checked
-// against the emulated services); and tags, of functions and of mappings. Requests up to Lambda's
-// 69905067 bytes are read, enough for a 50 MB package uploaded directly. Invocation, code
-// signing and layers themselves are not emulated: GetFunctionCodeSigningConfig reports no
-// configuration, as AWS does for a function without one.
+// against the emulated services, and the function's execution role, when the emulated IAM
+// knows it, checked for the permissions to read the source); and tags, of functions and of
+// mappings. Requests up to Lambda's 69905067 bytes are read, enough for a 50 MB package
+// uploaded directly. Invocation, code signing and layers themselves are not emulated:
+// GetFunctionCodeSigningConfig reports no configuration, as AWS does for a function without one.
 package lambda
 
 import (
@@ -53,9 +54,10 @@ type Backend struct {
 
 // New returns an empty Lambda backend that reads deployment packages from code, checks the
 // subnets and security groups of functions' VPC configurations against network, and the
-// sources of event source mappings against queues and streams.
-func New(clock *core.Clock, code Code, network core.Subnets, queues Queues, streams Streams) *Backend {
-	return &Backend{clock: clock, code: code, network: network, sources: sources{queues, streams}, tags: core.NewTags(tagRules),
+// sources of event source mappings against queues and streams, and what functions' execution
+// roles may read against roles.
+func New(clock *core.Clock, code Code, network core.Subnets, queues Queues, streams Streams, roles Roles) *Backend {
+	return &Backend{clock: clock, code: code, network: network, sources: sources{queues, streams, roles}, tags: core.NewTags(tagRules),
 		mappings: map[string]*mapping{},
 		state:    core.NewBackend(func(core.Scope) map[string]*function { return map[string]*function{} })}
 }

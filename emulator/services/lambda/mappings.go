@@ -27,11 +27,13 @@ type Streams interface {
 	StreamByARN(arn string) bool
 }
 
-// sources are the services whose resources event source mappings read. Kinesis, Amazon MQ
-// and Kafka are not emulated: their ARNs are accepted unchecked.
+// sources are the services whose resources event source mappings read, and IAM, whose roles
+// may read them. Kinesis, Amazon MQ and Kafka are not emulated: their ARNs are accepted
+// unchecked.
 type sources struct {
 	queues  Queues
 	streams Streams
+	roles   Roles
 }
 
 // The states of an event source mapping (AWS Lambda API Reference,
@@ -102,25 +104,26 @@ func sourceKind(arn string) string {
 }
 
 // mappingFunction returns the ARN of the function (qualified when the name is) a mapping's
-// FunctionName names; the function must exist. The caller holds the lock.
-func (b *Backend) mappingFunction(call *core.Call, name *string) (string, error) {
+// FunctionName names, and the function's execution role; the function must exist. The caller
+// holds the lock.
+func (b *Backend) mappingFunction(call *core.Call, name *string) (arn, role string, err error) {
 	if name == nil {
-		return "", validationf("Value null at 'functionName' failed to satisfy constraint: Member must not be null")
+		return "", "", validationf("Value null at 'functionName' failed to satisfy constraint: Member must not be null")
 	}
 	t, err := parseTarget(call, name, nil)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	f, err := b.find(call, t)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if t.qualifier != "" && t.qualifier != "$LATEST" {
 		if _, ok := f.versions[t.qualifier]; !ok {
-			return "", functionNotFound(call, t)
+			return "", "", functionNotFound(call, t)
 		}
 	}
-	return t.arn(call), nil
+	return t.arn(call), aws.ToString(f.cfg.Role), nil
 }
 
 // batchSettings checks a mapping's batch size and batching window for its source, as the API
@@ -183,8 +186,9 @@ func checkResponseTypes(v []types.FunctionResponseType) error {
 
 // createEventSourceMapping creates a mapping, Creating for a transition's time and then Enabled
 // (Disabled with Enabled false), after checking its function, its source (which must exist,
-// InvalidParameterValueException otherwise) and its settings; a second mapping of the same
-// function and source is a ResourceConflictException.
+// InvalidParameterValueException otherwise), that the function's execution role may read the
+// source (checkSourceAccess) and its settings; a second mapping of the same function and source
+// is a ResourceConflictException.
 func (b *Backend) createEventSourceMapping(call *core.Call, in *lambda.CreateEventSourceMappingInput) (*lambda.CreateEventSourceMappingOutput, error) {
 	source := aws.ToString(in.EventSourceArn)
 	kind := sourceKind(source)
@@ -221,8 +225,11 @@ func (b *Backend) createEventSourceMapping(call *core.Call, in *lambda.CreateEve
 	}
 	b.state.Lock()
 	defer b.state.Unlock()
-	fn, err := b.mappingFunction(call, in.FunctionName)
+	fn, role, err := b.mappingFunction(call, in.FunctionName)
 	if err != nil {
+		return nil, err
+	}
+	if err := b.checkSourceAccess(call, role, kind, source); err != nil {
 		return nil, err
 	}
 	b.settleMappings(call.Now)
@@ -319,7 +326,7 @@ func (b *Backend) updateEventSourceMapping(call *core.Call, in *lambda.UpdateEve
 	}
 	fn := aws.ToString(m.cfg.FunctionArn)
 	if in.FunctionName != nil {
-		if fn, err = b.mappingFunction(call, in.FunctionName); err != nil {
+		if fn, _, err = b.mappingFunction(call, in.FunctionName); err != nil {
 			return nil, err
 		}
 	}

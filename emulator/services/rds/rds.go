@@ -132,22 +132,11 @@ func matchFilters(filters []types.Filter, fields map[string][]string) (bool, err
 		if !ok {
 			return false, invalidValue("Unrecognized filter name: %s", aws.ToString(f.Name))
 		}
-		if !anyEqual(f.Values, have) {
+		if !core.AnyMatch(f.Values, have, func(want, value string) bool { return want == value }) {
 			return false, nil
 		}
 	}
 	return true, nil
-}
-
-func anyEqual(want, have []string) bool {
-	for _, w := range want {
-		for _, h := range have {
-			if w == h {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func (b *Backend) dump() any {

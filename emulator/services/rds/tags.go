@@ -22,20 +22,16 @@ var tagRules = core.TagRules{
 	Invalid:  core.InvalidTag("InvalidParameterValue", "%s"),
 }
 
-// tagPair returns the key and value of a request's tag.
-func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
-
-// newTag returns a tag as RDS lists it.
-func newTag(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} }
-
 // requestTags returns the tags of a request as a map; a key given twice keeps its last value.
 func requestTags(tags []types.Tag) map[string]string {
-	out, _ := core.TagMap(tags, tagPair)
+	out, _ := core.TagMap(tags, core.TagPair[types.Tag])
 	return out
 }
 
 // tagList returns the tags of the resource an ARN names as the SDK lists them.
-func (r *region) tagList(arn string) []types.Tag { return core.TagList(r.tags, arn, newTag) }
+func (r *region) tagList(arn string) []types.Tag {
+	return core.TagList(r.tags, arn, core.NewTag[types.Tag])
+}
 
 // nameFromARN returns the name in ref when ref is the ARN of a resource of kind (db, snapshot,
 // subgrp, pg, og) in the region, and ref itself otherwise.
@@ -96,7 +92,7 @@ func (b *Backend) tagOperations() map[string]core.Operation {
 // tagging serves the tag operations on the instances, snapshots and groups of the caller's
 // region, by ARN. ListTagsForResource ignores Filters, which AWS documents as not supported.
 func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
-	return core.Tagging[*string, types.Tag]{Lock: b.state, Rules: tagRules, Pair: tagPair, Tag: newTag,
+	return core.Tagging[*string, types.Tag]{Lock: b.state, Rules: tagRules, Pair: core.TagPair[types.Tag], Tag: core.NewTag[types.Tag],
 		Find: func(call *core.Call, arn *string) (core.TagTarget, error) {
 			r := b.state.Of(call)
 			id, err := r.taggedARN(call, aws.ToString(arn))

@@ -20,9 +20,6 @@ var tagRules = core.TagRules{
 	Repeated: func(string) *core.APIError { return invalidTagKey() },
 }
 
-// tagPair returns an SDK tag's key and value.
-func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
-
 // invalidTagKey returns the InvalidTag error S3 answers a tag it refuses.
 func invalidTagKey() *core.APIError {
 	return core.Errorf("InvalidTag", "The TagKey you have provided is invalid")
@@ -34,7 +31,7 @@ func (b *Backend) putBucketTagging(call *core.Call, in *s3.PutBucketTaggingInput
 		if in.Tagging == nil {
 			return malformedXML()
 		}
-		tags, err := core.RequestTags(tagRules, in.Tagging.TagSet, tagPair)
+		tags, err := core.RequestTags(tagRules, in.Tagging.TagSet, core.TagPair[types.Tag])
 		if err != nil {
 			return err
 		}
@@ -115,7 +112,7 @@ func (b *Backend) putObjectTagging(call *core.Call, in *s3.PutObjectTaggingInput
 		if in.Tagging == nil {
 			return malformedXML()
 		}
-		tags, err := core.RequestTags(objectTagRules, in.Tagging.TagSet, tagPair)
+		tags, err := core.RequestTags(objectTagRules, in.Tagging.TagSet, core.TagPair[types.Tag])
 		if err != nil {
 			return err
 		}

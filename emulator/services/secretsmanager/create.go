@@ -3,6 +3,7 @@ package secretsmanager
 import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager/types"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
@@ -68,7 +69,7 @@ func (b *Backend) createSecret(call *core.Call, in *secretsmanager.CreateSecretI
 		return nil, resourceExists("The operation failed because the secret %s already exists.", name)
 	}
 	arn := arnPrefix(call.Scope()) + name + randomSuffix()
-	tags, _ := core.TagMap(in.Tags, tagPair)
+	tags, _ := core.TagMap(in.Tags, core.TagPair[types.Tag])
 	if err := b.tags.Replace(arn, tags); err != nil {
 		return nil, err
 	}

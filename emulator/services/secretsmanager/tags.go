@@ -1,7 +1,6 @@
 package secretsmanager
 
 import (
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager/types"
 
@@ -15,13 +14,10 @@ import (
 var tagRules = core.AWSTagRules(core.Errorf("InvalidParameterException", "The number of tags on the secret exceeds the limit of 50."),
 	core.InvalidTag("InvalidParameterException", "Invalid tag: %s."))
 
-// tagPair returns an SDK tag's key and value.
-func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
-
 // tagging serves the tag operations on the primary secrets of the caller's region, by name or
 // ARN; a change of a secret's tags dates its last change.
 func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
-	return core.Tagging[*string, types.Tag]{Lock: &b.mu, Rules: tagRules, Pair: tagPair,
+	return core.Tagging[*string, types.Tag]{Lock: &b.mu, Rules: tagRules, Pair: core.TagPair[types.Tag],
 		Find: func(call *core.Call, id *string) (core.TagTarget, error) {
 			s, err := b.primary(call, id)
 			if err != nil {

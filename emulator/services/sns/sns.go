@@ -118,7 +118,7 @@ func (b *Backend) createTopic(call *core.Call, in *sns.CreateTopicInput) (*sns.C
 			return nil, errInvalid("Attributes Reason: %s: %v", k, err)
 		}
 	}
-	tags, _ := core.TagMap(in.Tags, tagPair)
+	tags, _ := core.TagMap(in.Tags, core.TagPair[types.Tag])
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	arn := b.arn(call, name)

@@ -17,9 +17,6 @@ var tagRules = core.TagRules{
 	Invalid: core.InvalidTag("InvalidParameter", "Invalid parameter: Tags Reason: %s"),
 }
 
-// tagPair returns an SDK tag's key and value.
-func tagPair(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }
-
 // tagOperations are SNS's tag operations, TagResource, UntagResource and ListTagsForResource, on
 // the resource a request names by ResourceArn.
 func (b *Backend) tagOperations() map[string]core.Operation {
@@ -29,13 +26,13 @@ func (b *Backend) tagOperations() map[string]core.Operation {
 // tagging serves the tag operations on the caller's topics, by ARN; an ARN that names none of
 // them is ResourceNotFound.
 func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
-	return core.Tagging[*string, types.Tag]{Lock: &b.mu, Rules: tagRules, Pair: tagPair,
+	return core.Tagging[*string, types.Tag]{Lock: &b.mu, Rules: tagRules, Pair: core.TagPair[types.Tag],
 		Find: func(call *core.Call, arn *string) (core.TagTarget, error) {
 			if _, err := b.topicFor(call, arn); err != nil {
 				return core.TagTarget{}, core.NotFoundf("ResourceNotFound", "Resource does not exist")
 			}
 			return core.TagTarget{Tags: b.tags, ID: aws.ToString(arn)}, nil
 		},
-		Tag: func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} },
+		Tag: core.NewTag[types.Tag],
 	}
 }

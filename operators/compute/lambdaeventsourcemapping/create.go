@@ -38,7 +38,7 @@ func (d *driver) Create(ctx context.Context, m *v1alpha1.LambdaEventSourceMappin
 		// A mapping of this function and source exists: Observe finds it by listing them.
 		return nil
 	}
-	if awserr.Code(err) == "InvalidParameterValueException" && strings.Contains(awserr.Describe(err), "execution role does not have permissions") {
+	if sourceRefused(err) {
 		return managed.Terminal(condition.ReasonSourcePermissionsMissing, "Lambda refused to read %s: %s; give the function's execution role %s, then change the spec",
 			source, awserr.Describe(err), sourcePermissions(source))
 	}
@@ -48,6 +48,20 @@ func (d *driver) Create(ctx context.Context, m *v1alpha1.LambdaEventSourceMappin
 	managed.SetExternalName(m, aws.ToString(out.UUID))
 	m.Status.UUID, m.Status.EventSourceMappingARN = aws.ToString(out.UUID), aws.ToString(out.EventSourceMappingArn)
 	return nil
+}
+
+// sourceRefused reports whether err is Lambda's refusal of a source the function's execution role
+// may not read: InvalidParameterValueException "The provided execution role does not have
+// permissions to call ReceiveMessage on SQS" for a queue, "Cannot access stream <arn>. Please
+// ensure the role can perform the GetRecords, ... Actions on your stream in IAM." for a DynamoDB
+// or Kinesis stream.
+func sourceRefused(err error) bool {
+	if awserr.Code(err) != "InvalidParameterValueException" {
+		return false
+	}
+	message := awserr.Describe(err)
+	return strings.Contains(message, "execution role does not have permissions") ||
+		strings.Contains(message, "Cannot access stream") && strings.Contains(message, "Actions on your stream in IAM")
 }
 
 // sourcePermissions names the permissions a function's execution role needs to read source.
