@@ -34,6 +34,8 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/elasticache v1.65.0
 )
 
+require github.com/aws/aws-sdk-go-v2/service/route53 v1.71.0
+
 require (
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.26 // indirect
 	github.com/aws/aws-sdk-go-v2/feature/ec2/imds v1.20.7 // indirect

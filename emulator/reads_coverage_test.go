@@ -39,6 +39,7 @@ var essentialReads = map[string][]string{
 	"DynamoDB":       {"DescribeTable", "DescribeContinuousBackups", "DescribeTimeToLive", "ListTagsOfResource"},
 	"SecretsManager": {"DescribeSecret", "GetResourcePolicy"},
 	"ECR":            {"DescribeRepositories", "GetLifecyclePolicy", "GetRepositoryPolicy", "ListTagsForResource"},
+	"Route53":        {"GetHostedZone", "ListResourceRecordSets", "ListTagsForResource", "GetChange"},
 }
 
 // modelNames are the model files (emulator/internal/models/apis) of the JSON services whose

@@ -32,6 +32,7 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/services/kms"
 	"github.com/runner-codes/infra-operator/emulator/services/lambda"
 	"github.com/runner-codes/infra-operator/emulator/services/rds"
+	"github.com/runner-codes/infra-operator/emulator/services/route53"
 	"github.com/runner-codes/infra-operator/emulator/services/s3"
 	"github.com/runner-codes/infra-operator/emulator/services/secretsmanager"
 	"github.com/runner-codes/infra-operator/emulator/services/sns"
@@ -49,9 +50,9 @@ type Options struct {
 	// Faults are the faults in force at start, keyed "Service" or "Service.Operation".
 	Faults map[string]Fault
 	// Transitions override, by service ID ("ACM", "APIGateway", "APIGatewayV2", "CloudFront", "DynamoDB", "EC2", "ECS", "EKS",
-	// "ElastiCache", "ELBv2", "Lambda", "RDS"), how long asynchronous lifecycles (creating -> active) take on the simulation
+	// "ElastiCache", "ELBv2", "Lambda", "RDS", "Route53"), how long asynchronous lifecycles (creating -> active) take on the simulation
 	// clock; zero makes them immediate. Services not named keep their defaults (DynamoDB, EKS, ElastiCache, ELBv2 and RDS
-	// 2s, EC2, ECS's tasks, Lambda and API Gateway's VPC links 1s, ACM 3s, CloudFront 5s).
+	// 2s, Route 53's changes 2s, EC2, ECS's tasks, Lambda and API Gateway's VPC links 1s, ACM 3s, CloudFront 5s).
 	Transitions map[string]time.Duration
 	// AdminToken, when set, is required on the admin endpoints under /_emulator/, sent as
 	// "Authorization: Bearer <token>" or "X-Emulator-Token: <token>". AWS requests are not
@@ -140,6 +141,8 @@ func New(opts Options) *Server {
 	s.register(ecs.New(s.Clock, network, images).Service())
 	// ElastiCache checks the subnets of its subnet groups and its security groups against EC2.
 	s.register(elasticache.New(s.Clock, network).Service())
+	// Route 53 checks the VPCs of private hosted zones against the emulated EC2.
+	s.register(route53.New(s.Clock, network).Service())
 	return s
 }
 

@@ -3,7 +3,7 @@
 // shapes into smithy schemas, so that the wire codecs take every wire name from the model.
 package models
 
-//go:generate go run ./gen sts sns s3 ec2 lambda rds elasticloadbalancingv2 eks iam secretsmanager kms acm apigateway apigatewayv2 cloudfront elasticache
+//go:generate go run ./gen sts sns s3 ec2 lambda rds elasticloadbalancingv2 eks iam secretsmanager kms acm apigateway apigatewayv2 cloudfront elasticache route53
 
 import (
 	"embed"

@@ -17,12 +17,15 @@
 // (RunInstances with ClientToken idempotency, a private address drawn from the subnet and a
 // public one when asked for; pending -> running, stopping -> stopped and shutting-down ->
 // terminated on the simulation clock, terminated ones visible for an hour; termination and stop
-// protection, attributes, metadata options and monitoring), tags on all of them, and the
+// protection, attributes, metadata options and monitoring), VPC endpoints (gateway endpoints with
+// their prefix-list routes, interface endpoints pending -> available on the clock, deleting ->
+// deleted; the services they reach in DescribeVpcEndpointServices), tags on all of them, and the
 // availability zones of each region. Describe* operations answer any number of ids in one call,
 // filter and paginate as EC2 does, and deletes refuse with DependencyViolation while something
 // depends on the resource. EC2's eventual consistency is emulated under the ReadAfterCreateDelay
 // fault: a resource a create makes (CreateVpc, CreateSubnet, CreateSecurityGroup,
-// CreateInternetGateway, AllocateAddress, CreateNatGateway, CreateRouteTable, RunInstances) is
+// CreateInternetGateway, AllocateAddress, CreateNatGateway, CreateRouteTable, RunInstances,
+// CreateVpcEndpoint) is
 // left out of Describe* answers, and calls that name it (CreateTags included) answer its NotFound
 // error, until the delay has passed on the simulation clock; a create repeated with the same
 // ClientToken still answers the resource. Other services' lookups of EC2 resources are not
@@ -66,6 +69,8 @@ type region struct {
 	rules        map[string]*sgRule
 	ruleSeq      int // rules created so far, to keep their order
 	tables       map[string]*routeTable
+	endpoints    map[string]*vpcEndpoint
+	vpceTokens   map[string]string // CreateVpcEndpoint ClientToken -> endpoint id
 	instances    map[string]*instance
 	reservations map[string]*reservation
 	runTokens    map[string]string // RunInstances ClientToken -> reservation id
@@ -78,7 +83,7 @@ type region struct {
 func newRegion(scope core.Scope) *region {
 	r := &region{vpcs: map[string]*vpc{}, subnets: map[string]*subnet{}, igws: map[string]*igw{}, eips: map[string]*eip{},
 		nats: map[string]*natGateway{}, natTokens: map[string]string{}, rtbTokens: map[string]string{}, groups: map[string]*securityGroup{},
-		rules: map[string]*sgRule{}, tables: map[string]*routeTable{}, instances: map[string]*instance{}, reservations: map[string]*reservation{},
+		rules: map[string]*sgRule{}, tables: map[string]*routeTable{}, endpoints: map[string]*vpcEndpoint{}, vpceTokens: map[string]string{}, instances: map[string]*instance{}, reservations: map[string]*reservation{},
 		runTokens: map[string]string{}, tags: core.NewTags(tagRules)}
 	r.addDefaultVpc(scope)
 	return r
@@ -115,7 +120,7 @@ func (b *Backend) dump() any {
 		out[scope.Account+"/"+scope.Region] = map[string]any{
 			"vpcs": core.SortedKeys(r.vpcs), "subnets": core.SortedKeys(r.subnets), "internetGateways": core.SortedKeys(r.igws),
 			"addresses": core.SortedKeys(r.eips), "natGateways": core.SortedKeys(r.nats), "securityGroups": core.SortedKeys(r.groups),
-			"securityGroupRules": core.SortedKeys(r.rules), "routeTables": core.SortedKeys(r.tables), "instances": core.SortedKeys(r.instances),
+			"securityGroupRules": core.SortedKeys(r.rules), "routeTables": core.SortedKeys(r.tables), "vpcEndpoints": core.SortedKeys(r.endpoints), "instances": core.SortedKeys(r.instances),
 			"reservations": core.SortedKeys(r.reservations), "tags": r.tags,
 		}
 	}

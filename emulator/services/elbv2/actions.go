@@ -17,7 +17,8 @@ func invalidAction(format string, args ...any) *core.APIError {
 // fixedStatus matches the status codes of fixed responses: 2XX, 4XX or 5XX.
 var fixedStatus = regexp.MustCompile(`^[245]\d\d$`)
 
-// checkActions checks the default actions of a listener l of lb and returns them as AWS
+// checkActions checks the default actions of a listener l of lb, or the actions of one of its
+// rules, and returns them as AWS
 // describes them: a forward action to one target group shows both TargetGroupArn and a
 // ForwardConfig, redirects show every component with its #{...} default.
 func (r *region) checkActions(lb *loadBalancer, l *listener, actions []types.Action) ([]types.Action, error) {
@@ -25,7 +26,7 @@ func (r *region) checkActions(lb *loadBalancer, l *listener, actions []types.Act
 		return nil, validation("At least one default action must be specified")
 	}
 	if len(actions) > 1 {
-		return nil, invalidAction("A listener's default actions must be exactly one forward, redirect or fixed-response action; authenticate actions are not emulated")
+		return nil, invalidAction("Actions must be exactly one forward, redirect or fixed-response action; authenticate actions are not emulated")
 	}
 	a := actions[0]
 	if lb.typ == types.LoadBalancerTypeEnumNetwork && a.Type != types.ActionTypeEnumForward {

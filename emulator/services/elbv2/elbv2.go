@@ -14,10 +14,17 @@
 // listeners, which frees the target groups they forwarded to; a target group that a listener
 // uses cannot be deleted (ResourceInUse).
 //
-// Simplifications: Gateway Load Balancers, listener rules other than the default one (which
-// DescribeRules lists for each listener), target registration (DescribeTargetHealth lists no
-// targets, and reports each target asked about as unused, Target.NotRegistered), trust stores
-// and mutual TLS, listener certificates beyond the default one, authenticate actions
+// Listener rules of Application Load Balancers (rules.go, conditions.go) are created, described
+// by priority with each listener's default rule last, modified, reprioritised at once and
+// deleted; target groups they forward to are in use like those of default actions. Targets
+// (targets.go) are registered and deregistered by target type, and their health (health.go)
+// follows the simulation clock: initial, then healthy; unused while nothing forwards to the
+// group; draining for the deregistration delay.
+//
+// Simplifications: Gateway Load Balancers, rules with several actions, instance existence and
+// state, the VPC CIDR of ip targets, Lambda functions and their invoke permission (EC2 and
+// Lambda expose no lookups for them), trust stores and mutual TLS, listener certificates beyond
+// the default one, authenticate actions
 // and Outposts are not emulated. A listener's ACM certificate is recorded as in use by its load
 // balancer in the emulated ACM (which then refuses to delete it), but certificates are checked
 // for the form of an ACM or IAM certificate ARN only: one ACM does not know is accepted (AWS
@@ -73,13 +80,14 @@ type region struct {
 	lbs       map[string]*loadBalancer
 	groups    map[string]*targetGroup
 	listeners map[string]*listener
+	rules     map[string]*rule
 	tags      *core.Tags
 }
 
 // newRegion returns the empty state of an account in a region.
 func newRegion(scope core.Scope) *region {
 	return &region{scope: scope, lbs: map[string]*loadBalancer{}, groups: map[string]*targetGroup{}, listeners: map[string]*listener{},
-		tags: core.NewTags(tagRules)}
+		rules: map[string]*rule{}, tags: core.NewTags(tagRules)}
 }
 
 // New returns an empty ELBv2 backend on clock that checks subnets and security groups against
@@ -138,7 +146,7 @@ func (b *Backend) dump() any {
 	out := map[string]any{}
 	for scope, r := range b.state.All() {
 		out[scope.Account+"/"+scope.Region] = map[string]any{"loadBalancers": core.SortedKeys(r.lbs),
-			"targetGroups": core.SortedKeys(r.groups), "listeners": core.SortedKeys(r.listeners)}
+			"targetGroups": core.SortedKeys(r.groups), "listeners": core.SortedKeys(r.listeners), "rules": core.SortedKeys(r.rules)}
 	}
 	return out
 }

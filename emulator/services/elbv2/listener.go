@@ -66,6 +66,12 @@ func (l *listener) secure() bool {
 	return l.protocol == types.ProtocolEnumHttps || l.protocol == types.ProtocolEnumTls
 }
 
+// ruleARNPrefix is how the ARNs of the listener's rules begin: its own ARN under listener-rule/,
+// followed by a slash.
+func (l *listener) ruleARNPrefix() string {
+	return strings.Replace(l.arn, ":listener/", ":listener-rule/", 1) + "/"
+}
+
 // forwardsTo reports whether one of the listener's actions forwards to a target group.
 func (l *listener) forwardsTo(tg string) bool {
 	return slices.Contains(forwardTargets(l.actions), tg)
@@ -278,6 +284,7 @@ func (b *Backend) deleteListener(call *core.Call, in *elb.DeleteListenerInput) (
 		if err != nil {
 			return nil, err
 		}
+		r.deleteRules(func(ru *rule) bool { return ru.listener == l.arn })
 		delete(r.listeners, l.arn)
 		r.tags.Delete(l.arn)
 		b.recordCertificateUsers(r, certificateARNs(l.certs))

@@ -294,6 +294,7 @@ func (b *Backend) deleteLoadBalancer(call *core.Call, in *elb.DeleteLoadBalancer
 		for id, l := range r.listeners {
 			if l.lb == arn {
 				certs = append(certs, certificateARNs(l.certs)...)
+				r.deleteRules(func(ru *rule) bool { return ru.listener == id })
 				delete(r.listeners, id)
 				r.tags.Delete(id)
 			}

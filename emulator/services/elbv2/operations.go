@@ -28,5 +28,11 @@ func (b *Backend) operations() map[string]core.Operation {
 		"DescribeTags":                   core.Op(b.describeTags),
 		"DescribeTargetHealth":           core.Op(b.describeTargetHealth),
 		"DescribeRules":                  core.Op(b.describeRules),
+		"CreateRule":                     core.Op(b.createRule),
+		"ModifyRule":                     core.Op(b.modifyRule),
+		"SetRulePriorities":              core.Op(b.setRulePriorities),
+		"DeleteRule":                     core.Op(b.deleteRule),
+		"RegisterTargets":                core.Op(b.registerTargets),
+		"DeregisterTargets":              core.Op(b.deregisterTargets),
 	}
 }

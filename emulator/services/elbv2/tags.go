@@ -28,7 +28,7 @@ func requestTags(tags []types.Tag) (map[string]string, error) {
 	return out, nil
 }
 
-// checkTaggable returns nil when an ARN names a load balancer, target group or listener of the
+// checkTaggable returns nil when an ARN names a load balancer, target group, listener or rule of the
 // region, and otherwise the not-found error of its kind, or a ValidationError when it names no
 // kind that ELBv2 tags.
 func (r *region) checkTaggable(arn string) error {
@@ -41,8 +41,12 @@ func (r *region) checkTaggable(arn string) error {
 		_, err = r.targetGroup(&arn)
 	case strings.HasPrefix(resource, "listener/"):
 		_, err = r.listener(&arn)
+	case strings.HasPrefix(resource, "listener-rule/"):
+		if _, ok := r.describeRule(arn); !ok {
+			err = ruleNotFound(arn)
+		}
 	default:
-		err = validation("'%s' is not a valid load balancer, target group or listener ARN", arn)
+		err = validation("'%s' is not a valid load balancer, target group, listener or rule ARN", arn)
 	}
 	return err
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
-// targetGroup is one target group. Targets are not emulated.
+// targetGroup is one target group with its registered targets by targetKey.
 type targetGroup struct {
 	arn, name, vpc, protocolVersion string
 	protocol                        types.ProtocolEnum
@@ -22,6 +22,7 @@ type targetGroup struct {
 	ipType                          types.TargetGroupIpAddressTypeEnum
 	hc                              healthCheck
 	attrs                           map[string]string
+	targets                         map[string]*target
 }
 
 // healthCheck is a target group's health check settings.
@@ -172,12 +173,17 @@ func (tg *targetGroup) describe(r *region) types.TargetGroup {
 	return d
 }
 
-// usersOf returns the load balancers whose listeners forward to a target group.
+// usersOf returns the load balancers whose listeners or rules forward to a target group.
 func (r *region) usersOf(tgARN string) []string {
 	out := []string{}
 	for _, l := range r.listeners {
 		if l.forwardsTo(tgARN) && !slices.Contains(out, l.lb) {
 			out = append(out, l.lb)
+		}
+	}
+	for _, ru := range r.rules {
+		if lb := r.listeners[ru.listener].lb; slices.Contains(forwardTargets(ru.actions), tgARN) && !slices.Contains(out, lb) {
+			out = append(out, lb)
 		}
 	}
 	slices.Sort(out)
@@ -197,7 +203,7 @@ func (b *Backend) newTargetGroup(call *core.Call, in *elb.CreateTargetGroupInput
 	if err != nil {
 		return nil, err
 	}
-	tg := &targetGroup{name: name, attrs: map[string]string{}}
+	tg := &targetGroup{name: name, attrs: map[string]string{}, targets: map[string]*target{}}
 	if tg.targetType, err = oneOf("targetType", in.TargetType, types.TargetTypeEnumInstance, types.TargetTypeEnumInstance,
 		types.TargetTypeEnumIp, types.TargetTypeEnumLambda, types.TargetTypeEnumAlb); err != nil {
 		return nil, err
