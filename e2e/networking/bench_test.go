@@ -117,6 +117,10 @@ func BenchmarkSeedExamples(b *testing.B) {
 	}{
 		{"elasticip.yaml", &v1alpha1.ElasticIP{ObjectMeta: seedMeta("production-eip")}, "EC2"},
 		{"load-balancers.yaml", &v1alpha1.NLB{ObjectMeta: seedMeta("db-proxy")}, "ELBv2"},
+		// The endpoints' VPC, subnets, route tables and security group (their figures are the
+		// multi-tier benchmark's), then the endpoints.
+		{"multi-tier-references.yaml", &v1alpha1.RouteTable{ObjectMeta: seedMeta("private")}, "EC2"},
+		{"vpcendpoint.yaml", &v1alpha1.VPCEndpoint{ObjectMeta: seedMeta("ecr-api")}, "EC2"},
 	} {
 		b.Run(tc.file, func(b *testing.B) {
 			if b.N > 1 {

@@ -1,6 +1,6 @@
 // Package networking is the networking family of infra-operator: VPC, Subnet, InternetGateway,
-// ElasticIP, NATGateway, SecurityGroup, RouteTable, and the ALB and NLB load balancers with
-// their listeners and target groups.
+// ElasticIP, NATGateway, SecurityGroup, RouteTable, the ALB and NLB load balancers with their
+// listeners and target groups, and VPCEndpoint.
 package networking
 
 import (
@@ -16,6 +16,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/networking/securitygroup"
 	"github.com/runner-codes/infra-operator/operators/networking/subnet"
 	"github.com/runner-codes/infra-operator/operators/networking/vpc"
+	"github.com/runner-codes/infra-operator/operators/networking/vpcendpoint"
 	"github.com/runner-codes/infra-operator/shared/engine"
 	"github.com/runner-codes/infra-operator/shared/operator"
 )
@@ -39,6 +40,7 @@ func Family() operator.Family {
 			engine.For(routetable.Kind()),
 			engine.For(loadbalancer.ALBKind()),
 			engine.For(loadbalancer.NLBKind()),
+			engine.For(vpcendpoint.Kind()),
 		},
 	}
 }

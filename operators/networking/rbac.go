@@ -16,3 +16,6 @@ package networking
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=albs/status;nlbs/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=albs/finalizers;nlbs/finalizers,verbs=update
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=acmcertificates,verbs=get;list;watch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=vpcendpoints,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=vpcendpoints/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=vpcendpoints/finalizers,verbs=update

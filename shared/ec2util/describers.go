@@ -65,6 +65,15 @@ func RouteTables(api *ec2.Client) Describer[types.RouteTable] {
 	}, func(t types.RouteTable) string { return aws.ToString(t.RouteTableId) })
 }
 
+// VPCEndpoints reads VPC endpoints, 1000 a page.
+func VPCEndpoints(api *ec2.Client) Describer[types.VpcEndpoint] {
+	return paged("VPC endpoint", 1000, api.DescribeVpcEndpoints, func(ids []string, f []types.Filter, limit *int32, next *string) *ec2.DescribeVpcEndpointsInput {
+		return &ec2.DescribeVpcEndpointsInput{VpcEndpointIds: ids, Filters: f, MaxResults: limit, NextToken: next}
+	}, func(out *ec2.DescribeVpcEndpointsOutput) ([]types.VpcEndpoint, *string) {
+		return out.VpcEndpoints, out.NextToken
+	}, func(e types.VpcEndpoint) string { return aws.ToString(e.VpcEndpointId) })
+}
+
 // paged returns the Describer of the resources of type what that one paginated EC2 Describe
 // call reads: request builds the call's input from the ids, the filters and the paging, page
 // returns the resources and the next page's token of an answer, and id a resource's id.

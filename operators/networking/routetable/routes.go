@@ -3,6 +3,7 @@ package routetable
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -109,11 +110,14 @@ func desiredRoutes(routes []v1alpha1.Route) routeMap {
 }
 
 // observedRoutes returns the routes AWS shows that the operator manages: all but the local
-// routes and the routes a virtual private gateway propagates.
+// routes, the routes a virtual private gateway propagates, and the routes of gateway VPC
+// endpoints (to a service's prefix list through vpce-…), which their endpoint adds and removes
+// (a VPCEndpoint's route tables).
 func observedRoutes(routes []types.Route) routeMap {
 	out := routeMap{}
 	for _, r := range routes {
-		if r.Origin == types.RouteOriginCreateRouteTable || r.Origin == types.RouteOriginEnableVgwRoutePropagation || aws.ToString(r.GatewayId) == "local" {
+		if r.Origin == types.RouteOriginCreateRouteTable || r.Origin == types.RouteOriginEnableVgwRoutePropagation || aws.ToString(r.GatewayId) == "local" ||
+			strings.HasPrefix(aws.ToString(r.GatewayId), "vpce-") {
 			continue
 		}
 		d := destination{destPrefixList, aws.ToString(r.DestinationPrefixListId)}

@@ -52,6 +52,8 @@ var (
 	ElasticIP = Target{Kind: "ElasticIP", Family: "networking", ID: []string{"status", "allocationID"}}
 	// NATGateway resolves to the NAT gateway id.
 	NATGateway = Target{Kind: "NATGateway", Family: "networking", ID: []string{"status", "natGatewayID"}}
+	// RouteTable resolves to the route table id (a gateway VPC endpoint's route tables).
+	RouteTable = Target{Kind: "RouteTable", Family: "networking", ID: []string{"status", "routeTableID"}}
 	// SecurityGroup resolves to the security group id.
 	SecurityGroup = Target{Kind: "SecurityGroup", Family: "networking", ID: []string{"status", "groupID"}}
 	// ALB resolves to the Application Load Balancer's DNS name, for the origins of a

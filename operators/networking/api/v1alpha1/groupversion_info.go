@@ -26,6 +26,7 @@ var (
 			&RouteTable{}, &RouteTableList{},
 			&ALB{}, &ALBList{},
 			&NLB{}, &NLBList{},
+			&VPCEndpoint{}, &VPCEndpointList{},
 		)
 		return nil
 	})
