@@ -64,8 +64,12 @@ func TestEC2RouteTables(t *testing.T) {
 	if _, err := c.CreateRoute(ctx, &ec2.CreateRouteInput{RouteTableId: rtb, DestinationIpv6CidrBlock: aws.String("::/0"), GatewayId: aws.String(igw)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.CreateRoute(ctx, &ec2.CreateRouteInput{RouteTableId: rtb, DestinationCidrBlock: aws.String("172.16.0.0/12"), VpcPeeringConnectionId: aws.String("pcx-0123456789abcdef0")}); err != nil {
-		t.Errorf("peering targets are accepted by their form: %v", err)
+	pcx, err := c.CreateVpcPeeringConnection(ctx, &ec2.CreateVpcPeeringConnectionInput{VpcId: aws.String(vpc), PeerVpcId: aws.String(other)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateRoute(ctx, &ec2.CreateRouteInput{RouteTableId: rtb, DestinationCidrBlock: aws.String("172.16.0.0/12"), VpcPeeringConnectionId: pcx.VpcPeeringConnection.VpcPeeringConnectionId}); err != nil {
+		t.Errorf("a route through a peering connection of the table's VPC: %v", err)
 	}
 	otherTable := mainTable(t, c, other).RouteTableId
 	cases := map[string]struct {

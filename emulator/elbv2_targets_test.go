@@ -2,13 +2,44 @@ package emulator_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	elb "github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2"
 	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
+
+	"github.com/runner-codes/infra-operator/emulator"
 )
+
+// runningInstance launches an instance in subnet and lets it reach running on e's clock.
+func runningInstance(t *testing.T, e *emulator.Server, cfg aws.Config, subnet string) string {
+	t.Helper()
+	id := aws.ToString(runInstance(t, ec2.NewFromConfig(cfg), launchIn(subnet)).InstanceId)
+	e.Clock.Advance(time.Minute)
+	return id
+}
+
+// invokableFunction creates the function name and, when tg is not empty, lets Elastic Load
+// Balancing invoke it from target group tg; it returns the function's ARN.
+func invokableFunction(t *testing.T, cfg aws.Config, name, tg string) string {
+	t.Helper()
+	c := lambda.NewFromConfig(cfg)
+	out, err := c.CreateFunction(context.Background(), zipFunction(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg != "" {
+		if _, err := c.AddPermission(context.Background(), &lambda.AddPermissionInput{FunctionName: aws.String(name), StatementId: aws.String("elb"),
+			Action: aws.String("lambda:InvokeFunction"), Principal: aws.String("elasticloadbalancing.amazonaws.com"), SourceArn: aws.String(tg)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return aws.ToString(out.FunctionArn)
+}
 
 // healthOf returns the state and reason of each target of a group, by id.
 func healthOf(t *testing.T, c *elb.Client, tg *string) map[string][2]string {
@@ -28,14 +59,15 @@ func healthOf(t *testing.T, c *elb.Client, tg *string) map[string][2]string {
 // simulation clock: unused while no listener forwards to the group, initial then healthy once
 // one does, draining for the deregistration delay after deregistration, then gone.
 func TestELBv2TargetHealthLifecycle(t *testing.T) {
-	e, c, n := elbClient(t)
+	e, cfg, n := elbWorld(t)
+	c := elb.NewFromConfig(cfg)
 	ctx := context.Background()
 	tg := createTG(t, c, httpTG("web", n.vpc)).TargetGroupArn
 	if _, err := c.ModifyTargetGroupAttributes(ctx, &elb.ModifyTargetGroupAttributesInput{TargetGroupArn: tg,
 		Attributes: []types.TargetGroupAttribute{tgAttr("deregistration_delay.timeout_seconds", "60")}}); err != nil {
 		t.Fatal(err)
 	}
-	a, b := "i-0123456789abcdef0", "i-0123456789abcdef1"
+	a, b := runningInstance(t, e, cfg, n.subnets[0]), runningInstance(t, e, cfg, n.subnets[1])
 	if _, err := c.RegisterTargets(ctx, &elb.RegisterTargetsInput{TargetGroupArn: tg, Targets: []types.TargetDescription{{Id: aws.String(a)}, {Id: aws.String(b), Port: aws.Int32(9090)}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -81,12 +113,14 @@ func TestELBv2TargetHealthLifecycle(t *testing.T) {
 
 // TestELBv2RegisterTargetsErrors checks the targets each target type accepts and the limits.
 func TestELBv2RegisterTargetsErrors(t *testing.T) {
-	_, c, n := elbClient(t)
+	_, cfg, n := elbWorld(t)
+	c := elb.NewFromConfig(cfg)
 	ctx := context.Background()
 	instances := createTG(t, c, httpTG("web", n.vpc)).TargetGroupArn
 	ips := createTG(t, c, &elb.CreateTargetGroupInput{Name: aws.String("ips"), Protocol: types.ProtocolEnumTcp, Port: aws.Int32(443), VpcId: aws.String(n.vpc), TargetType: types.TargetTypeEnumIp}).TargetGroupArn
 	fn := createTG(t, c, &elb.CreateTargetGroupInput{Name: aws.String("fn"), TargetType: types.TargetTypeEnumLambda}).TargetGroupArn
-	lambdaTarget := "arn:aws:lambda:us-east-1:123456789012:function:handler"
+	lambdaTarget := invokableFunction(t, cfg, "handler", aws.ToString(fn))
+	invokableFunction(t, cfg, "handler2", aws.ToString(fn))
 	for name, tc := range map[string]struct {
 		tg      *string
 		targets []types.TargetDescription
@@ -118,5 +152,53 @@ func TestELBv2RegisterTargetsErrors(t *testing.T) {
 	}
 	if _, err := c.DeregisterTargets(ctx, &elb.DeregisterTargetsInput{TargetGroupArn: instances, Targets: []types.TargetDescription{{Id: aws.String("i-0123456789abcdef0")}}}); errorCode(err) != "InvalidTarget" {
 		t.Errorf("DeregisterTargets of an unregistered target: %v, want InvalidTarget", err)
+	}
+}
+
+// TestELBv2RegisterTargetsChecksOtherServices checks what RegisterTargets asks the emulated EC2
+// and Lambda: an instance must exist, run and be in the group's VPC; a function must exist and
+// its policy let elasticloadbalancing.amazonaws.com invoke it from this very target group.
+func TestELBv2RegisterTargetsChecksOtherServices(t *testing.T) {
+	e, cfg, n := elbWorld(t)
+	c, compute := elb.NewFromConfig(cfg), ec2.NewFromConfig(cfg)
+	ctx := context.Background()
+	instances := createTG(t, c, httpTG("web", n.vpc)).TargetGroupArn
+	fn := createTG(t, c, &elb.CreateTargetGroupInput{Name: aws.String("fn"), TargetType: types.TargetTypeEnumLambda}).TargetGroupArn
+	other := createTG(t, c, &elb.CreateTargetGroupInput{Name: aws.String("other-fn"), TargetType: types.TargetTypeEnumLambda}).TargetGroupArn
+	running := runningInstance(t, e, cfg, n.subnets[0])
+	elsewhere := runningInstance(t, e, cfg, n.otherSubnet)
+	stopped := runningInstance(t, e, cfg, n.subnets[1])
+	if _, err := compute.StopInstances(ctx, &ec2.StopInstancesInput{InstanceIds: []string{stopped}}); err != nil {
+		t.Fatal(err)
+	}
+	e.Clock.Advance(time.Minute)
+	unpermitted := invokableFunction(t, cfg, "closed", "")
+	forOther := invokableFunction(t, cfg, "for-other", aws.ToString(other))
+	permitted := invokableFunction(t, cfg, "open", aws.ToString(fn))
+	missing := "arn:aws:lambda:us-east-1:123456789012:function:missing"
+	for name, tc := range map[string]struct {
+		tg      *string
+		id      string
+		code    string
+		message string
+	}{
+		"UnknownInstance": {instances, "i-0123456789abcdef0", "InvalidTarget", "The following targets are not valid: 'i-0123456789abcdef0'"},
+		"StoppedInstance": {instances, stopped, "InvalidTarget", "The following targets are not in a running state and cannot be registered: '" + stopped + "'"},
+		"OtherVPC":        {instances, elsewhere, "InvalidTarget", "The following targets are not in the target group VPC '" + n.vpc + "': '" + elsewhere + "'"},
+		"UnknownFunction": {fn, missing, "InvalidTarget", "The following targets are not valid: '" + missing + "'"},
+		"NoPermission": {fn, unpermitted, "AccessDenied",
+			"elasticloadbalancing principal does not have permission to invoke " + unpermitted + " from target group " + aws.ToString(fn)},
+		"OtherSource": {fn, forOther, "AccessDenied",
+			"elasticloadbalancing principal does not have permission to invoke " + forOther + " from target group " + aws.ToString(fn)},
+	} {
+		_, err := c.RegisterTargets(ctx, &elb.RegisterTargetsInput{TargetGroupArn: tc.tg, Targets: []types.TargetDescription{{Id: aws.String(tc.id)}}})
+		if errorCode(err) != tc.code || !strings.Contains(err.Error(), tc.message) {
+			t.Errorf("%s: RegisterTargets = %v, want %s: %s", name, err, tc.code, tc.message)
+		}
+	}
+	for tg, id := range map[*string]string{instances: running, fn: permitted} {
+		if _, err := c.RegisterTargets(ctx, &elb.RegisterTargetsInput{TargetGroupArn: tg, Targets: []types.TargetDescription{{Id: aws.String(id)}}}); err != nil {
+			t.Errorf("RegisterTargets of %s: %v", id, err)
+		}
 	}
 }

@@ -29,6 +29,14 @@ type network struct {
 // emulated network to put load balancers in.
 func elbClient(t *testing.T) (*emulator.Server, *elb.Client, network) {
 	t.Helper()
+	e, cfg, n := elbWorld(t)
+	return e, elb.NewFromConfig(cfg), n
+}
+
+// elbWorld starts a frozen emulator with the network of elbClient and returns the SDK
+// configuration that reaches it, for tests that also call EC2 or Lambda.
+func elbWorld(t *testing.T) (*emulator.Server, aws.Config, network) {
+	t.Helper()
 	e, url := start(t, emulator.Options{})
 	e.Clock.Freeze()
 	cfg := sdkConfig(t, url, "AKID", 1)
@@ -39,7 +47,7 @@ func elbClient(t *testing.T) (*emulator.Server, *elb.Client, network) {
 	}
 	n.otherSubnet = createSubnet(t, c, n.otherVpc, "10.1.1.0/24")
 	n.group, n.otherGroup = createGroup(t, c, n.vpc, "web"), createGroup(t, c, n.otherVpc, "other")
-	return e, elb.NewFromConfig(cfg), n
+	return e, cfg, n
 }
 
 func alb(name string, n network) *elb.CreateLoadBalancerInput {

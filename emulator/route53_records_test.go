@@ -130,13 +130,13 @@ func TestRoute53RecordValidation(t *testing.T) {
 	}
 
 	// Routing policies: weighted record sets side by side, not beside a simple one; latency and
-	// failover; aliases to the zone's own records and to another zone's (a load balancer's).
+	// failover; aliases to the zone's own records and to another zone's (an S3 website endpoint's, taken as given).
 	latency := plain(types.ChangeActionCreate, "api.example.com", types.RRTypeA, "192.0.2.7")
 	latency.ResourceRecordSet.SetIdentifier, latency.ResourceRecordSet.Region = aws.String("eu"), types.ResourceRecordSetRegionEuWest1
 	primary := plain(types.ChangeActionCreate, "db.example.com", types.RRTypeCname, "db1.example.net")
 	primary.ResourceRecordSet.SetIdentifier, primary.ResourceRecordSet.Failover = aws.String("primary"), types.ResourceRecordSetFailoverPrimary
 	_, err := env.change(id, weighted("w.example.com", "blue", 90), weighted("w.example.com", "green", 10), latency, primary,
-		alias("example.com", "w.example.com", id), alias("lb.example.com", "my-lb-1.eu-west-1.elb.amazonaws.com", aws.String("Z32O12XQLNTSW2")))
+		alias("example.com", "w.example.com", id), alias("lb.example.com", "s3-website-eu-west-1.amazonaws.com", aws.String("Z1BKCTXD74EZPE")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,8 +156,8 @@ func TestRoute53RecordValidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	lb := list.ResourceRecordSets[0]
-	if lb.AliasTarget == nil || aws.ToString(lb.AliasTarget.DNSName) != "my-lb-1.eu-west-1.elb.amazonaws.com." || !lb.AliasTarget.EvaluateTargetHealth ||
-		aws.ToString(lb.AliasTarget.HostedZoneId) != "Z32O12XQLNTSW2" || lb.TTL != nil || len(lb.ResourceRecords) != 0 {
+	if lb.AliasTarget == nil || aws.ToString(lb.AliasTarget.DNSName) != "s3-website-eu-west-1.amazonaws.com." || !lb.AliasTarget.EvaluateTargetHealth ||
+		aws.ToString(lb.AliasTarget.HostedZoneId) != "Z1BKCTXD74EZPE" || lb.TTL != nil || len(lb.ResourceRecords) != 0 {
 		t.Fatalf("alias record set %+v", lb)
 	}
 	// A DELETE names a weighted record set by its set identifier and must match its weight.

@@ -108,7 +108,8 @@ func New(opts Options) *Server {
 	queues := sqs.New(s.Clock, keys)
 	s.register(s.sts.Service())
 	s.register(queues.Service())
-	s.register(sns.New(s.Clock, queues, keys).Service())
+	topics := sns.New(s.Clock, queues, keys)
+	s.register(topics.Service())
 	tables := dynamodb.New(s.Clock, keys)
 	s.register(tables.Service())
 	objects := s3.New(s.Clock, keys)
@@ -116,23 +117,31 @@ func New(opts Options) *Server {
 	network := ec2.New(s.Clock)
 	s.register(network.Service())
 	certificates := acm.New(s.Clock)
-	s.register(elbv2.New(s.Clock, network, certificates).Service())
+	balancers := elbv2.New(s.Clock, network, certificates)
+	s.register(balancers.Service())
 	// EKS records the caller STS knows as the creator of a cluster, for its admin access entry.
 	s.register(eks.New(s.Clock, network, s.sts).Service())
 	// Lambda checks the queues and streams of event source mappings against SQS and DynamoDB,
 	// and that the functions' execution roles may read them against IAM.
 	identities := iam.New(s.Clock)
-	s.register(lambda.New(s.Clock, objects, network, queues, tables, identities).Service())
+	functions := lambda.New(s.Clock, objects, network, queues, tables, identities)
+	s.register(functions.Service())
+	// ELBv2 checks that its Lambda targets exist and let it invoke them, against Lambda.
+	balancers.CheckFunctionsWith(functions)
+	// S3 checks the destinations of its event notifications and delivers its events to them.
+	objects.NotifyThrough(s3.Destinations{Queues: queues, Topics: topics, Functions: functions})
 	s.register(rds.New(s.Clock).Service())
 	s.register(keys.Service())
 	s.register(identities.Service())
 	s.register(secretsmanager.New(s.Clock).Service())
 	s.register(certificates.Service())
 	// API Gateway v1 and v2 share the signing name "apigateway"; v2's paths start with /v2/.
-	s.register(apigateway.New(certificates).Service())
-	s.register(apigatewayv2.New(network, certificates).Service())
+	restAPIs, httpAPIs := apigateway.New(certificates), apigatewayv2.New(network, certificates)
+	s.register(restAPIs.Service())
+	s.register(httpAPIs.Service())
 	// CloudFront serves ACM certificates of us-east-1 to viewers, checked against the emulated ACM.
-	s.register(cloudfront.New(s.Clock, certificates).Service())
+	distributions := cloudfront.New(s.Clock, certificates)
+	s.register(distributions.Service())
 	// ECR checks the KMS keys its repositories are encrypted with against the emulated KMS.
 	images := ecr.New(keys)
 	s.register(images.Service())
@@ -142,7 +151,13 @@ func New(opts Options) *Server {
 	// ElastiCache checks the subnets of its subnet groups and its security groups against EC2.
 	s.register(elasticache.New(s.Clock, network).Service())
 	// Route 53 checks the VPCs of private hosted zones against the emulated EC2.
-	s.register(route53.New(s.Clock, network).Service())
+	zones := route53.New(s.Clock, network)
+	s.register(zones.Service())
+	// ACM validates the names a public hosted zone of the emulated Route 53 holds through it.
+	certificates.ValidateThrough(zones)
+	// Route 53 checks alias targets against the load balancers, distributions and API domains
+	// that make them.
+	zones.AliasThrough(balancers, distributions, restAPIs, httpAPIs)
 	return s
 }
 

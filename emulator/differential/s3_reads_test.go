@@ -214,7 +214,9 @@ func s3ReadsSteps() []step[*readers] {
 			return observe(err, nil)
 		}},
 		{"PutBucketNotification", func(c *readers) outcome {
-			_, err := c.s3.PutBucketNotificationConfiguration(ctx, &s3.PutBucketNotificationConfigurationInput{Bucket: bucket,
+			// The queue does not exist: the round trip skips destination validation
+			// (s3_notifications_test.go compares it).
+			_, err := c.s3.PutBucketNotificationConfiguration(ctx, &s3.PutBucketNotificationConfigurationInput{Bucket: bucket, SkipDestinationValidation: aws.Bool(true),
 				NotificationConfiguration: &s3types.NotificationConfiguration{QueueConfigurations: []s3types.QueueConfiguration{{
 					Id: aws.String("created"), QueueArn: aws.String("arn:aws:sqs:us-east-1:123456789012:diff-events"), Events: []s3types.Event{"s3:ObjectCreated:*"}}}}})
 			if err != nil {

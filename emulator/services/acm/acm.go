@@ -4,11 +4,15 @@
 // algorithm), their description, listing with filters and paging, retrieval as PEM, their
 // transparency logging preference (UpdateCertificateOptions), deletion, and tags.
 //
-// The emulator can see neither DNS records nor mailboxes. A requested certificate is
-// PENDING_VALIDATION, with the CNAME record (DNS) or the addresses (EMAIL) AWS would ask for,
-// until the service's transition time has passed on the simulation clock (TransitionTime, 3s by
-// default; Options.Transitions["ACM"] changes it), and then ISSUED, its domains validated, as if
-// the record had been created or the mail answered at once. An issued certificate is valid for 13
+// A requested certificate is PENDING_VALIDATION, with the CNAME record (DNS) or the addresses
+// (EMAIL) AWS would ask for, for at least the service's transition time on the simulation clock
+// (TransitionTime, 3s by default; Options.Transitions["ACM"] changes it). A name that a public
+// hosted zone of the emulated Route 53 holds (ValidateThrough) is validated, as AWS validates it
+// through public DNS, only once that zone has its validation CNAME record with ACM's value; the
+// certificate stays PENDING_VALIDATION until then, and each such name's ValidationStatus turns
+// SUCCESS when its record is found. The emulator can see neither other DNS nor mailboxes: other
+// names are validated once the transition time has passed, as if the record had been created or
+// the mail answered at once. The certificate is ISSUED when every name is validated. An issued certificate is valid for 13
 // months (395 days) from its issue, the validity ACM has given its public certificates; it is
 // EXPIRED after that, as is an imported certificate after its NotAfter. GetCertificate returns a
 // certificate the emulator makes on first use, signed by a certificate authority of its own (not
@@ -38,6 +42,7 @@ type Backend struct {
 	clock *core.Clock
 	state *core.Backend[*region]
 	tags  *core.Tags // by certificate ARN
+	dns   DNS        // the emulated public DNS, set by ValidateThrough
 }
 
 // region is what one account has in one region: its certificates by ARN, and the idempotency

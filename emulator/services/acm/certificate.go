@@ -45,13 +45,22 @@ type certificate struct {
 	certPEM    []byte // the certificate; made on first GetCertificate for issued ones
 	chainPEM   []byte
 	inUseBy    []string
+	dns        DNS             // the emulated public DNS a DNS-validated request is checked against; nil for none
+	validated  map[string]bool // the names whose validation record the emulated DNS holds
 }
 
 // settle brings the certificate's status up to date: a pending certificate is issued once its
-// validation time has come, and an issued one expires at its NotAfter.
+// validation time has come and every name the emulated DNS answers for holds its validation
+// record (see DNS), and an issued one expires at its NotAfter.
 func (c *certificate) settle(now time.Time) {
 	if c.status == types.CertificateStatusPendingValidation && !now.Before(c.issueAt) {
-		c.issue()
+		if found, through := c.recordsFound(); found {
+			if through {
+				// Validated through the emulated DNS: issued when the records were seen.
+				c.issueAt = now
+			}
+			c.issue()
+		}
 	}
 	if c.status == types.CertificateStatusIssued && c.notAfter != nil && !now.Before(*c.notAfter) {
 		c.status = types.CertificateStatusExpired
@@ -131,12 +140,12 @@ func (c *certificate) validations() []types.DomainValidation {
 	if c.typ != types.CertificateTypeAmazonIssued {
 		return nil
 	}
-	status := types.DomainStatusPendingValidation
-	if c.status != types.CertificateStatusPendingValidation {
-		status = types.DomainStatusSuccess
-	}
 	var out []types.DomainValidation
 	for _, name := range c.sans {
+		status := types.DomainStatusPendingValidation
+		if c.status != types.CertificateStatusPendingValidation || c.validated[name] {
+			status = types.DomainStatusSuccess
+		}
 		v := types.DomainValidation{DomainName: aws.String(name), ValidationMethod: c.method, ValidationStatus: status}
 		switch c.method {
 		case types.ValidationMethodDns:

@@ -135,7 +135,7 @@ func (b *Backend) requestCertificate(call *core.Call, in *acm.RequestCertificate
 		c := &certificate{
 			arn: arn, account: call.Account, typ: types.CertificateTypeAmazonIssued, status: types.CertificateStatusPendingValidation,
 			domain: names[0], sans: names, method: in.ValidationMethod, algorithm: in.KeyAlgorithm, validateAt: map[string]string{},
-			created: aws.Time(call.Now), issueAt: call.Now.Add(call.Transition),
+			created: aws.Time(call.Now), issueAt: call.Now.Add(call.Transition), dns: b.dns, validated: map[string]bool{},
 			readableAt: call.Now.Add(time.Duration(call.Fault.ReadAfterCreateDelay)),
 			options: types.CertificateOptions{CertificateTransparencyLoggingPreference: types.CertificateTransparencyLoggingPreferenceEnabled,
 				Export: types.CertificateExportDisabled},

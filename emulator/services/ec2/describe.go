@@ -35,7 +35,7 @@ var (
 )
 
 // kinds are the resource types whose ids CreateTags and DeleteTags accept, by id prefix.
-var kinds = []kind{vpcKind, subnetKind, igwKind, eipKind, natKind, sgKind, ruleKind, rtbKind, instanceKind, vpceKind}
+var kinds = []kind{vpcKind, subnetKind, igwKind, eipKind, natKind, sgKind, ruleKind, rtbKind, instanceKind, vpceKind, pcxKind}
 
 // missing returns the error EC2 gives when ids do not exist; it names all of them, as AWS does.
 func (k kind) missing(ids ...string) *core.APIError {

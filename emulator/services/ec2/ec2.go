@@ -19,7 +19,9 @@
 // terminated on the simulation clock, terminated ones visible for an hour; termination and stop
 // protection, attributes, metadata options and monitoring), VPC endpoints (gateway endpoints with
 // their prefix-list routes, interface endpoints pending -> available on the clock, deleting ->
-// deleted; the services they reach in DescribeVpcEndpointServices), tags on all of them, and the
+// deleted; the services they reach in DescribeVpcEndpointServices), VPC peering connections
+// (shared by the requester's and the accepter's account and region; see vpcpeering.go), tags on
+// all of them, and the
 // availability zones of each region. Describe* operations answer any number of ids in one call,
 // filter and paginate as EC2 does, and deletes refuse with DependencyViolation while something
 // depends on the resource. EC2's eventual consistency is emulated under the ReadAfterCreateDelay
@@ -70,7 +72,9 @@ type region struct {
 	ruleSeq      int // rules created so far, to keep their order
 	tables       map[string]*routeTable
 	endpoints    map[string]*vpcEndpoint
-	vpceTokens   map[string]string // CreateVpcEndpoint ClientToken -> endpoint id
+	peerings     map[string]*vpcPeering // every account's and region's, shared: a peering is visible on both of its sides
+	scope        core.Scope             // the account and region this state is of
+	vpceTokens   map[string]string      // CreateVpcEndpoint ClientToken -> endpoint id
 	instances    map[string]*instance
 	reservations map[string]*reservation
 	runTokens    map[string]string // RunInstances ClientToken -> reservation id
@@ -91,7 +95,12 @@ func newRegion(scope core.Scope) *region {
 
 // New returns an empty EC2 backend on clock.
 func New(clock *core.Clock) *Backend {
-	return &Backend{clock: clock, state: core.NewBackend(newRegion)}
+	peerings := map[string]*vpcPeering{}
+	return &Backend{clock: clock, state: core.NewBackend(func(scope core.Scope) *region {
+		r := newRegion(scope)
+		r.peerings, r.scope = peerings, scope
+		return r
+	})}
 }
 
 // Service describes EC2 to the router.

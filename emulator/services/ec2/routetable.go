@@ -2,6 +2,7 @@ package ec2
 
 import (
 	"net/netip"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -68,8 +69,9 @@ func (r *region) newTable(id string, v *vpc) *routeTable {
 }
 
 // active reports whether a route's target still exists where the route can use it; otherwise
-// AWS shows the route as a blackhole. Targets the emulator does not model are always active.
-func (r *region) active(t *routeTable, rt *route) bool {
+// AWS shows the route as a blackhole (a peering connection that is not active yet, or no longer).
+// Targets the emulator does not model are always active.
+func (r *region) active(t *routeTable, rt *route, now time.Time) bool {
 	switch {
 	case rt.local:
 		return true
@@ -79,6 +81,8 @@ func (r *region) active(t *routeTable, rt *route) bool {
 	case rt.target.param == "natGatewayId":
 		n, ok := r.nats[rt.target.id]
 		return ok && n.failCode == "" && n.deleted.IsZero()
+	case rt.target.param == "vpcPeeringConnectionId":
+		return r.peeringActive(rt.target.id, now)
 	}
 	return true
 }
@@ -101,7 +105,7 @@ func (r *region) describeTable(t *routeTable, call *core.Call) types.RouteTable 
 		if rt.local {
 			out.Origin = types.RouteOriginCreateRouteTable
 		}
-		if !r.active(t, rt) {
+		if !r.active(t, rt, call.Now) {
 			out.State = types.RouteStateBlackhole
 		}
 		dest, id := aws.String(rt.dest), aws.String(rt.target.id)
@@ -242,8 +246,9 @@ var routeTargets = map[string]struct {
 }
 
 // routeTarget validates a route's target: exactly one; internet and NAT gateways must exist in
-// the table's VPC; other targets are not emulated and are accepted when their id is well formed.
-func (r *region) routeTarget(t *routeTable, s routeSpec) (target, error) {
+// the table's VPC, and a VPC peering connection must join it (peeringRoutable); other targets
+// are not emulated and are accepted when their id is well formed.
+func (r *region) routeTarget(call *core.Call, t *routeTable, s routeSpec) (target, error) {
 	var got []target
 	for param, id := range s.targets {
 		if id != nil {
@@ -283,6 +288,8 @@ func (r *region) routeTarget(t *routeTable, s routeSpec) (target, error) {
 		return tg, nil
 	case "coreNetworkArn":
 		return tg, nil
+	case "vpcPeeringConnectionId":
+		return tg, r.peeringRoutable(call, t, tg.id)
 	}
 	if (kind{prefix: routeTargets[tg.param].prefix}).check(tg.id) != nil {
 		return tg, core.Errorf("InvalidParameterValue", "Value (%s) for parameter %s is invalid.", tg.id, tg.param)
@@ -313,7 +320,7 @@ func (b *Backend) setRoute(call *core.Call, s routeSpec) error {
 	if err != nil {
 		return err
 	}
-	tg, err := r.routeTarget(t, s)
+	tg, err := r.routeTarget(call, t, s)
 	if err != nil {
 		return err
 	}

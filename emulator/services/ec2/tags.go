@@ -53,7 +53,7 @@ func (r *region) exists(call *core.Call, id string) error {
 func (r *region) resource(k kind, id string) any {
 	return map[kind]any{vpcKind: lookup(r.vpcs, id), subnetKind: lookup(r.subnets, id), igwKind: lookup(r.igws, id), eipKind: lookup(r.eips, id),
 		natKind: lookup(r.nats, id), sgKind: lookup(r.groups, id), ruleKind: lookup(r.rules, id), rtbKind: lookup(r.tables, id),
-		instanceKind: lookup(r.instances, id), vpceKind: lookup(r.endpoints, id)}[k]
+		instanceKind: lookup(r.instances, id), vpceKind: lookup(r.endpoints, id), pcxKind: lookup(r.peeringsHere(), id)}[k]
 }
 
 // lookup returns the resource of m with id, or an untyped nil.

@@ -128,7 +128,7 @@ func ipv6Text(p netip.Prefix) *string {
 
 // deleteVpc refuses, as AWS does, while the VPC has subnets, an internet gateway, security
 // groups other than its default one or route tables other than its main one; those two go
-// with it.
+// with it, and so do its VPC peering connections, as on AWS.
 func (b *Backend) deleteVpc(call *core.Call, in *ec2.DeleteVpcInput) (*ec2.DeleteVpcOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*ec2.DeleteVpcOutput, error) {
 		id := aws.ToString(in.VpcId)
@@ -155,6 +155,7 @@ func (b *Backend) deleteVpc(call *core.Call, in *ec2.DeleteVpcInput) (*ec2.Delet
 				return nil, dependencyViolation("vpc", id)
 			}
 		}
+		r.endPeeringsOf(call, id)
 		for gid, g := range r.groups {
 			if g.vpc == id {
 				r.dropGroup(gid)

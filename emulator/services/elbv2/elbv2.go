@@ -21,9 +21,13 @@
 // follows the simulation clock: initial, then healthy; unused while nothing forwards to the
 // group; draining for the deregistration delay.
 //
-// Simplifications: Gateway Load Balancers, rules with several actions, instance existence and
-// state, the VPC CIDR of ip targets, Lambda functions and their invoke permission (EC2 and
-// Lambda expose no lookups for them), trust stores and mutual TLS, listener certificates beyond
+// RegisterTargets checks instance targets against the emulated EC2 (the instance must exist,
+// be running and be in the target group's VPC) and Lambda targets against the emulated Lambda
+// (the function must exist and its resource-based policy let elasticloadbalancing.amazonaws.com
+// invoke it from the target group, or AWS's AccessDenied answers).
+//
+// Simplifications: Gateway Load Balancers, rules with several actions, the VPC CIDR of ip
+// targets, trust stores and mutual TLS, listener certificates beyond
 // the default one, authenticate actions
 // and Outposts are not emulated. A listener's ACM certificate is recorded as in use by its load
 // balancer in the emulated ACM (which then refuses to delete it), but certificates are checked
@@ -49,14 +53,25 @@ import (
 // default.
 const TransitionTime = 2 * time.Second
 
-// Network is what ELBv2 needs of EC2: the VPCs, subnets and security groups of an account and
-// region.
+// Network is what ELBv2 needs of EC2: the VPCs, subnets, security groups and instances of an
+// account and region.
 type Network interface {
 	core.Subnets
 	// VpcExists reports whether the VPC exists.
 	VpcExists(scope core.Scope, id string) bool
 	// DefaultSecurityGroup returns the id of a VPC's default security group.
 	DefaultSecurityGroup(scope core.Scope, vpc string) (id string, ok bool)
+	// Instance returns the VPC of an instance and its state at now; ok is false for an
+	// instance EC2 does not know.
+	Instance(scope core.Scope, id string, now time.Time) (vpc, state string, ok bool)
+}
+
+// Functions is what ELBv2 needs of Lambda: whether a function exists and lets a service invoke
+// it from a source ARN.
+type Functions interface {
+	// MayInvoke reports whether function arn exists in scope and, if so, whether its
+	// resource-based policy lets principal invoke it from sourceARN.
+	MayInvoke(scope core.Scope, arn, principal, sourceARN string) (exists, allowed bool)
 }
 
 // Certificates is what ELBv2 needs of ACM: to record the load balancers that use a certificate.
@@ -71,8 +86,15 @@ type Backend struct {
 	clock   *core.Clock
 	network Network
 	certs   Certificates
-	state   *core.Backend[*region]
+	// functions checks Lambda targets; nil (no Lambda emulated) accepts any function ARN.
+	functions Functions
+	state     *core.Backend[*region]
 }
+
+// CheckFunctionsWith makes RegisterTargets check Lambda targets against functions: the
+// function must exist and let elasticloadbalancing.amazonaws.com invoke it from the target
+// group.
+func (b *Backend) CheckFunctionsWith(functions Functions) { b.functions = functions }
 
 // region is what one account has in one region, each resource by ARN.
 type region struct {

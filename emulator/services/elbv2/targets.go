@@ -99,10 +99,50 @@ func withTargets[O any](b *Backend, call *core.Call, arn *string, in []types.Tar
 	})
 }
 
+// elbPrincipal is the service principal a Lambda function's policy must let invoke it.
+const elbPrincipal = "elasticloadbalancing.amazonaws.com"
+
+// checkRegistrable checks, for RegisterTargets, what other services know of the targets: an
+// instance must exist (InvalidTarget), be running and be in the target group's VPC; a Lambda
+// function must exist and let Elastic Load Balancing invoke it from the target group
+// (AccessDenied, with AWS's text).
+func (b *Backend) checkRegistrable(call *core.Call, tg *targetGroup, targets []types.TargetDescription) error {
+	for _, t := range targets {
+		id := aws.ToString(t.Id)
+		switch tg.targetType {
+		case types.TargetTypeEnumInstance:
+			vpc, state, ok := b.network.Instance(call.Scope(), id, call.Now)
+			switch {
+			case !ok:
+				return core.Errorf("InvalidTarget", "The following targets are not valid: '%s'", id)
+			case state != "running":
+				return core.Errorf("InvalidTarget", "The following targets are not in a running state and cannot be registered: '%s'", id)
+			case vpc != tg.vpc:
+				return core.Errorf("InvalidTarget", "The following targets are not in the target group VPC '%s': '%s'", tg.vpc, id)
+			}
+		case types.TargetTypeEnumLambda:
+			if b.functions == nil {
+				continue
+			}
+			exists, allowed := b.functions.MayInvoke(call.Scope(), id, elbPrincipal, tg.arn)
+			if !exists {
+				return core.Errorf("InvalidTarget", "The following targets are not valid: '%s'", id)
+			}
+			if !allowed {
+				return core.Errorf("AccessDenied", "elasticloadbalancing principal does not have permission to invoke %s from target group %s", id, tg.arn)
+			}
+		}
+	}
+	return nil
+}
+
 // registerTargets registers targets, or refreshes them when already registered: a draining
 // target is registered again and goes through its health checks anew.
 func (b *Backend) registerTargets(call *core.Call, in *elb.RegisterTargetsInput) (*elb.RegisterTargetsOutput, error) {
 	return withTargets(b, call, in.TargetGroupArn, in.Targets, func(tg *targetGroup, targets []types.TargetDescription) (*elb.RegisterTargetsOutput, error) {
+		if err := b.checkRegistrable(call, tg, targets); err != nil {
+			return nil, err
+		}
 		limit := maxTargets
 		if tg.isLambda() {
 			limit = 1

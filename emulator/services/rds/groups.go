@@ -23,6 +23,7 @@ type subnetGroup struct {
 // which exists as soon as something names it, as AWS creates default groups on first use.
 type paramGroup struct {
 	name, arn, family, description string
+	settings                       map[string]setting // the parameters users set, by name
 }
 
 // optionGroup is one option group, custom or default (default:<engine>-<major>).

@@ -34,6 +34,9 @@ type phase struct {
 	status string
 	// applies is true for the modifying step that applies the pending changes when it ends.
 	applies bool
+	// reboots is true for the rebooting step, after which the parameter group's changes that
+	// waited for a reboot are applied.
+	reboots bool
 }
 
 // instance is one DB instance.
@@ -68,6 +71,11 @@ type instance struct {
 	port                                   int32
 	caCert                                 string
 
+	// replicaOf is the identifier of the instance this one is a read replica of, "" for a
+	// standalone instance; replicas are the identifiers of this one's read replicas.
+	replicaOf string
+	replicas  []string
+
 	// pending are the changes waiting for the maintenance window that opens at maintenanceAt, or
 	// for the applying modifying step to end.
 	pending         changes
@@ -89,6 +97,8 @@ func (i *instance) settle(now time.Time) {
 			case s.Status.applies:
 				i.pending.apply(i)
 				i.pending = changes{}
+			case s.Status.reboots:
+				i.paramStatus = "in-sync"
 			}
 			if i.paramStatus == "applying" {
 				i.paramStatus = "pending-reboot"
@@ -124,7 +134,12 @@ func (r *region) instance(ref string, now time.Time) *instance {
 	if i.gone {
 		delete(r.instances, id)
 		r.tags.Delete(i.arn)
+		r.unlinkReplicas(i)
 		return nil
+	}
+	if i.replicaOf != "" {
+		// A source that has gone meanwhile frees its replicas.
+		r.instance(i.replicaOf, now)
 	}
 	return i
 }
@@ -155,10 +170,9 @@ func (b *Backend) createDBInstance(call *core.Call, in *rds.CreateDBInstanceInpu
 		if err != nil {
 			return nil, err
 		}
-		if err := r.tags.Merge(requestTags(in.Tags), i.arn); err != nil {
+		if err := r.add(call, i, in.Tags); err != nil {
 			return nil, err
 		}
-		r.instances[id] = i
 		out := r.describe(i, call.Now)
 		return &rds.CreateDBInstanceOutput{DBInstance: &out}, nil
 	})
@@ -266,10 +280,7 @@ func (r *region) newInstance(call *core.Call, id string, in *rds.CreateDBInstanc
 	if i.optionGroup, err = r.optionGroupFor(e, version, aws.ToString(in.OptionGroupName)); err != nil {
 		return nil, err
 	}
-	i.life.Start(phase{status: statusCreating}, call.Now, call.Transition)
-	if i.backupRetention > 0 {
-		i.life.Then(phase{status: statusBackingUp}, call.Transition)
-	}
+	i.startCreating(call)
 	return i, nil
 }
 
@@ -422,7 +433,7 @@ func (b *Backend) deleteDBInstance(call *core.Call, in *rds.DeleteDBInstanceInpu
 		case !skip && final == nil:
 			return nil, invalidCombination("FinalDBSnapshotIdentifier is required unless SkipFinalSnapshot is specified.")
 		case !skip:
-			if err := r.takeFinalSnapshot(call, i, *final); err != nil {
+			if _, err := r.takeSnapshot(call, i, "FinalDBSnapshotIdentifier", *final); err != nil {
 				return nil, err
 			}
 		}
@@ -455,8 +466,14 @@ func (r *region) describe(i *instance, now time.Time) types.DBInstance {
 		DBParameterGroups:                []types.DBParameterGroupStatus{{DBParameterGroupName: aws.String(i.paramGroup), ParameterApplyStatus: aws.String(i.paramStatus)}},
 		OptionGroupMemberships:           i.optionMemberships(),
 		PendingModifiedValues:            i.pendingValues(),
-		ReadReplicaDBInstanceIdentifiers: []string{},
+		ReadReplicaDBInstanceIdentifiers: append([]string{}, i.replicas...),
 		TagList:                          r.tagList(i.arn),
+	}
+	if i.replicaOf != "" {
+		d.ReadReplicaSourceDBInstanceIdentifier = aws.String(i.replicaOf)
+	}
+	if i.backupRetention > 0 && status != statusCreating {
+		d.LatestRestorableTime = aws.Time(now)
 	}
 	if i.eng.name == "postgres" || i.eng.name == "mysql" {
 		d.EngineLifecycleSupport = aws.String("open-source-rds-extended-support")

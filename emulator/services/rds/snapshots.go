@@ -15,6 +15,9 @@ import (
 type snapshot struct {
 	view    types.DBSnapshot // without status, progress and tags
 	readyAt time.Time
+	// instance is the instance as it was when the snapshot was taken, which a restore
+	// recreates (its master password included, as a restored instance keeps it).
+	instance instance
 }
 
 // describeSnapshot returns a snapshot as DescribeDBSnapshots reports it: creating for a
@@ -33,20 +36,21 @@ func snapshotNotFound(id string) *core.APIError {
 	return core.NotFoundf("DBSnapshotNotFound", "DBSnapshot not found: %s", id)
 }
 
-// takeFinalSnapshot records the snapshot DeleteDBInstance takes of an instance, with the
-// instance's tags when it copies tags to snapshots.
-func (r *region) takeFinalSnapshot(call *core.Call, i *instance, name string) error {
-	id, err := checkIdentifier("FinalDBSnapshotIdentifier", name, 255)
+// takeSnapshot records a manual snapshot of an instance (DeleteDBInstance's final snapshot, or
+// CreateDBSnapshot's, whose identifier field is field), with the instance's tags when it copies
+// tags to snapshots, and returns it.
+func (r *region) takeSnapshot(call *core.Call, i *instance, field, name string) (*snapshot, error) {
+	id, err := checkIdentifier(field, name, 255)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if i.status() == statusCreating {
-		return core.Errorf("InvalidDBInstanceState", "Instance %s is currently creating - a final snapshot cannot be taken.", i.id)
+		return nil, core.Errorf("InvalidDBInstanceState", "Instance %s is currently creating - a snapshot cannot be taken.", i.id)
 	}
 	if _, ok := r.snapshots[id]; ok {
-		return core.Errorf("DBSnapshotAlreadyExists", "Cannot create the snapshot because a snapshot with the identifier %s already exists.", id)
+		return nil, core.Errorf("DBSnapshotAlreadyExists", "Cannot create the snapshot because a snapshot with the identifier %s already exists.", id)
 	}
-	s := &snapshot{readyAt: call.Now.Add(call.Transition)}
+	s := &snapshot{readyAt: call.Now.Add(call.Transition), instance: *i}
 	iops, throughput := i.performance()
 	s.view = types.DBSnapshot{
 		DBSnapshotIdentifier: aws.String(id), DBSnapshotArn: aws.String(r.scope.ARN("rds", "snapshot:"+id)),
@@ -65,7 +69,29 @@ func (r *region) takeFinalSnapshot(call *core.Call, i *instance, name string) er
 		r.tags.Copy(i.arn, *s.view.DBSnapshotArn)
 	}
 	r.snapshots[id] = s
-	return nil
+	return s, nil
+}
+
+// createDBSnapshot takes a manual snapshot of an available instance, with the request's tags.
+func (b *Backend) createDBSnapshot(call *core.Call, in *rds.CreateDBSnapshotInput) (*rds.CreateDBSnapshotOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*rds.CreateDBSnapshotOutput, error) {
+		i := r.instance(aws.ToString(in.DBInstanceIdentifier), call.Now)
+		if i == nil {
+			return nil, instanceNotFound(aws.ToString(in.DBInstanceIdentifier))
+		}
+		if i.status() != statusAvailable {
+			return nil, core.Errorf("InvalidDBInstanceState", "Instance %s is not in available state.", i.id)
+		}
+		s, err := r.takeSnapshot(call, i, "DBSnapshotIdentifier", aws.ToString(in.DBSnapshotIdentifier))
+		if err != nil {
+			return nil, err
+		}
+		if err := r.tags.Merge(requestTags(in.Tags), aws.ToString(s.view.DBSnapshotArn)); err != nil {
+			return nil, err
+		}
+		out := r.describeSnapshot(s, call.Now)
+		return &rds.CreateDBSnapshotOutput{DBSnapshot: &out}, nil
+	})
 }
 
 func (b *Backend) describeDBSnapshots(call *core.Call, in *rds.DescribeDBSnapshotsInput) (*rds.DescribeDBSnapshotsOutput, error) {

@@ -17,6 +17,7 @@ import (
 // change meets the zone as the changes before it left it, and the first that fails leaves the
 // zone as it was.
 func (b *Backend) changeResourceRecordSets(call *core.Call, in *route53.ChangeResourceRecordSetsInput) (*route53.ChangeResourceRecordSetsOutput, error) {
+	aliases := b.aliasZones(call.Account, in.ChangeBatch)
 	return hostedZone(b, call, in.HostedZoneId, func(a *account, z *zone) (*route53.ChangeResourceRecordSetsOutput, error) {
 		changes, err := checkBatch(in.ChangeBatch, z.name)
 		if err != nil {
@@ -24,7 +25,7 @@ func (b *Backend) changeResourceRecordSets(call *core.Call, in *route53.ChangeRe
 		}
 		work := maps.Clone(z.records)
 		for _, c := range changes {
-			if err := apply(work, z, c); err != nil {
+			if err := apply(a, work, z, c, aliases); err != nil {
 				return nil, err
 			}
 		}
@@ -42,8 +43,9 @@ func (b *Backend) changeResourceRecordSets(call *core.Call, in *route53.ChangeRe
 	})
 }
 
-// apply makes one checked change to the working copy of zone z's record sets.
-func apply(work records, z *zone, c types.Change) error {
+// apply makes one checked change to the working copy of zone z's record sets (of account a);
+// aliases are the hosted zones of the batch's checked alias targets (aliasZones).
+func apply(a *account, work records, z *zone, c types.Change, aliases map[string]string) error {
 	r := c.ResourceRecordSet
 	current, exists := work[keyOf(r)]
 	switch c.Action {
@@ -63,6 +65,11 @@ func apply(work records, z *zone, c types.Change) error {
 	}
 	if err := conflicts(work, z, r); err != nil {
 		return err
+	}
+	if r.AliasTarget != nil && aws.ToString(r.AliasTarget.HostedZoneId) != z.id {
+		if err := checkAlias(a, r, aliases); err != nil {
+			return err
+		}
 	}
 	work.put(r)
 	return nil

@@ -17,7 +17,9 @@
 // transition time (TransitionTime, 2s by default; Options.Transitions["Route53"] changes it, zero
 // makes it immediate) has passed on the simulation clock, and INSYNC after. ChangeResourceRecordSets
 // applies its batch atomically with the checks validate.go describes, answering AWS's
-// InvalidChangeBatch and InvalidInput texts.
+// InvalidChangeBatch and InvalidInput texts; alias targets in other zones are checked against the
+// services that make them (AliasThrough: load balancers, CloudFront distributions, API Gateway
+// domains) and against the account's other hosted zones.
 //
 // Limits keep the state bounded as AWS's quotas do: 500 hosted zones an account, 10,000 record
 // sets a zone, 1,000 records a batch; the latest 1,000 changes of an account are kept for
@@ -48,9 +50,10 @@ type VPCs interface {
 
 // Backend holds the hosted zones and changes of every account.
 type Backend struct {
-	clock *core.Clock
-	vpcs  VPCs
-	state *core.Backend[*account]
+	clock   *core.Clock
+	vpcs    VPCs
+	aliases []AliasTargets // see AliasThrough
+	state   *core.Backend[*account]
 }
 
 // account is what one account has in Route 53. Route 53 is global, so there is one per account,

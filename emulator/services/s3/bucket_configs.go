@@ -77,19 +77,22 @@ func (b *Backend) getBucketLogging(call *core.Call, in *s3.GetBucketLoggingInput
 
 // putBucketNotification replaces the bucket's event notification configuration. Each topic,
 // queue and Lambda configuration needs a destination ARN and s3: events; one without an Id
-// gets one, as AWS gives it. Simplification: AWS checks that each destination exists and lets
-// S3 publish to it (unless SkipDestinationValidation); the emulator does not, and delivers no
-// event.
+// gets one, as AWS gives it. Then, unless the request skips destination validation, each
+// destination is checked as AWS checks it (validateDestinations: a test message to each queue
+// and topic, the policy of each function), without the backend's lock held, and the
+// configuration is stored only when every destination passes.
 func (b *Backend) putBucketNotification(call *core.Call, in *s3.PutBucketNotificationConfigurationInput) (*s3.PutBucketNotificationConfigurationOutput, error) {
-	return &s3.PutBucketNotificationConfigurationOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
-		c := in.NotificationConfiguration
-		if c == nil {
-			return malformedXML()
-		}
-		stored := *c
-		stored.TopicConfigurations = append([]types.TopicConfiguration(nil), c.TopicConfigurations...)
-		stored.QueueConfigurations = append([]types.QueueConfiguration(nil), c.QueueConfigurations...)
-		stored.LambdaFunctionConfigurations = append([]types.LambdaFunctionConfiguration(nil), c.LambdaFunctionConfigurations...)
+	c := in.NotificationConfiguration
+	if c == nil {
+		return nil, malformedXML()
+	}
+	stored := *c
+	stored.TopicConfigurations = append([]types.TopicConfiguration(nil), c.TopicConfigurations...)
+	stored.QueueConfigurations = append([]types.QueueConfiguration(nil), c.QueueConfigurations...)
+	stored.LambdaFunctionConfigurations = append([]types.LambdaFunctionConfiguration(nil), c.LambdaFunctionConfigurations...)
+	var owner string
+	err := b.withBucket(call, in.Bucket, func(bk *bucket) error {
+		owner = bk.owner
 		for i := range stored.TopicConfigurations {
 			t := &stored.TopicConfigurations[i]
 			if err := b.checkNotification(&t.Id, t.TopicArn, t.Events); err != nil {
@@ -108,6 +111,17 @@ func (b *Backend) putBucketNotification(call *core.Call, in *s3.PutBucketNotific
 				return err
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !aws.ToBool(in.SkipDestinationValidation) {
+		if err := b.validateDestinations(destinationsOf(&stored), aws.ToString(in.Bucket), owner, call.Now); err != nil {
+			return nil, err
+		}
+	}
+	return &s3.PutBucketNotificationConfigurationOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
 		bk.notification = &stored
 		return nil
 	})

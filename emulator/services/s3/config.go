@@ -13,13 +13,17 @@ import (
 
 // withBucket runs f on the caller's bucket under the backend's lock.
 func (b *Backend) withBucket(call *core.Call, name *string, f func(*bucket) error) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	bk, err := b.bucketFor(call, name)
-	if err != nil {
-		return err
-	}
-	return f(bk)
+	err := func() error {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		bk, err := b.bucketFor(call, name)
+		if err != nil {
+			return err
+		}
+		return f(bk)
+	}()
+	b.flush()
+	return err
 }
 
 // readBucket runs f on the caller's bucket name names, holding the backend's lock, and returns

@@ -93,6 +93,7 @@ func (b *Backend) putObject(call *core.Call, in *s3.PutObjectInput) (*s3.PutObje
 		o.encryption = enc
 		out.ServerSideEncryption, out.SSEKMSKeyId = enc.algorithm, optional(enc.keyARN)
 		b.store(bk, aws.ToString(in.Key), o)
+		b.notify(bk, types.EventS3ObjectCreatedPut, aws.ToString(in.Key), o, call.Now)
 		if o.versionID != "null" {
 			out.VersionId = aws.String(o.versionID)
 		}
@@ -185,6 +186,7 @@ func (b *Backend) deleteObject(call *core.Call, in *s3.DeleteObjectInput) (*s3.D
 	out := &s3.DeleteObjectOutput{}
 	return out, b.withBucket(call, in.Bucket, func(bk *bucket) error {
 		marker, id := b.remove(bk, aws.ToString(in.Key), aws.ToString(in.VersionId), call.Now)
+		b.notifyRemoved(bk, aws.ToString(in.Key), aws.ToString(in.VersionId), marker, id, call.Now)
 		if marker {
 			out.DeleteMarker = aws.Bool(true)
 		}
@@ -203,6 +205,7 @@ func (b *Backend) deleteObjects(call *core.Call, in *s3.DeleteObjectsInput) (*s3
 		}
 		for _, id := range in.Delete.Objects {
 			marker, version := b.remove(bk, aws.ToString(id.Key), aws.ToString(id.VersionId), call.Now)
+			b.notifyRemoved(bk, aws.ToString(id.Key), aws.ToString(id.VersionId), marker, version, call.Now)
 			if aws.ToBool(in.Delete.Quiet) {
 				continue
 			}

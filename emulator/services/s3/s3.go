@@ -53,11 +53,17 @@ type Backend struct {
 	buckets map[string]*bucket
 	tags    *core.Tags // the buckets', by name
 	seq     int
+	// destinations are where event notifications go (NotifyThrough), outbox the events
+	// requests recorded for delivery once the lock is let go, and undelivered counts the
+	// deliveries that failed, by destination and reason.
+	destinations *Destinations
+	outbox       []pendingEvent
+	undelivered  map[string]int
 }
 
 // New returns an empty S3 backend on clock that encrypts objects with the KMS keys of keys.
 func New(clock *core.Clock, keys core.Keys) *Backend {
-	return &Backend{clock: clock, keys: keys, buckets: map[string]*bucket{}, tags: core.NewTags(tagRules)}
+	return &Backend{clock: clock, keys: keys, buckets: map[string]*bucket{}, tags: core.NewTags(tagRules), undelivered: map[string]int{}}
 }
 
 // Service describes S3 to the router.
@@ -250,5 +256,6 @@ func (b *Backend) dump() any {
 		sort.Strings(keys)
 		out[name] = map[string]any{"owner": bk.owner, "region": bk.region, "versioning": bk.versioning, "objects": keys}
 	}
+	out["undeliveredNotifications"] = b.undelivered
 	return out
 }

@@ -43,38 +43,54 @@ func (b *Backend) publish(call *core.Call, in *sns.PublishInput) (*sns.PublishOu
 		b.mu.Unlock()
 		return nil, err
 	}
+	id := b.nextMessageID()
+	targets := b.subscribersOf(t)
+	b.mu.Unlock()
+	b.fanOut(t, targets, id, aws.ToString(in.Subject), msg, in.MessageAttributes, group, call.Now)
+	out := &sns.PublishOutput{MessageId: aws.String(id)}
+	if t.fifo {
+		out.SequenceNumber = aws.String(fmt.Sprintf("%020d", b.seq))
+	}
+	return out, nil
+}
+
+// nextMessageID returns the id of a new message. The caller holds b.mu.
+func (b *Backend) nextMessageID() string {
 	b.seq++
-	id := fmt.Sprintf("%08x-0000-4000-8000-%012x", b.seq, b.seq)
+	return fmt.Sprintf("%08x-0000-4000-8000-%012x", b.seq, b.seq)
+}
+
+// subscribersOf returns copies of the topic's confirmed SQS subscriptions, the ones the emulator
+// delivers to. The caller holds b.mu.
+func (b *Backend) subscribersOf(t *topic) []subscription {
 	var targets []subscription
 	for _, s := range b.subs {
 		if s.topicARN == t.arn && s.confirmed && s.protocol == "sqs" {
 			targets = append(targets, *s)
 		}
 	}
-	b.mu.Unlock()
+	return targets
+}
 
+// fanOut delivers a message published to topic t to the subscriptions targets whose filter
+// policies accept it, without b.mu held. As on AWS, a delivery that fails (a missing queue, a
+// policy that refuses the topic) is not reported to the publisher; the state dump counts it.
+func (b *Backend) fanOut(t *topic, targets []subscription, id, subject, msg string, attrs map[string]types.MessageAttributeValue, group string, now time.Time) {
 	for _, s := range targets {
-		ok, err := matchesFilter(s.attrs["FilterPolicy"], s.attrs["FilterPolicyScope"], msg, in.MessageAttributes)
+		ok, err := matchesFilter(s.attrs["FilterPolicy"], s.attrs["FilterPolicyScope"], msg, attrs)
 		if err != nil || !ok {
 			continue
 		}
 		body := msg
 		if s.attrs["RawMessageDelivery"] != "true" {
-			body = envelope(id, t.arn, aws.ToString(in.Subject), msg, call.Now, in.MessageAttributes)
+			body = envelope(id, t.arn, subject, msg, now, attrs)
 		}
-		// As on AWS, a delivery that fails (a missing queue, a policy that refuses the topic) is
-		// not reported to the publisher; the state dump counts it.
-		if err := b.queues.DeliverFromService(s.endpoint, "sns.amazonaws.com", t.arn, body, group); err != nil {
+		if err := b.queues.DeliverFromService(s.endpoint, "sns.amazonaws.com", t.arn, t.owner, body, group); err != nil {
 			b.mu.Lock()
 			b.failed[s.arn+": "+err.Error()]++
 			b.mu.Unlock()
 		}
 	}
-	out := &sns.PublishOutput{MessageId: aws.String(id)}
-	if t.fifo {
-		out.SequenceNumber = aws.String(fmt.Sprintf("%020d", b.seq))
-	}
-	return out, nil
 }
 
 // envelope is the JSON document SNS delivers when raw message delivery is off.

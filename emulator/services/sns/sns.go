@@ -31,7 +31,7 @@ import (
 
 // Queues is what SNS needs of SQS: delivery on behalf of a topic, subject to the queue policy.
 type Queues interface {
-	DeliverFromService(queueARN, service, sourceARN, body, groupID string) error
+	DeliverFromService(queueARN, service, sourceARN, sourceAccount, body, groupID string) error
 }
 
 // Backend holds the topics and subscriptions of every account and region.

@@ -41,10 +41,11 @@ var ErrDeliveryDenied = errors.New("the queue policy does not allow the sender")
 var ErrNoSuchQueue = errors.New("no queue has this ARN")
 
 // DeliverFromService puts a message into the queue with queueARN on behalf of an AWS service
-// (service principal, for example "sns.amazonaws.com") acting for sourceARN, as SNS does for
+// (service principal, for example "sns.amazonaws.com") acting for sourceARN of account
+// sourceAccount (the account of the topic, the owner of the bucket), as SNS does for
 // its SQS subscriptions. As on AWS, the queue's policy must allow it, and the KMS key of an
 // encrypted queue must be usable (the error is then SQS's KMS error).
-func (b *Backend) DeliverFromService(queueARN, service, sourceARN, body, groupID string) error {
+func (b *Backend) DeliverFromService(queueARN, service, sourceARN, sourceAccount, body, groupID string) error {
 	parts := strings.Split(queueARN, ":")
 	if len(parts) != 6 {
 		return ErrNoSuchQueue
@@ -55,7 +56,7 @@ func (b *Backend) DeliverFromService(queueARN, service, sourceARN, body, groupID
 	if !ok {
 		return ErrNoSuchQueue
 	}
-	if !allowsServiceSend(q.attrs["Policy"], service, queueARN, sourceARN) {
+	if !core.ServiceAllowed(q.attrs["Policy"], service, "sqs:SendMessage", queueARN, sourceARN, sourceAccount) {
 		return ErrDeliveryDenied
 	}
 	key, err := b.encryptionKey(core.Scope{Account: parts[4], Region: parts[3]}, q)
@@ -63,11 +64,7 @@ func (b *Backend) DeliverFromService(queueARN, service, sourceARN, body, groupID
 		return err
 	}
 	now := b.clock.Now()
-	sender := ""
-	if p := strings.Split(sourceARN, ":"); len(p) > 4 {
-		sender = p[4]
-	}
-	q.messages = append(q.messages, &message{id: b.nextID(), body: body, groupID: groupID, sender: sender, key: key, sent: now, delayedUntil: now})
+	q.messages = append(q.messages, &message{id: b.nextID(), body: body, groupID: groupID, sender: sourceAccount, key: key, sent: now, delayedUntil: now})
 	return nil
 }
 
