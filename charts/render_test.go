@@ -163,7 +163,7 @@ var referenced = map[string][]string{
 	"compute":    {"subnets", "securitygroups", "iamroles", "iaminstanceprofiles", "sqsqueues", "dynamodbtables"},
 	"data":       {"kmskeys", "subnets", "securitygroups"},
 	"messaging":  {"kmskeys"},
-	"networking": {"acmcertificates"},
+	"networking": {"acmcertificates", "cloudfrontdistributions", "apigateways"},
 	"edge":       {"albs", "nlbs", "acmcertificates", "s3buckets", "lambdafunctions", "subnets", "securitygroups"},
 	"containers": {"kmskeys", "iamroles", "secretsmanagersecrets", "subnets", "securitygroups", "albs", "nlbs"},
 	"caching":    {"subnets", "securitygroups"},

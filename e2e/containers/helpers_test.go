@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/emulator"
+	"github.com/runner-codes/infra-operator/operators/compute"
 	"github.com/runner-codes/infra-operator/operators/containers"
 	"github.com/runner-codes/infra-operator/operators/networking"
 	"github.com/runner-codes/infra-operator/operators/security"
@@ -58,7 +59,8 @@ func start(t testing.TB) *harness {
 func startWith(t testing.TB, opts emulator.Options, tune func(*operator.Options)) *harness {
 	t.Helper()
 	emu := emulator.New(opts)
-	env := families.Start(t, emu, tune, containers.Family(), networking.Family(),
+	// The compute family: the load balancer example's target instance.
+	env := families.Start(t, emu, tune, containers.Family(), networking.Family(), compute.Family(),
 		security.FamilyWith(security.Tunables{IAMRole: iamrole.Tunables{Propagation: time.Second}}))
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{env: env, emu: emu, ecr: ecr.NewFromConfig(cfg), ecs: ecs.NewFromConfig(cfg), c: env.Client}

@@ -2,18 +2,24 @@ package data_test
 
 import (
 	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/rds"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/messaging"
+	msgv1 "github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
+	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
 )
 
 // BenchmarkSeedExamples applies every seed example of the data family, one after the other,
@@ -22,7 +28,8 @@ import (
 // calls it took to create, the time from apply to Ready, and the AWS calls of one sync at
 // steady state. Run it with -benchtime=1x: every example is created once.
 func BenchmarkSeedExamples(b *testing.B) {
-	h := startWith(b, nil, func(*operator.Options) {})
+	// The messaging family serves the queue s3bucket-notifications.yaml notifies.
+	h := launch(b, nil, func(*operator.Options) {}, messaging.Family())
 	for _, name := range []string{"production-aws", "aws-provider"} {
 		h.provider("default", name)
 	}
@@ -42,24 +49,29 @@ func BenchmarkSeedExamples(b *testing.B) {
 		{"s3bucket-basic.yaml", "S3"}, {"s3bucket-versioning-encryption.yaml", "S3"}, {"s3bucket-lifecycle.yaml", "S3"},
 		{"s3bucket-quickstart.yaml", "S3"}, {"s3bucket-serverless.yaml", "S3"}, {"dynamodbtable-basic.yaml", "DynamoDB"},
 		{"dynamodbtable-provisioned.yaml", "DynamoDB"}, {"dynamodbtable-serverless.yaml", "DynamoDB"},
-		{"rdsinstance-postgres.yaml", "RDS"}, {"rdsinstance-mysql.yaml", "RDS"},
+		{"rdsinstance-postgres.yaml", "RDS"}, {"rdsinstance-mysql.yaml", "RDS"}, {"s3bucket-notifications.yaml", "S3+SQS"},
+		{"rdsdbparametergroup.yaml", "RDS"},
 	} {
 		b.Run(tc.file, func(b *testing.B) {
 			if b.N > 1 {
 				b.Skip("each example is created once; run with -benchtime=1x")
 			}
 			h.t = b
+			if tc.file == "s3bucket-notifications.yaml" {
+				queue := kubetest.ApplySeed(b, h.env.Client, filepath.Join("..", "..", "examples", "messaging", "sqsqueue-serverless.yaml"), "default")[0]
+				waitReady(h, &msgv1.SQSQueue{ObjectMeta: metav1.ObjectMeta{Namespace: queue.GetNamespace(), Name: queue.GetName()}})
+			}
 			h.emu.Calls.Reset()
 			began := time.Now()
 			o := seedObject(h, tc.file)
 			waitReady(h, o)
 			elapsed := time.Since(began)
-			create := total(h.calls(tc.service))
+			create := h.callsOf(tc.service)
 			h.emu.Calls.Reset()
 			h.resync(o)
-			waitFor(h, o, time.Minute, "a sync", func(o shared.Managed) bool { return total(h.calls(tc.service)) > 0 })
+			waitFor(h, o, time.Minute, "a sync", func(o shared.Managed) bool { return h.callsOf(tc.service) > 0 })
 			time.Sleep(500 * time.Millisecond)
-			sync := total(h.calls(tc.service))
+			sync := h.callsOf(tc.service)
 			b.ReportMetric(float64(create), "create-calls")
 			b.ReportMetric(elapsed.Seconds(), "s-to-ready")
 			b.ReportMetric(float64(sync), "sync-calls")
@@ -67,6 +79,15 @@ func BenchmarkSeedExamples(b *testing.B) {
 				elapsed.Round(10*time.Millisecond), sync)
 		})
 	}
+}
+
+// callsOf returns how many calls the emulator answered for the services named, joined by +.
+func (h *harness) callsOf(services string) int {
+	n := 0
+	for _, svc := range strings.Split(services, "+") {
+		n += total(h.calls(svc))
+	}
+	return n
 }
 
 // seedObject applies a seed file holding one managed object into namespace default, puts a
@@ -86,6 +107,8 @@ func seedObject(h *harness, file string) shared.Managed {
 		o = &v1alpha1.S3Bucket{}
 	case "DynamoDBTable":
 		o = &v1alpha1.DynamoDBTable{}
+	case "RDSDBParameterGroup":
+		o = &v1alpha1.RDSDBParameterGroup{}
 	default:
 		o = &v1alpha1.RDSInstance{}
 	}

@@ -13,11 +13,12 @@ import (
 )
 
 // TestCloudFrontDistributionAlias applies the alias example: the distribution waits for its
-// ACMCertificate (security family) to be issued, then is created with the alias and the
+// ACMCertificate (security family) to be issued through the storefront's hosted zone, then is created with the alias and the
 // certificate's ARN served with SNI and TLSv1.2_2021, and becomes Ready once deployed.
 func TestCloudFrontDistributionAlias(t *testing.T) {
 	h := start(t)
 	h.provider(t, "default", "production-aws")
+	h.shopZone(t, "default")
 	h.apply(t, "cloudfrontdistribution-alias.yaml", "default")
 	cert := kubetest.WaitReady(t, h.c, &securityv1alpha1.ACMCertificate{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "cdn-cert"}})
 	t.Cleanup(func() { t.Logf("CloudFront calls: %v", h.calls()) })

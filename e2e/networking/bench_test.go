@@ -116,11 +116,17 @@ func BenchmarkSeedExamples(b *testing.B) {
 		service string
 	}{
 		{"elasticip.yaml", &v1alpha1.ElasticIP{ObjectMeta: seedMeta("production-eip")}, "EC2"},
-		{"load-balancers.yaml", &v1alpha1.NLB{ObjectMeta: seedMeta("db-proxy")}, "ELBv2"},
+		// The ALB with its listener rules and its instance target (the NLB is made alongside;
+		// the figures are the ALB's, which waits for its EC2Instance).
+		{"load-balancers.yaml", &v1alpha1.ALB{ObjectMeta: seedMeta("storefront")}, "ELBv2"},
 		// The endpoints' VPC, subnets, route tables and security group (their figures are the
 		// multi-tier benchmark's), then the endpoints.
 		{"multi-tier-references.yaml", &v1alpha1.RouteTable{ObjectMeta: seedMeta("private")}, "EC2"},
 		{"vpcendpoint.yaml", &v1alpha1.VPCEndpoint{ObjectMeta: seedMeta("ecr-api")}, "EC2"},
+		{"route53.yaml", &v1alpha1.Route53RecordSet{ObjectMeta: seedMeta("shop-api-canary")}, "Route53"},
+		// Two VPCs, the connection between them (accepted by the operator) and a route table on
+		// each side through it; the figures are the connection's.
+		{"vpcpeering.yaml", &v1alpha1.VPCPeeringConnection{ObjectMeta: seedMeta("orders-to-billing")}, "EC2"},
 	} {
 		b.Run(tc.file, func(b *testing.B) {
 			if b.N > 1 {

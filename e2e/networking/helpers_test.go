@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/emulator"
+	"github.com/runner-codes/infra-operator/operators/compute"
 	"github.com/runner-codes/infra-operator/operators/networking"
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/security"
@@ -56,7 +57,8 @@ func start(t testing.TB) *harness {
 func startWith(t testing.TB, transitions map[string]time.Duration, tune func(*operator.Options)) *harness {
 	t.Helper()
 	emu := emulator.New(emulator.Options{Transitions: transitions})
-	env := families.Start(t, emu, tune, networking.Family(),
+	// The compute family: the load balancer example's target instance, Lambda targets.
+	env := families.Start(t, emu, tune, networking.Family(), compute.Family(),
 		security.FamilyWith(security.Tunables{ACMCertificate: acmcertificate.Tunables{RecheckMin: 200 * time.Millisecond, RecheckMax: time.Second}}))
 	cfg := env.AWSConfig(testAccessKey, testSecretKey)
 	return &harness{env: env, emu: emu, ec2: ec2.NewFromConfig(cfg), elb: elb.NewFromConfig(cfg), c: env.Client}

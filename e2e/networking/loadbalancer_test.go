@@ -118,7 +118,7 @@ func TestLoadBalancersExample(t *testing.T) {
 	}
 }
 
-// TestLoadBalancerBadInput checks admission refusals, AWS's refusal of what admission cannot
+// TestLoadBalancerBadInput checks admission refusals (rules and targets included), AWS's refusal of what admission cannot
 // know, and a target group name that another owner holds.
 func TestLoadBalancerBadInput(t *testing.T) {
 	h := start(t)
@@ -147,6 +147,38 @@ func TestLoadBalancerBadInput(t *testing.T) {
 		"TwoActions": {newALB("a", func(b *v1alpha1.ALB) {
 			b.Spec.Listeners[0].DefaultAction.FixedResponse = &v1alpha1.FixedResponseAction{StatusCode: "404"}
 		}), "exactly one of forward, redirect and fixedResponse"},
+		"IPTargetOnInstanceGroup": {newALB("a", func(b *v1alpha1.ALB) { b.Spec.TargetGroups[0].Targets = []v1alpha1.Target{{IP: "10.0.1.5"}} }),
+			"a target group's targets match its targetType"},
+		"TwoTargetKinds": {newALB("a", func(b *v1alpha1.ALB) {
+			b.Spec.TargetGroups[0].Targets = []v1alpha1.Target{{InstanceID: "i-0123456789abcdef0", IP: "10.0.1.5"}}
+		}), "set exactly one of instanceRef, instanceID, ip, lambdaRef and lambdaFunctionARN"},
+		"RuleUnknownGroup": {newALB("a", func(b *v1alpha1.ALB) {
+			b.Spec.Listeners[0].Rules = []v1alpha1.ListenerRule{{Priority: 1, Conditions: []v1alpha1.RuleCondition{{PathPattern: []string{"/api/*"}}},
+				Action: v1alpha1.Action{Forward: &v1alpha1.ForwardAction{TargetGroup: "api"}}}}
+		}), "a listener rule forwards to a target group named in spec.targetGroups"},
+		"TwoConditionsInOne": {newALB("a", func(b *v1alpha1.ALB) {
+			b.Spec.Listeners[0].Rules = []v1alpha1.ListenerRule{{Priority: 1, Conditions: []v1alpha1.RuleCondition{{PathPattern: []string{"/a"}, HostHeader: []string{"a.example.com"}}},
+				Action: v1alpha1.Action{FixedResponse: &v1alpha1.FixedResponseAction{StatusCode: "404"}}}}
+		}), "set exactly one of hostHeader, pathPattern, httpHeader, queryString, sourceIP and httpRequestMethod"},
+		"StickinessWithoutDuration": {newALB("a", func(b *v1alpha1.ALB) {
+			b.Spec.Listeners[0].DefaultAction.Forward = &v1alpha1.ForwardAction{TargetGroups: []v1alpha1.WeightedTargetGroup{{Name: "web"}},
+				Stickiness: &v1alpha1.GroupStickiness{Enabled: true}}
+		}), "stickiness that is enabled needs durationSeconds"},
+		"RulesOnNLB": {func() client.Object {
+			b := &v1alpha1.NLB{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "n"}}
+			b.Spec.ProviderRef.Name, b.Spec.SubnetIDs = "aws", []string{"subnet-0a"}
+			b.Spec.Listeners = []v1alpha1.Listener{{Port: 80, Protocol: "TCP", DefaultAction: v1alpha1.Action{Forward: &v1alpha1.ForwardAction{TargetGroupARN: "arn:aws:elasticloadbalancing:us-east-1:000000000000:targetgroup/x/0123"}},
+				Rules: []v1alpha1.ListenerRule{{Priority: 1, Conditions: []v1alpha1.RuleCondition{{PathPattern: []string{"/"}}},
+					Action: v1alpha1.Action{FixedResponse: &v1alpha1.FixedResponseAction{StatusCode: "404"}}}}}}
+			return b
+		}(), "listener rules are for the HTTP and HTTPS listeners of an ALB"},
+		"WeightedOnNLB": {func() client.Object {
+			b := &v1alpha1.NLB{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "n"}}
+			b.Spec.ProviderRef.Name, b.Spec.SubnetIDs = "aws", []string{"subnet-0a"}
+			b.Spec.Listeners = []v1alpha1.Listener{{Port: 80, Protocol: "TCP", DefaultAction: v1alpha1.Action{Forward: &v1alpha1.ForwardAction{
+				TargetGroups: []v1alpha1.WeightedTargetGroup{{ARN: "arn:aws:elasticloadbalancing:us-east-1:000000000000:targetgroup/x/0123"}}}}}}
+			return b
+		}(), "an NLB's listeners forward to one target group"},
 		"NLBHTTP": {func() client.Object {
 			b := &v1alpha1.NLB{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "n"}}
 			b.Spec.ProviderRef.Name, b.Spec.SubnetIDs = "aws", []string{"subnet-0a"}

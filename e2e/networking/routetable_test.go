@@ -79,9 +79,20 @@ func TestRouteTable(t *testing.T) {
 	}
 
 	t.Run("only the new route is created", func(t *testing.T) {
+		// A peering connection to another VPC, made outside the operator and still pending: the
+		// route is made, a blackhole until the connection is accepted.
+		peer, err := h.ec2.CreateVpc(ctx, &ec2.CreateVpcInput{CidrBlock: aws.String("192.168.0.0/16")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pcx, err := h.ec2.CreateVpcPeeringConnection(ctx, &ec2.CreateVpcPeeringConnectionInput{VpcId: aws.String(vpc.Status.VPCID), PeerVpcId: peer.Vpc.VpcId})
+		if err != nil {
+			t.Fatal(err)
+		}
 		h.emu.Calls.Reset()
 		kubetest.Update(t, h.c, rt, func(rt *v1alpha1.RouteTable) {
-			rt.Spec.Routes = append(rt.Spec.Routes, v1alpha1.Route{DestinationCIDRBlock: "192.168.0.0/16", VPCPeeringConnectionID: "pcx-0123456789abcdef0"})
+			rt.Spec.Routes = append(rt.Spec.Routes, v1alpha1.Route{DestinationCIDRBlock: "192.168.0.0/16",
+				VPCPeeringConnectionID: aws.ToString(pcx.VpcPeeringConnection.VpcPeeringConnectionId)})
 		})
 		kubetest.WaitReady(t, h.c, rt)
 		calls := kubetest.Calls(h.emu.Calls.Snapshot(), "EC2")
@@ -134,6 +145,10 @@ func TestRouteTableBadInput(t *testing.T) {
 			"exactly one of destinationCidrBlock"},
 		"two targets": {table("c", func(rt *v1alpha1.RouteTable) { rt.Spec.Routes[0].InternetGatewayRef = &shared.Reference{Name: "igw"} }), "exactly one target"},
 		"no target":   {table("d", func(rt *v1alpha1.RouteTable) { rt.Spec.Routes[0].GatewayID = "" }), "exactly one target"},
+		"peering id and ref": {table("g", func(rt *v1alpha1.RouteTable) {
+			rt.Spec.Routes[0].GatewayID, rt.Spec.Routes[0].VPCPeeringConnectionID = "", "pcx-0123456789abcdef0"
+			rt.Spec.Routes[0].VPCPeeringConnectionRef = &shared.Reference{Name: "peering"}
+		}), "exactly one target"},
 		"both id and ref": {table("e", func(rt *v1alpha1.RouteTable) { rt.Spec.VPCRef = &shared.Reference{Name: "net"} }),
 			"exactly one of vpcID and vpcRef"},
 		"subnet ids and selector": {table("f", func(rt *v1alpha1.RouteTable) {

@@ -133,8 +133,8 @@ func TestACMCertificateValidationFlow(t *testing.T) {
 			return c.Status.Status == "PENDING_VALIDATION" && !ready && strings.Contains(msg, "create the DNS records")
 		})
 	s := c.Status
-	if s.Type != "AMAZON_ISSUED" || s.DomainName != "shop.example.com" || s.KeyAlgorithm != "EC_prime256v1" || len(s.DomainValidationOptions) != 3 ||
-		strings.Join(s.SubjectAlternativeNames, ",") != "shop.example.com,www.shop.example.com,*.api.example.com" {
+	if s.Type != "AMAZON_ISSUED" || s.DomainName != "shop.example.org" || s.KeyAlgorithm != "EC_prime256v1" || len(s.DomainValidationOptions) != 3 ||
+		strings.Join(s.SubjectAlternativeNames, ",") != "shop.example.org,www.shop.example.org,*.api.example.org" {
 		t.Fatalf("pending status: %+v", s)
 	}
 	msg, _ := readyMessage(c)
@@ -201,7 +201,7 @@ func TestACMCertificateValidationFlow(t *testing.T) {
 	kubetest.WaitEvent(t, h.c, c, condition.ReasonDriftDetected, "tags")
 
 	// What ACM cannot change is refused at admission, with the way out.
-	for _, spec := range []string{`{"domainName":"store.example.com"}`, `{"subjectAlternativeNames":["www.shop.example.com"]}`,
+	for _, spec := range []string{`{"domainName":"store.example.org"}`, `{"subjectAlternativeNames":["www.shop.example.org"]}`,
 		`{"validationMethod":"EMAIL"}`, `{"keyAlgorithm":null}`, `{"domainName":null,"subjectAlternativeNames":null,"validationMethod":null,"keyAlgorithm":null,"certificateTransparencyLoggingPreference":null,"importFrom":{"secretRef":{"name":"tls"}}}`} {
 		err := h.c.Patch(ctx, c, client.RawPatch(k8stypes.MergePatchType, []byte(`{"spec":`+spec+`}`)))
 		if err == nil || !strings.Contains(err.Error(), "create a new ACMCertificate") {

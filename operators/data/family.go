@@ -7,6 +7,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/data/crds"
 	"github.com/runner-codes/infra-operator/operators/data/dynamodbtable"
+	"github.com/runner-codes/infra-operator/operators/data/rdsdbparametergroup"
 	"github.com/runner-codes/infra-operator/operators/data/rdsinstance"
 	"github.com/runner-codes/infra-operator/operators/data/s3bucket"
 	"github.com/runner-codes/infra-operator/shared/engine"
@@ -26,6 +27,7 @@ func Family() operator.Family {
 			engine.For(s3bucket.Kind()),
 			engine.For(dynamodbtable.Kind()),
 			engine.For(rdsinstance.Kind()),
+			engine.For(rdsdbparametergroup.Kind()),
 		},
 	}
 }

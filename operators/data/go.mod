@@ -4,8 +4,11 @@ go 1.26.0
 
 require (
 	github.com/aws/aws-sdk-go-v2/service/kms v1.62.6
+	github.com/aws/aws-sdk-go-v2/service/lambda v1.114.2
 	github.com/aws/aws-sdk-go-v2/service/rds v1.132.1
 	github.com/aws/aws-sdk-go-v2/service/s3 v1.114.8
+	github.com/aws/aws-sdk-go-v2/service/sns v1.47.9
+	github.com/aws/aws-sdk-go-v2/service/sqs v1.52.10
 	github.com/google/go-cmp v0.7.0
 	github.com/runner-codes/infra-operator/shared v0.0.0
 )

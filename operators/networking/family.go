@@ -1,6 +1,6 @@
 // Package networking is the networking family of infra-operator: VPC, Subnet, InternetGateway,
 // ElasticIP, NATGateway, SecurityGroup, RouteTable, the ALB and NLB load balancers with their
-// listeners and target groups, and VPCEndpoint.
+// listeners and target groups, VPCEndpoint and VPCPeeringConnection.
 package networking
 
 import (
@@ -12,11 +12,14 @@ import (
 	"github.com/runner-codes/infra-operator/operators/networking/internetgateway"
 	"github.com/runner-codes/infra-operator/operators/networking/loadbalancer"
 	"github.com/runner-codes/infra-operator/operators/networking/natgateway"
+	"github.com/runner-codes/infra-operator/operators/networking/route53hostedzone"
+	"github.com/runner-codes/infra-operator/operators/networking/route53recordset"
 	"github.com/runner-codes/infra-operator/operators/networking/routetable"
 	"github.com/runner-codes/infra-operator/operators/networking/securitygroup"
 	"github.com/runner-codes/infra-operator/operators/networking/subnet"
 	"github.com/runner-codes/infra-operator/operators/networking/vpc"
 	"github.com/runner-codes/infra-operator/operators/networking/vpcendpoint"
+	"github.com/runner-codes/infra-operator/operators/networking/vpcpeeringconnection"
 	"github.com/runner-codes/infra-operator/shared/engine"
 	"github.com/runner-codes/infra-operator/shared/operator"
 )
@@ -41,6 +44,9 @@ func Family() operator.Family {
 			engine.For(loadbalancer.ALBKind()),
 			engine.For(loadbalancer.NLBKind()),
 			engine.For(vpcendpoint.Kind()),
+			engine.For(route53hostedzone.Kind()),
+			engine.For(route53recordset.Kind()),
+			engine.For(vpcpeeringconnection.Kind()),
 		},
 	}
 }

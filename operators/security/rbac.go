@@ -25,3 +25,5 @@ package security
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=iamoidcproviders/finalizers,verbs=update
 // IAMOIDCProvider's clusterRef reads EKSClusters of the compute family.
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=eksclusters,verbs=get;list;watch
+// ACMCertificate's hostedZoneRef reads Route53HostedZones of the networking family.
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=route53hostedzones,verbs=get;list;watch

@@ -82,6 +82,7 @@ var codes = map[string]Class{
 	"IncorrectInstanceState":                      ClassConflict,
 	"InvalidDBInstanceState":                      ClassConflict,
 	"InvalidDBInstanceStateFault":                 ClassConflict,
+	"InvalidDBSnapshotState":                      ClassConflict,
 	"ConcurrentModificationException":             ClassConflict,
 	"BucketAlreadyOwnedByYou":                     ClassConflict,
 	"AlreadyExistsException":                      ClassConflict,
@@ -89,12 +90,14 @@ var codes = map[string]Class{
 	"QueueDeletedRecently":                        ClassConflict,
 	"AWS.SimpleQueueService.QueueDeletedRecently": ClassConflict,
 
-	"DependencyViolation":         ClassDependencyViolation,
-	"DeleteConflict":              ClassDependencyViolation,
-	"BucketNotEmpty":              ClassDependencyViolation,
-	"ResourceInUse":               ClassDependencyViolation,
-	"InvalidIPAddress.InUse":      ClassDependencyViolation,
-	"InvalidParameterCombination": ClassInvalidInput,
+	"DependencyViolation":    ClassDependencyViolation,
+	"DeleteConflict":         ClassDependencyViolation,
+	"BucketNotEmpty":         ClassDependencyViolation,
+	"ResourceInUse":          ClassDependencyViolation,
+	"InvalidIPAddress.InUse": ClassDependencyViolation,
+	// RDS's refusal to delete a DB parameter group that instances still use.
+	"InvalidDBParameterGroupState": ClassDependencyViolation,
+	"InvalidParameterCombination":  ClassInvalidInput,
 
 	"AccessDenied":                ClassAccessDenied,
 	"AccessDeniedException":       ClassAccessDenied,

@@ -74,6 +74,15 @@ func VPCEndpoints(api *ec2.Client) Describer[types.VpcEndpoint] {
 	}, func(e types.VpcEndpoint) string { return aws.ToString(e.VpcEndpointId) })
 }
 
+// VPCPeeringConnections reads VPC peering connections, 1000 a page.
+func VPCPeeringConnections(api *ec2.Client) Describer[types.VpcPeeringConnection] {
+	return paged("VPC peering connection", 1000, api.DescribeVpcPeeringConnections, func(ids []string, f []types.Filter, limit *int32, next *string) *ec2.DescribeVpcPeeringConnectionsInput {
+		return &ec2.DescribeVpcPeeringConnectionsInput{VpcPeeringConnectionIds: ids, Filters: f, MaxResults: limit, NextToken: next}
+	}, func(out *ec2.DescribeVpcPeeringConnectionsOutput) ([]types.VpcPeeringConnection, *string) {
+		return out.VpcPeeringConnections, out.NextToken
+	}, func(c types.VpcPeeringConnection) string { return aws.ToString(c.VpcPeeringConnectionId) })
+}
+
 // paged returns the Describer of the resources of type what that one paginated EC2 Describe
 // call reads: request builds the call's input from the ids, the filters and the paging, page
 // returns the resources and the next page's token of an answer, and id a resource's id.

@@ -46,6 +46,8 @@ func resourceTags(resource any) []types.Tag {
 		return r.Tags
 	case types.NatGateway:
 		return r.Tags
+	case types.VpcPeeringConnection:
+		return r.Tags
 	case Instance:
 		return r.Tags
 	}

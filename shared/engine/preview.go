@@ -77,6 +77,7 @@ func (r *Reconciler[O, S]) previewObject(ctx context.Context, ns string, manifes
 			return previewOutcome(invalidSpec(err)), nil
 		}
 	}
+	ctx = r.withSessions(ctx, o)
 	sess, _, err := r.validatedSession(ctx, o)
 	if err != nil {
 		return previewOutcome(err), nil

@@ -148,6 +148,7 @@ func (r *Reconciler[O, S]) Reconcile(ctx context.Context, req ctrl.Request) (res
 	ctx = managed.WithEventSink(ctx, func(typ, reason, action, message string) {
 		r.event(o, typ, reason, action, "%s", scrubText(secrets, message))
 	})
+	ctx = r.withSessions(ctx, o)
 	defer func() {
 		if p.result != "terminal" && p.result != "busy" && p.result != "conflict" {
 			meta.RemoveStatusCondition(&o.GetManagedStatus().Conditions, condition.TypeStalled)
@@ -513,11 +514,26 @@ func (r *Reconciler[O, S]) session(ctx context.Context, o O) (*provider.Session,
 // validatedSession resolves o's provider and checks that the provider was validated, writing
 // nothing: a preview plans with it.
 func (r *Reconciler[O, S]) validatedSession(ctx context.Context, o O) (*provider.Session, v1alpha1.ProviderObject, error) {
-	sess, p, err := r.resolver.ForResource(ctx, o)
+	return r.validatedSessionFor(ctx, o, o.GetManagedSpec().ProviderRef)
+}
+
+// withSessions returns ctx carrying what o's driver resolves the other providers its spec
+// names with (managed.SessionFor): the same resolution and checks as providerRef's, the
+// namespace's tenancy rules and the provider's allowedNamespaces included.
+func (r *Reconciler[O, S]) withSessions(ctx context.Context, o O) context.Context {
+	return managed.WithSessions(ctx, func(ctx context.Context, ref v1alpha1.ProviderReference) (*provider.Session, error) {
+		sess, _, err := r.validatedSessionFor(ctx, o, ref)
+		return sess, err
+	})
+}
+
+// validatedSessionFor is validatedSession for the provider ref names.
+func (r *Reconciler[O, S]) validatedSessionFor(ctx context.Context, o O, ref v1alpha1.ProviderReference) (*provider.Session, v1alpha1.ProviderObject, error) {
+	sess, p, err := r.resolver.ForReference(ctx, o, ref)
 	if err != nil {
 		return nil, nil, err
 	}
-	key := provider.ProviderKey(o)
+	key := provider.KeyFor(ref, o.GetNamespace())
 	st := p.ProviderStatus()
 	for _, c := range st.Conditions {
 		if c.Type != condition.TypeReady {

@@ -13,6 +13,9 @@ const (
 	// CloudFrontSidPrefix starts the Sid of the statement a CloudFrontDistribution keeps in a
 	// bucket's policy.
 	CloudFrontSidPrefix = ReservedSidPrefix + "CloudFront"
+	// S3SidPrefix starts the Sid of the statement an S3Bucket keeps in the policy of each queue
+	// and topic its event notifications go to.
+	S3SidPrefix = ReservedSidPrefix + "S3"
 )
 
 // A Grant is one kind of statement that objects keep in a policy another object owns, under
@@ -43,6 +46,57 @@ var CloudFrontRead = Grant{SidPrefix: CloudFrontSidPrefix, rebuild: func(st map[
 	}
 	return nil
 }}
+
+// S3Send is the statement an S3Bucket keeps in the policy of each SQS queue its event
+// notifications go to.
+var S3Send = Grant{SidPrefix: S3SidPrefix, rebuild: func(st map[string]any, queueARN string) map[string]any {
+	if bucket := conditionValue(st, "ArnEquals", "aws:SourceArn"); bucket != "" {
+		return S3SendStatement(bucket, queueARN)
+	}
+	return nil
+}}
+
+// S3Publish is the statement an S3Bucket keeps in the policy of each SNS topic its event
+// notifications go to.
+var S3Publish = Grant{SidPrefix: S3SidPrefix, rebuild: func(st map[string]any, topicARN string) map[string]any {
+	if bucket := conditionValue(st, "ArnEquals", "aws:SourceArn"); bucket != "" {
+		return S3PublishStatement(bucket, topicARN)
+	}
+	return nil
+}}
+
+// S3Sid returns the Sid of the statement that lets S3 deliver the events of the bucket with
+// bucketARN to a queue, a topic or a function: the S3 prefix and a digest of the bucket's ARN.
+func S3Sid(bucketARN string) string {
+	sum := sha256.Sum256([]byte(bucketARN))
+	return S3SidPrefix + hex.EncodeToString(sum[:8])
+}
+
+// S3SendStatement returns the statement that lets S3 send the events of the bucket with
+// bucketARN to the SQS queue with queueARN, and nothing else.
+func S3SendStatement(bucketARN, queueARN string) map[string]any {
+	return s3Statement(bucketARN, "sqs:SendMessage", queueARN)
+}
+
+// S3PublishStatement returns the statement that lets S3 publish the events of the bucket with
+// bucketARN to the SNS topic with topicARN, and nothing else.
+func S3PublishStatement(bucketARN, topicARN string) map[string]any {
+	return s3Statement(bucketARN, "sns:Publish", topicARN)
+}
+
+// s3Statement returns the statement that lets S3, for the bucket with bucketARN only, do
+// action on resource.
+func s3Statement(bucketARN, action, resource string) map[string]any {
+	// Built as JSON values so that it compares equal to the same statement read back.
+	return map[string]any{
+		"Sid":       S3Sid(bucketARN),
+		"Effect":    "Allow",
+		"Principal": map[string]any{"Service": "s3.amazonaws.com"},
+		"Action":    action,
+		"Resource":  resource,
+		"Condition": map[string]any{"ArnEquals": map[string]any{"aws:SourceArn": bucketARN}},
+	}
+}
 
 // SNSSendSid returns the Sid of the statement that lets the topic with topicARN send to a
 // queue: the SNSSend prefix and a digest of the topic's ARN.

@@ -81,6 +81,25 @@ func TestGranted(t *testing.T) {
 			reason: "A distribution's statement under another distribution's Sid is not the operator's.",
 			grant:  CloudFrontRead, resource: bucket, policy: Document{Statements: []map[string]any{with(read, "Sid", CloudFrontSidPrefix+"E2")}},
 		},
+		"S3SendKept": {
+			reason: "The statement a bucket writes into a queue's policy is kept.",
+			grant:  S3Send, resource: queue, policy: Document{Statements: []map[string]any{S3SendStatement(bucket, queue)}},
+			want: []string{S3Sid(bucket)},
+		},
+		"S3PublishKept": {
+			reason: "The statement a bucket writes into a topic's policy is kept.",
+			grant:  S3Publish, resource: topic, policy: Document{Statements: []map[string]any{S3PublishStatement(bucket, topic)}},
+			want: []string{S3Sid(bucket)},
+		},
+		"S3SendWidenedSource": {
+			reason: "A bucket's statement whose source was widened to every bucket is not the operator's.",
+			grant:  S3Send, resource: queue, policy: Document{Statements: []map[string]any{with(S3SendStatement(bucket, queue), "Condition",
+				map[string]any{"ArnLike": map[string]any{"aws:SourceArn": "arn:aws:s3:::*"}})}},
+		},
+		"S3PublishInQueue": {
+			reason: "A topic's statement of a bucket is not one a queue's owner keeps.",
+			grant:  S3Send, resource: queue, policy: Document{Statements: []map[string]any{S3PublishStatement(bucket, queue)}},
+		},
 		"CloudFrontStatementInQueue": {
 			reason: "A distribution's statement is not one a queue's owner keeps.",
 			grant:  SNSSend, resource: queue, policy: Document{Statements: []map[string]any{read}},

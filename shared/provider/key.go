@@ -54,13 +54,17 @@ func KeyOf(p v1alpha1.ProviderObject) Key {
 
 // ProviderKey returns the key of the provider that o refers to.
 func ProviderKey(o v1alpha1.Managed) Key {
-	ref := o.GetManagedSpec().ProviderRef
+	return KeyFor(o.GetManagedSpec().ProviderRef, o.GetNamespace())
+}
+
+// KeyFor returns the key of the provider that ref names for an object of namespace ns (an
+// AWSProvider of ns when ref names no namespace).
+func KeyFor(ref v1alpha1.ProviderReference, ns string) Key {
 	if ref.Kind == v1alpha1.KindClusterAWSProvider {
 		return Key{Kind: ref.Kind, Name: ref.Name}
 	}
-	ns := ref.Namespace
-	if ns == "" {
-		ns = o.GetNamespace()
+	if ref.Namespace != "" {
+		ns = ref.Namespace
 	}
 	return Key{Kind: v1alpha1.KindAWSProvider, Namespace: ns, Name: ref.Name}
 }

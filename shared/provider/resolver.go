@@ -93,7 +93,13 @@ type sessionID struct {
 // is now (its status may be newer than the session's copy). An AWSProvider must be in o's
 // namespace or allow it in spec.allowedNamespaces; a ClusterAWSProvider must allow it.
 func (r *Resolver) ForResource(ctx context.Context, o v1alpha1.Managed) (*Session, v1alpha1.ProviderObject, error) {
-	key := ProviderKey(o)
+	return r.ForReference(ctx, o, o.GetManagedSpec().ProviderRef)
+}
+
+// ForReference is ForResource for another provider reference of o's spec than providerRef (a
+// peering connection's accepter account): the same rules decide whether o may use it.
+func (r *Resolver) ForReference(ctx context.Context, o v1alpha1.Managed, ref v1alpha1.ProviderReference) (*Session, v1alpha1.ProviderObject, error) {
+	key := KeyFor(ref, o.GetNamespace())
 	p := key.New()
 	if err := r.Client.Get(ctx, key.NamespacedName(), p); err != nil {
 		if apierrors.IsNotFound(err) {

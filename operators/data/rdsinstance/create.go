@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/rds"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/data/internal/rdstags"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
@@ -18,7 +19,8 @@ import (
 const groupRetry = time.Minute
 
 // Create makes the DB subnet group the operator owns (when the spec gives subnets rather than
-// a group), then creates the instance with every setting of the spec, the password from its
+// a group), then creates the instance (a read replica or a restore when the spec says so: see
+// createDerived) with every setting of the spec, the password from its
 // Secret and the desired tags (ownership included, so the instance is never untagged), and
 // records its identifier and the version of the password applied. A name taken in the meantime and a
 // missing group are waits (nothing was created): the next Observe claims or refuses the
@@ -32,6 +34,9 @@ func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance, req manage
 		return err
 	}
 	s, id := applied(i), identifier(i)
+	if derived, err := d.createDerived(ctx, i, s, id, rdstags.List(req.Tags)); derived {
+		return err
+	}
 	in := &rds.CreateDBInstanceInput{
 		DBInstanceIdentifier:       aws.String(id),
 		DBInstanceClass:            aws.String(s.DBInstanceClass),
@@ -60,7 +65,7 @@ func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance, req manage
 		AutoMinorVersionUpgrade:    s.AutoMinorVersionUpgrade,
 		CopyTagsToSnapshot:         aws.Bool(s.CopyTagsToSnapshot),
 		DeletionProtection:         aws.Bool(aws.ToBool(s.DeletionProtection)),
-		Tags:                       rdsTags(req.Tags),
+		Tags:                       rdstags.List(req.Tags),
 	}
 	in.EnablePerformanceInsights, in.PerformanceInsightsRetentionPeriod, in.PerformanceInsightsKMSKeyId = performanceInsights(s.PerformanceInsights)
 	if _, err := d.api.CreateDBInstance(ctx, in); err != nil {

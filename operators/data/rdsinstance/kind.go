@@ -39,6 +39,18 @@ func Kind() managed.Kind[*v1alpha1.RDSInstance, State] {
 			managed.List(targets.Subnet, "spec.subnetRefs", "", func(i *v1alpha1.RDSInstance) ([]shared.Reference, *shared.Selector, *[]string) {
 				return i.Spec.SubnetRefs, nil, &i.Spec.SubnetIDs
 			}),
+			managed.One(targets.RDSInstance, "spec.replicaSourceRef", func(i *v1alpha1.RDSInstance) (*shared.Reference, *string) {
+				return i.Spec.ReplicaSourceRef, &i.Spec.ReplicaSourceIdentifier
+			}),
+			managed.One(targets.RDSInstance, "spec.restoreFrom.pointInTime.sourceRef", func(i *v1alpha1.RDSInstance) (*shared.Reference, *string) {
+				if r := i.Spec.RestoreFrom; r != nil && r.PointInTime != nil {
+					return r.PointInTime.SourceRef, &r.PointInTime.SourceDBInstanceIdentifier
+				}
+				return nil, nil
+			}),
+			managed.One(targets.RDSDBParameterGroup, "spec.dbParameterGroupRef", func(i *v1alpha1.RDSInstance) (*shared.Reference, *string) {
+				return i.Spec.DBParameterGroupRef, &i.Spec.DBParameterGroupName
+			}),
 		},
 		Connect: func(s *provider.Session, kube client.Reader, _ *v1alpha1.RDSInstance) managed.Driver[*v1alpha1.RDSInstance, State] {
 			api := provider.Client(s, "rds", func(c aws.Config) *rds.Client { return rds.NewFromConfig(c) })

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/data/internal/rdstags"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
@@ -53,7 +54,7 @@ func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance, req manag
 		}
 		return managed.Observation[State]{}, nil
 	}
-	tags := tagMap(inst.TagList)
+	tags := rdstags.Map(inst.TagList)
 	if err := managed.Claim(i, "RDS DB instance", id, tags); err != nil {
 		return managed.Observation[State]{}, err
 	}
@@ -83,11 +84,16 @@ func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance, req manag
 		// written) keeps its password: only a later change of the Secret is applied.
 		i.Status.MasterUserPasswordVersion = pw.version
 	}
-	d.planTags(&obs.Changes, "DB instance", aws.ToString(inst.DBInstanceArn), req.Tags, tags)
+	rdstags.Plan(&obs.Changes, d.api, "DB instance", aws.ToString(inst.DBInstanceArn), req.Tags, tags)
 	if err := d.planSubnetGroup(&obs.Changes, i, group, groupTags, req.Tags); err != nil && obs.Conflict == nil {
 		obs.Conflict = err
 	}
-	d.planModify(&obs.Changes, i, inst, pw)
+	replica := d.planPromotion(&obs.Changes, i, inst)
+	if replica && i.Spec.ReplicaSourceIdentifier == "" {
+		// The promotion comes first; the next pass compares the rest.
+		return obs, nil
+	}
+	d.planModify(&obs.Changes, i, inst, pw, replica)
 	return obs, nil
 }
 
@@ -138,6 +144,14 @@ func fillStatus(i *v1alpha1.RDSInstance, inst *types.DBInstance) {
 	}
 	i.Status.DBSubnetGroupName = aws.ToString(subnetGroup(inst))
 	i.Status.PendingModifications = pendingModifications(inst)
+	i.Status.ParameterApplyStatus = ""
+	if len(inst.DBParameterGroups) > 0 {
+		i.Status.ParameterApplyStatus = aws.ToString(inst.DBParameterGroups[0].ParameterApplyStatus)
+	}
+	if i.Status.ParameterApplyStatus == "pending-reboot" {
+		// The operator never reboots a database by itself: the change waits for the owner.
+		i.Status.PendingModifications = append(i.Status.PendingModifications, "parameters (pending-reboot: reboot the instance to apply them)")
+	}
 }
 
 // pendingModifications names the changes RDS has not applied yet, in the spec's terms.

@@ -14,29 +14,22 @@ import (
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
-// planTags plans the tag change that makes the RDS resource arn (what names its kind in
-// messages, "DB instance") carry exactly desired: the tags to add or change with
-// AddTagsToResource, then the keys to remove with RemoveTagsFromResource.
-func (d *driver) planTags(changes *managed.Plan, what, arn string, desired, observed map[string]string) {
-	changes.AddTags(desired, observed, managed.TagCalls(func(ctx context.Context, set map[string]string) error {
-		_, err := d.api.AddTagsToResource(ctx, &rds.AddTagsToResourceInput{ResourceName: aws.String(arn), Tags: rdsTags(set)})
-		return managed.Wrap(err, "tag %s %s", what, arn)
-	}, func(ctx context.Context, remove []string) error {
-		_, err := d.api.RemoveTagsFromResource(ctx, &rds.RemoveTagsFromResourceInput{ResourceName: aws.String(arn), TagKeys: remove})
-		return managed.Wrap(err, "untag %s %s", what, arn)
-	}))
-}
-
 // planModify plans one ModifyDBInstance with only the differing settings of the applied spec
 // (see plan and applied: the subnet group the operator owns counts as dbSubnetGroupName) and the
 // password when its Secret changed, applied now or in the maintenance window as
 // spec.applyImmediately says. RDS applies the password, backups and deletion protection at once
 // either way. The password's version is recorded once RDS has taken the password. The plan
-// shows the values of the settings (see shown), never the password's.
-func (d *driver) planModify(changes *managed.Plan, i *v1alpha1.RDSInstance, inst *types.DBInstance, pw password) {
+// shows the values of the settings (see shown), never the password's. For a read replica
+// (replica), what it inherits from its source is not compared.
+func (d *driver) planModify(changes *managed.Plan, i *v1alpha1.RDSInstance, inst *types.DBInstance, pw password, replica bool) {
 	spec := applied(i)
+	if replica {
+		// A read replica follows its source's engine version and password, and keeps no
+		// backups of its own.
+		spec.EngineVersion, spec.BackupRetentionPeriod = "", nil
+	}
 	in, fields := plan(spec, inst)
-	if pw.version != i.Status.MasterUserPasswordVersion {
+	if pw.version != i.Status.MasterUserPasswordVersion && !replica {
 		in.MasterUserPassword, fields = aws.String(pw.value), append(fields, "masterUserPassword")
 	}
 	id := aws.ToString(inst.DBInstanceIdentifier)
@@ -247,14 +240,4 @@ func performanceInsights(want *v1alpha1.RDSPerformanceInsights) (enabled *bool, 
 // sameKey reports whether the KMS key ARN got is the key want names by ARN, key ID or alias.
 func sameKey(want, got string) bool {
 	return got == want || strings.HasSuffix(got, "/"+want) || strings.HasSuffix(got, ":"+want)
-}
-
-// tagMap returns an RDS tag list as a map.
-func tagMap(list []types.Tag) map[string]string {
-	return managed.TagMap(list, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) })
-}
-
-// rdsTags returns tags in RDS's form, sorted by key for stable requests.
-func rdsTags(tags map[string]string) []types.Tag {
-	return managed.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
 }

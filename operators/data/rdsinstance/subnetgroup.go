@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/data/internal/rdstags"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
@@ -58,7 +59,7 @@ func (d *driver) ownedSubnetGroup(ctx context.Context, i *v1alpha1.RDSInstance) 
 	if err != nil || g == nil {
 		return nil, nil, err
 	}
-	tags, err := d.tags(ctx, aws.ToString(g.DBSubnetGroupArn))
+	tags, err := rdstags.Read(ctx, d.api, "DB subnet group", aws.ToString(g.DBSubnetGroupArn))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,7 +74,7 @@ func (d *driver) subnetGroupCompanion(i *v1alpha1.RDSInstance, tags map[string]s
 		Create: func(ctx context.Context) error {
 			_, err := d.api.CreateDBSubnetGroup(ctx, &rds.CreateDBSubnetGroupInput{DBSubnetGroupName: aws.String(name),
 				DBSubnetGroupDescription: aws.String(fmt.Sprintf("Subnets of DB instance %s (infra-operator RDSInstance %s/%s)", name, i.Namespace, i.Name)),
-				SubnetIds:                i.Spec.SubnetIDs, Tags: rdsTags(tags)})
+				SubnetIds:                i.Spec.SubnetIDs, Tags: rdstags.List(tags)})
 			return err
 		},
 		Tags: func(ctx context.Context) (map[string]string, error) {
@@ -81,7 +82,7 @@ func (d *driver) subnetGroupCompanion(i *v1alpha1.RDSInstance, tags map[string]s
 			if err != nil || g == nil {
 				return nil, err
 			}
-			return d.tags(ctx, aws.ToString(g.DBSubnetGroupArn))
+			return rdstags.Read(ctx, d.api, "DB subnet group", aws.ToString(g.DBSubnetGroupArn))
 		},
 	}
 }
@@ -119,7 +120,7 @@ func (d *driver) planSubnetGroup(changes *managed.Plan, i *v1alpha1.RDSInstance,
 		_, err := d.api.ModifyDBSubnetGroup(ctx, &rds.ModifyDBSubnetGroupInput{DBSubnetGroupName: aws.String(c.Name), SubnetIds: i.Spec.SubnetIDs})
 		return err
 	})
-	d.planTags(changes, "DB subnet group", aws.ToString(g.DBSubnetGroupArn), desired, tags)
+	rdstags.Plan(changes, d.api, "DB subnet group", aws.ToString(g.DBSubnetGroupArn), desired, tags)
 	return nil
 }
 
@@ -131,13 +132,4 @@ func (d *driver) deleteSubnetGroup(ctx context.Context, i *v1alpha1.RDSInstance)
 		_, err := d.api.DeleteDBSubnetGroup(ctx, &rds.DeleteDBSubnetGroupInput{DBSubnetGroupName: aws.String(c.Name)})
 		return err
 	})
-}
-
-// tags returns the tags of the RDS resource arn.
-func (d *driver) tags(ctx context.Context, arn string) (map[string]string, error) {
-	out, err := d.api.ListTagsForResource(ctx, &rds.ListTagsForResourceInput{ResourceName: aws.String(arn)})
-	if err != nil {
-		return nil, fmt.Errorf("list tags of %s: %w", arn, err)
-	}
-	return tagMap(out.TagList), nil
 }

@@ -5,12 +5,16 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/api/targets"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/shared/lambdagrant"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/policy"
 	"github.com/runner-codes/infra-operator/shared/provider"
@@ -27,6 +31,15 @@ func Kind() managed.Kind[*v1alpha1.S3Bucket, State] {
 				}
 				return nil, nil
 			}),
+			managed.Each(targets.SQSQueue, "spec.notifications[%d].queueRef", func(b *v1alpha1.S3Bucket) []managed.Slot {
+				return notificationSlots(b, func(n *v1alpha1.S3Notification) (*shared.Reference, *string) { return n.QueueRef, &n.QueueARN })
+			}).Writing(),
+			managed.Each(targets.SNSTopic, "spec.notifications[%d].topicRef", func(b *v1alpha1.S3Bucket) []managed.Slot {
+				return notificationSlots(b, func(n *v1alpha1.S3Notification) (*shared.Reference, *string) { return n.TopicRef, &n.TopicARN })
+			}).Writing(),
+			managed.Each(targets.LambdaFunction, "spec.notifications[%d].functionRef", func(b *v1alpha1.S3Bucket) []managed.Slot {
+				return notificationSlots(b, func(n *v1alpha1.S3Notification) (*shared.Reference, *string) { return n.FunctionRef, &n.FunctionARN })
+			}).Writing(),
 		},
 		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.S3Bucket) managed.Driver[*v1alpha1.S3Bucket, State] {
 			// A custom endpoint (the emulator, LocalStack) has no per-bucket host names.
@@ -34,7 +47,10 @@ func Kind() managed.Kind[*v1alpha1.S3Bucket, State] {
 			api := provider.Client(s, "s3", func(c aws.Config) *s3.Client {
 				return s3.NewFromConfig(c, func(o *s3.Options) { o.UsePathStyle = pathStyle })
 			})
-			return &driver{api: api, region: s.Config.Region}
+			return &driver{api: api, region: s.Config.Region,
+				sqs:    provider.Client(s, "sqs", func(c aws.Config) *sqs.Client { return sqs.NewFromConfig(c) }),
+				sns:    provider.Client(s, "sns", func(c aws.Config) *sns.Client { return sns.NewFromConfig(c) }),
+				lambda: provider.Client(s, "lambda", func(c aws.Config) *lambda.Client { return lambda.NewFromConfig(c) })}
 		},
 	}
 }
@@ -57,4 +73,19 @@ type driver struct {
 	api *s3.Client
 	// region is the provider's region, where buckets are created.
 	region string
+	// sqs, sns and lambda reach the destinations of event notifications, to let S3 deliver
+	// to them.
+	sqs    queueAPI
+	sns    topicAPI
+	lambda lambdagrant.API
+}
+
+// notificationSlots returns one slot per notification of b: the reference at picks and the
+// ARN field it resolves into.
+func notificationSlots(b *v1alpha1.S3Bucket, at func(n *v1alpha1.S3Notification) (*shared.Reference, *string)) []managed.Slot {
+	slots := make([]managed.Slot, len(b.Spec.Notifications))
+	for i := range b.Spec.Notifications {
+		slots[i].Ref, slots[i].ID = at(&b.Spec.Notifications[i])
+	}
+	return slots
 }

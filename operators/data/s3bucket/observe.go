@@ -42,11 +42,16 @@ type State struct {
 	PublicAccessBlock *types.PublicAccessBlockConfiguration
 	// ObjectOwnership is the object ownership setting, or empty.
 	ObjectOwnership types.ObjectOwnership
+	// Notifications are the event notification configurations; none when the bucket has none.
+	Notifications []notification
+	// EventBridge is whether the bucket sends its events to EventBridge too.
+	EventBridge bool
 }
 
 // Observe reads the bucket (HeadBucket and GetBucketTagging, then, unless it is being
 // deleted, its configuration: see readConfiguration), fills the status and plans the changes
-// that make it match the spec. A bucket is ready as soon as it exists: the engine applies the
+// that make it match the spec, with what the destinations of its event notifications need to
+// accept S3's events (see planNotifications). A bucket is ready as soon as it exists: the engine applies the
 // plan before it calls a managed bucket Ready, and a bucket that differs from the spec under
 // driftPolicy Report or managementPolicy ObserveOnly is still usable.
 func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket, req managed.Request) (managed.Observation[State], error) {
@@ -78,18 +83,26 @@ func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket, req managed.
 			return managed.Observation[State]{}, err
 		}
 		obs.Changes = d.compare(b, st, req.Tags)
+		if err := d.planNotifications(ctx, &obs.Changes, b, st, bucketARN(st)); err != nil {
+			return managed.Observation[State]{}, err
+		}
 		obs.Ready = true
 	}
 	b.Status.BucketName, b.Status.Region = name, st.Region
-	b.Status.ARN = "arn:" + provider.Partition(st.Region) + ":s3:::" + name
+	b.Status.ARN = bucketARN(st)
 	b.Status.BucketDomainName = domainName(name, st.Region)
 	b.Status.RegionalDomainName = name + ".s3." + st.Region + "." + dnsSuffix(st.Region)
 	return obs, nil
 }
 
-// readConfiguration reads the lifecycle rules, CORS rules and policy into st, and the
-// versioning, encryption, public access block and ownership controls only when the spec
-// manages them. S3 answers a configuration that was never set with an error code of its own,
+// bucketARN returns the ARN of the bucket st describes.
+func bucketARN(st *State) string {
+	return "arn:" + provider.Partition(st.Region) + ":s3:::" + st.Name
+}
+
+// readConfiguration reads the lifecycle rules, CORS rules, notification configuration and
+// policy into st, and the versioning, encryption, public access block and ownership controls
+// only when the spec manages them. S3 answers a configuration that was never set with an error code of its own,
 // which means none.
 func (d *driver) readConfiguration(ctx context.Context, s *v1alpha1.S3BucketSpec, st *State) error {
 	bucket := aws.String(st.Name)
@@ -105,6 +118,11 @@ func (d *driver) readConfiguration(ctx context.Context, s *v1alpha1.S3BucketSpec
 	case awserr.Code(err) != "NoSuchCORSConfiguration":
 		return fmt.Errorf("get CORS configuration of bucket %s: %w", st.Name, err)
 	}
+	out, err := d.api.GetBucketNotificationConfiguration(ctx, &s3.GetBucketNotificationConfigurationInput{Bucket: bucket})
+	if err != nil {
+		return fmt.Errorf("get notification configuration of bucket %s: %w", st.Name, err)
+	}
+	st.Notifications, st.EventBridge = observedNotifications(out), out.EventBridgeConfiguration != nil
 	switch out, err := d.api.GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: bucket}); {
 	case err == nil:
 		st.Policy = aws.ToString(out.Policy)

@@ -55,19 +55,30 @@ func (d *driver) putTags(ctx context.Context, name string, tags map[string]strin
 	return managed.Wrap(err, "put tagging of bucket %s", name)
 }
 
-// Delete deletes the bucket. With spec.forceDestroy it first deletes every object version and
+// Delete deletes the bucket, after removing from its notifications' destinations the
+// statements that let S3 deliver to them. With spec.forceDestroy it first deletes every object version and
 // delete marker, a bounded number of pages per pass. Without it, a bucket that still holds
 // objects is kept and the object waits with a terminal condition until forceDestroy is set (a
 // spec change wakes it) or the deletion policy changes.
 func (d *driver) Delete(ctx context.Context, b *v1alpha1.S3Bucket, obs managed.Observation[State]) error {
 	name := obs.State.Name
+	notifications, err := d.api.GetBucketNotificationConfiguration(ctx, &s3.GetBucketNotificationConfigurationInput{Bucket: aws.String(name)})
+	switch {
+	case awserr.IsNotFound(err):
+		return nil
+	case err != nil:
+		return fmt.Errorf("get notification configuration of bucket %s: %w", name, err)
+	}
+	if err := d.revokeAll(ctx, b, bucketARN(obs.State), observedNotifications(notifications)); err != nil {
+		return err
+	}
 	if b.Spec.ForceDestroy {
 		empty, err := d.empty(ctx, name)
 		if err != nil || !empty {
 			return err
 		}
 	}
-	_, err := d.api.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: aws.String(name)})
+	_, err = d.api.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: aws.String(name)})
 	switch {
 	case err == nil, awserr.IsNotFound(err):
 		return nil

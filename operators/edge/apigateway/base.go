@@ -6,6 +6,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/edge/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/lambdagrant"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
@@ -14,7 +15,7 @@ import (
 // its routes name (invoke.go), and the provider's region and account, which the APIs' ARNs
 // name.
 type base struct {
-	lambda  lambdaAPI
+	lambda  lambdagrant.API
 	region  string
 	account func(ctx context.Context) (string, error)
 }

@@ -58,3 +58,25 @@ func sameValue(name, want, got string) bool {
 	}
 	return attributes.EqualJSON(want, got)
 }
+
+// withGrants returns desired with the spec's policy, when it sets one, merged with the
+// statements S3Buckets keep in the policy of the topic st describes, each exactly as the
+// operator writes it (policy.S3Publish): any other statement under their Sid prefix is a
+// difference like any other.
+func withGrants(desired map[string]string, st *State) map[string]string {
+	spec, ok := desired["Policy"]
+	if !ok {
+		return desired
+	}
+	have, err := policy.Parse(st.Attributes["Policy"])
+	if err != nil {
+		return desired
+	}
+	granted := have.Granted(policy.S3Publish, st.ARN)
+	if len(granted) == 0 {
+		return desired
+	}
+	user, _ := policy.Parse(spec) // Validated before any AWS call.
+	desired["Policy"] = policy.Merge(user, policy.S3SidPrefix, granted).String()
+	return desired
+}

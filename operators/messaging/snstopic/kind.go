@@ -15,6 +15,7 @@ import (
 	"github.com/runner-codes/infra-operator/shared/api/targets"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
+	"github.com/runner-codes/infra-operator/shared/policy"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
@@ -49,6 +50,9 @@ func validate(t *v1alpha1.SNSTopic) error {
 		if err := jsonObject(doc); err != nil {
 			return fmt.Errorf("%s: %w", field, err)
 		}
+	}
+	if doc, err := policy.Parse(s.Policy); err == nil && len(doc.Reserved(policy.S3SidPrefix)) > 0 {
+		return fmt.Errorf("spec.policy: statement ids starting with %s are reserved for the statements S3Buckets add", policy.S3SidPrefix)
 	}
 	seen := map[string]int{}
 	for i, sub := range s.Subscriptions {

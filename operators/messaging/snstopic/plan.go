@@ -26,7 +26,7 @@ const queueRetry = 30 * time.Second
 // differing attribute (SNS sets one at a time), the tag change, then one change for the
 // subscriptions and the statements that let the topic send to its queues (see deliver).
 func (d *driver) plan(p *managed.Plan, s *v1alpha1.SNSTopicSpec, st *State, tags map[string]string) {
-	changes := attributes.Changes(desiredTopicAttributes(s), st.Attributes, sameValue)
+	changes := attributes.Changes(withGrants(desiredTopicAttributes(s), st), st.Attributes, sameValue)
 	for _, name := range slices.Sorted(maps.Keys(changes)) {
 		p.AddValue(name, st.Attributes[name], changes[name], func(ctx context.Context) error {
 			if _, err := d.sns.SetTopicAttributes(ctx, &sns.SetTopicAttributesInput{TopicArn: aws.String(st.ARN),

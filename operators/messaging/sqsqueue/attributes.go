@@ -90,7 +90,7 @@ func createAttributes(s *v1alpha1.SQSQueueSpec) map[string]string {
 
 // attributeChanges returns the attributes to set so the queue matches the spec: the desired
 // attributes that differ, and the policy when the user's statements differ (the statements
-// SNSTopics keep in it stay, each exactly as the operator writes it for this queue, whose ARN
+// SNSTopics and S3Buckets keep in it stay, each exactly as the operator writes it for this queue, whose ARN
 // observed holds: any other statement under their Sid prefix, added or widened outside the
 // operator, is a difference like any other).
 func attributeChanges(s *v1alpha1.SQSQueueSpec, observed map[string]string) (map[string]string, error) {
@@ -104,7 +104,9 @@ func attributeChanges(s *v1alpha1.SQSQueueSpec, observed map[string]string) (map
 		// A policy that is not JSON cannot hold topic statements: replace it.
 		have = policy.Document{}
 	}
-	if want := policy.Merge(user, queuepolicy.SidPrefix, have.Granted(policy.SNSSend, observed[attrQueueARN])); !policy.Equal(want, have) {
+	queueARN := observed[attrQueueARN]
+	granted := append(have.Granted(policy.SNSSend, queueARN), have.Granted(policy.S3Send, queueARN)...)
+	if want := policy.Merge(user, queuepolicy.SidPrefix, granted); !policy.Equal(want, have) {
 		out[attrPolicy] = want.String()
 	}
 	return out, nil

@@ -50,8 +50,9 @@ func validate(q *v1alpha1.SQSQueue) error {
 	if err != nil {
 		return fmt.Errorf("spec.policy: %w", err)
 	}
-	if len(doc.Reserved(queuepolicy.SidPrefix)) > 0 {
-		return fmt.Errorf("spec.policy: statement ids starting with %s are reserved for the statements SNSTopics add", queuepolicy.SidPrefix)
+	if len(doc.Reserved(queuepolicy.SidPrefix)) > 0 || len(doc.Reserved(policy.S3SidPrefix)) > 0 {
+		return fmt.Errorf("spec.policy: statement ids starting with %s or %s are reserved for the statements SNSTopics and S3Buckets add",
+			queuepolicy.SidPrefix, policy.S3SidPrefix)
 	}
 	return nil
 }

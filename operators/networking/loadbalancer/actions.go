@@ -2,6 +2,10 @@ package loadbalancer
 
 import (
 	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/elasticloadbalancingv2/types"
@@ -9,11 +13,16 @@ import (
 	"github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 )
 
-// action is a listener's default action in a comparable form, with AWS's defaults filled in
-// (a redirect keeps every part of the request it does not name).
+// action is a listener's default action or a rule's action in a comparable form, with AWS's
+// defaults filled in (a redirect keeps every part of the request it does not name, a weight
+// left out is 1).
 type action struct {
-	typ                                                        types.ActionTypeEnum
-	target                                                     string
+	typ    types.ActionTypeEnum
+	target string
+	// weighted is a forward to several target groups, or to one with stickiness, as the
+	// sorted "arn=weight" pairs joined by commas; sticky is the stickiness duration (0: off).
+	weighted                                                   string
+	sticky                                                     int32
 	redirectProtocol, redirectPort, redirectHost, redirectPath string
 	redirectQuery, redirectStatus                              string
 	fixedStatus, fixedContentType, fixedBody                   string
@@ -32,6 +41,24 @@ const (
 // does not exist yet.
 func wantedAction(a v1alpha1.Action, groups map[string]types.TargetGroup) (want action, ok bool) {
 	switch {
+	case a.Forward != nil && len(a.Forward.TargetGroups) > 0:
+		tuples := make([]types.TargetGroupTuple, 0, len(a.Forward.TargetGroups))
+		for _, w := range a.Forward.TargetGroups {
+			arn := w.ARN
+			if w.Name != "" {
+				g, found := groups[w.Name]
+				if !found {
+					return action{}, false
+				}
+				arn = aws.ToString(g.TargetGroupArn)
+			}
+			tuples = append(tuples, types.TargetGroupTuple{TargetGroupArn: aws.String(arn), Weight: w.Weight})
+		}
+		var sticky *types.TargetGroupStickinessConfig
+		if st := a.Forward.Stickiness; st != nil {
+			sticky = &types.TargetGroupStickinessConfig{Enabled: aws.Bool(st.Enabled), DurationSeconds: st.DurationSeconds}
+		}
+		return forward(tuples, sticky), true
 	case a.Forward != nil:
 		want.typ, want.target = types.ActionTypeEnumForward, a.Forward.TargetGroupARN
 		if a.Forward.TargetGroup != "" {
@@ -60,10 +87,10 @@ func observedAction(actions []types.Action) action {
 		return action{}
 	}
 	a := actions[0]
-	got := action{typ: a.Type, target: aws.ToString(a.TargetGroupArn)}
-	if got.target == "" && a.ForwardConfig != nil && len(a.ForwardConfig.TargetGroups) == 1 {
-		got.target = aws.ToString(a.ForwardConfig.TargetGroups[0].TargetGroupArn)
+	if a.Type == types.ActionTypeEnumForward && a.ForwardConfig != nil && len(a.ForwardConfig.TargetGroups) > 0 {
+		return forward(a.ForwardConfig.TargetGroups, a.ForwardConfig.TargetGroupStickinessConfig)
 	}
+	got := action{typ: a.Type, target: aws.ToString(a.TargetGroupArn)}
 	if r := a.RedirectConfig; r != nil {
 		got.redirectStatus = string(r.StatusCode)
 		got.redirectProtocol, got.redirectPort = cmp.Or(aws.ToString(r.Protocol), keepProtocol), cmp.Or(aws.ToString(r.Port), keepPort)
@@ -80,7 +107,20 @@ func (a action) sdk() []types.Action {
 	out := types.Action{Type: a.typ}
 	switch a.typ {
 	case types.ActionTypeEnumForward:
-		out.TargetGroupArn = aws.String(a.target)
+		if a.weighted == "" {
+			out.TargetGroupArn = aws.String(a.target)
+			break
+		}
+		cfg := &types.ForwardActionConfig{TargetGroupStickinessConfig: &types.TargetGroupStickinessConfig{Enabled: aws.Bool(a.sticky > 0)}}
+		if a.sticky > 0 {
+			cfg.TargetGroupStickinessConfig.DurationSeconds = aws.Int32(a.sticky)
+		}
+		for pair := range strings.SplitSeq(a.weighted, ",") {
+			arn, weight, _ := strings.Cut(pair, "=")
+			w, _ := strconv.Atoi(weight)
+			cfg.TargetGroups = append(cfg.TargetGroups, types.TargetGroupTuple{TargetGroupArn: aws.String(arn), Weight: aws.Int32(int32(w))})
+		}
+		out.ForwardConfig = cfg
 	case types.ActionTypeEnumRedirect:
 		out.RedirectConfig = &types.RedirectActionConfig{StatusCode: types.RedirectActionStatusCodeEnum(a.redirectStatus),
 			Protocol: aws.String(a.redirectProtocol), Port: aws.String(a.redirectPort), Host: aws.String(a.redirectHost),
@@ -98,4 +138,27 @@ func optional(s string) *string {
 		return nil
 	}
 	return aws.String(s)
+}
+
+// forward returns a forward to the target groups of tuples (a weight left out is 1) with
+// stickiness: a forward to one group without stickiness, however described, is the plain
+// forward to that group.
+func forward(tuples []types.TargetGroupTuple, sticky *types.TargetGroupStickinessConfig) action {
+	duration := int32(0)
+	if sticky != nil && aws.ToBool(sticky.Enabled) {
+		duration = max(aws.ToInt32(sticky.DurationSeconds), 1)
+	}
+	if len(tuples) == 1 && duration == 0 {
+		return action{typ: types.ActionTypeEnumForward, target: aws.ToString(tuples[0].TargetGroupArn)}
+	}
+	pairs := make([]string, len(tuples))
+	for i, t := range tuples {
+		weight := int32(1)
+		if t.Weight != nil {
+			weight = *t.Weight
+		}
+		pairs[i] = fmt.Sprintf("%s=%d", aws.ToString(t.TargetGroupArn), weight)
+	}
+	slices.Sort(pairs)
+	return action{typ: types.ActionTypeEnumForward, weighted: strings.Join(pairs, ","), sticky: duration}
 }

@@ -27,6 +27,14 @@ type elbAPI interface {
 	AddTags(ctx context.Context, in *elb.AddTagsInput, opts ...func(*elb.Options)) (*elb.AddTagsOutput, error)
 	RemoveTags(ctx context.Context, in *elb.RemoveTagsInput, opts ...func(*elb.Options)) (*elb.RemoveTagsOutput, error)
 	DescribeTags(ctx context.Context, in *elb.DescribeTagsInput, opts ...func(*elb.Options)) (*elb.DescribeTagsOutput, error)
+	DescribeRules(ctx context.Context, in *elb.DescribeRulesInput, opts ...func(*elb.Options)) (*elb.DescribeRulesOutput, error)
+	CreateRule(ctx context.Context, in *elb.CreateRuleInput, opts ...func(*elb.Options)) (*elb.CreateRuleOutput, error)
+	ModifyRule(ctx context.Context, in *elb.ModifyRuleInput, opts ...func(*elb.Options)) (*elb.ModifyRuleOutput, error)
+	SetRulePriorities(ctx context.Context, in *elb.SetRulePrioritiesInput, opts ...func(*elb.Options)) (*elb.SetRulePrioritiesOutput, error)
+	DeleteRule(ctx context.Context, in *elb.DeleteRuleInput, opts ...func(*elb.Options)) (*elb.DeleteRuleOutput, error)
+	DescribeTargetHealth(ctx context.Context, in *elb.DescribeTargetHealthInput, opts ...func(*elb.Options)) (*elb.DescribeTargetHealthOutput, error)
+	RegisterTargets(ctx context.Context, in *elb.RegisterTargetsInput, opts ...func(*elb.Options)) (*elb.RegisterTargetsOutput, error)
+	DeregisterTargets(ctx context.Context, in *elb.DeregisterTargetsInput, opts ...func(*elb.Options)) (*elb.DeregisterTargetsOutput, error)
 }
 
 var _ elbAPI = (*elb.Client)(nil)

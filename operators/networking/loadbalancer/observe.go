@@ -32,6 +32,12 @@ type State struct {
 	// Groups are the target groups this object owns, by name: the spec's and the ones it
 	// recorded in its status, as far as they exist.
 	Groups map[string]types.TargetGroup
+	// Rules are the rules of the HTTP and HTTPS listeners by port, then by priority, without
+	// the default rules.
+	Rules map[int32]map[int32]types.Rule
+	// Health is the health of the registered targets of the spec's groups that list their
+	// targets, by group name.
+	Health map[string][]types.TargetHealthDescription
 }
 
 // arns returns the ARNs of the load balancer and of its target groups (by name).
@@ -71,10 +77,20 @@ func (d *driver[O]) Observe(ctx context.Context, o O, req managed.Request) (mana
 	if st.Attributes, err = d.attributes(ctx, arn); err != nil {
 		return managed.Observation[State]{}, err
 	}
+	if st.Rules, err = d.rules(ctx, st.Listeners); err != nil {
+		return managed.Observation[State]{}, err
+	}
+	if st.Health, err = d.health(ctx, v, st.Groups); err != nil {
+		return managed.Observation[State]{}, err
+	}
 	fillStatus(v, st)
 	obs := managed.Observation[State]{Exists: true, State: st, Tags: st.Tags[arn], Conflict: conflict}
 	if !req.Deleting {
-		if immutable := d.plan(&obs.Changes, v, st, req.Tags); conflict == nil {
+		var grants managed.Plan
+		if err := d.planInvokeGrants(ctx, o, v, st, &grants); err != nil {
+			return managed.Observation[State]{}, err
+		}
+		if immutable := d.plan(&obs.Changes, v, st, req.Tags, grants); conflict == nil {
 			obs.Conflict = immutable
 		}
 	}
@@ -234,10 +250,15 @@ func fillStatus(v view, st *State) {
 	}
 	v.status.TargetGroups = v.status.TargetGroups[:0]
 	for _, name := range slices.Sorted(maps.Keys(st.Groups)) {
-		v.status.TargetGroups = append(v.status.TargetGroups, v1alpha1.TargetGroupStatus{Name: name, ARN: aws.ToString(st.Groups[name].TargetGroupArn)})
+		g := v1alpha1.TargetGroupStatus{Name: name, ARN: aws.ToString(st.Groups[name].TargetGroupArn)}
+		if h, ok := st.Health[name]; ok {
+			g.Targets = targetStatus(h)
+		}
+		v.status.TargetGroups = append(v.status.TargetGroups, g)
 	}
 	v.status.Listeners = v.status.Listeners[:0]
 	for _, port := range slices.Sorted(maps.Keys(st.Listeners)) {
-		v.status.Listeners = append(v.status.Listeners, v1alpha1.ListenerStatus{Port: port, ARN: aws.ToString(st.Listeners[port].ListenerArn)})
+		v.status.Listeners = append(v.status.Listeners, v1alpha1.ListenerStatus{Port: port, ARN: aws.ToString(st.Listeners[port].ListenerArn),
+			Rules: ruleStatus(st.Rules[port])})
 	}
 }

@@ -16,12 +16,14 @@ import (
 
 // plan compares the load balancer with the spec once and plans, in this order, the calls that
 // remove each difference: subnets, security groups, IP address type, attributes and tags;
-// then it creates and modifies target groups, creates, modifies and deletes listeners, and
-// last deletes the target groups the spec no longer names (no listener forwards to them any
-// more). It returns, planning nothing, the terminal error of a scheme or a target group
-// setting that differs and cannot change. The plan shows the values of the load balancer's
-// own settings; target groups and listeners, changed by several calls each, by name only.
-func (d *driver[O]) plan(p *managed.Plan, v view, st *State, tags map[string]string) error {
+// then it creates and modifies target groups, creates, modifies and deletes listeners, makes
+// the listeners' rules the spec's, adds and removes the invoke permissions of Lambda targets
+// (grants, planned by planInvokeGrants), registers and deregisters targets, and last deletes
+// the target groups the spec no longer names (no listener or rule forwards to them any more).
+// It returns, planning nothing, the terminal error of a scheme or a target group setting that
+// differs and cannot change. The plan shows the values of the load balancer's own settings;
+// target groups, listeners, rules and targets, changed by several calls each, by name only.
+func (d *driver[O]) plan(p *managed.Plan, v view, st *State, tags map[string]string, grants managed.Plan) error {
 	lb, arn := st.LB, st.LB.LoadBalancerArn
 	if scheme := cmp.Or(v.spec.Scheme, string(types.LoadBalancerSchemeEnumInternetFacing)); string(lb.Scheme) != scheme {
 		return managed.Terminal(condition.ReasonInvalidSpec, "load balancer %s is %s, not the spec's %s; a scheme cannot change, create a new load balancer",
@@ -66,6 +68,13 @@ func (d *driver[O]) plan(p *managed.Plan, v view, st *State, tags map[string]str
 	}
 	if listeners := d.planListeners(v, st); len(listeners) > 0 {
 		p.Add("listeners", listeners.Apply)
+	}
+	if rules := d.planRules(v, st); len(rules) > 0 {
+		p.Add("rules", rules.Apply)
+	}
+	*p = append(*p, grants...)
+	if registrations := d.planTargets(v, st); len(registrations) > 0 {
+		p.Add("targets", registrations.Apply)
 	}
 	if len(unnamed) > 0 {
 		// Part of the targetGroups change, made once no listener forwards to the groups.

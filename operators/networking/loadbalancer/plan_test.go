@@ -51,6 +51,11 @@ func (f *fakeELB) DescribeListeners(context.Context, *elb.DescribeListenersInput
 	}}, nil
 }
 
+func (f *fakeELB) DescribeRules(_ context.Context, in *elb.DescribeRulesInput, _ ...func(*elb.Options)) (*elb.DescribeRulesOutput, error) {
+	f.record("DescribeRules")
+	return &elb.DescribeRulesOutput{Rules: []types.Rule{{RuleArn: aws.String(aws.ToString(in.ListenerArn) + "/default"), IsDefault: aws.Bool(true), Priority: aws.String("default")}}}, nil
+}
+
 func (f *fakeELB) DescribeLoadBalancerAttributes(context.Context, *elb.DescribeLoadBalancerAttributesInput, ...func(*elb.Options)) (*elb.DescribeLoadBalancerAttributesOutput, error) {
 	f.record("DescribeLoadBalancerAttributes")
 	return &elb.DescribeLoadBalancerAttributesOutput{Attributes: []types.LoadBalancerAttribute{{Key: aws.String("idle_timeout.timeout_seconds"), Value: aws.String("30")}}}, nil
@@ -110,7 +115,8 @@ func TestPlanMakesTheCallsInOrder(t *testing.T) {
 	if err != nil || obs.Conflict != nil {
 		t.Fatalf("observe: %v, conflict %v", err, obs.Conflict)
 	}
-	if want := []string{"DescribeLoadBalancers", "DescribeTargetGroups", "DescribeTags", "DescribeListeners", "DescribeLoadBalancerAttributes"}; !slices.Equal(api.calls, want) {
+	if want := []string{"DescribeLoadBalancers", "DescribeTargetGroups", "DescribeTags", "DescribeListeners", "DescribeLoadBalancerAttributes",
+		"DescribeRules", "DescribeRules"}; !slices.Equal(api.calls, want) {
 		t.Errorf("observe calls %q, want %q", api.calls, want)
 	}
 	// An active load balancer is usable while its listeners are made: the engine reports it
@@ -122,8 +128,9 @@ func TestPlanMakesTheCallsInOrder(t *testing.T) {
 	if err != nil || again.Changes.String() != obs.Changes.String() {
 		t.Fatalf("second observe: %v, changes %q", err, again.Changes.String())
 	}
-	if want := []string{"DescribeLoadBalancers", "DescribeTargetGroups", "DescribeTags", "DescribeListeners", "DescribeLoadBalancerAttributes"}; !slices.Equal(api.calls[5:], want) {
-		t.Errorf("a second look at a listed load balancer calls %q, want the direct read %q", api.calls[5:], want)
+	if want := []string{"DescribeLoadBalancers", "DescribeTargetGroups", "DescribeTags", "DescribeListeners", "DescribeLoadBalancerAttributes",
+		"DescribeRules", "DescribeRules"}; !slices.Equal(api.calls[7:], want) {
+		t.Errorf("a second look at a listed load balancer calls %q, want the direct read %q", api.calls[7:], want)
 	}
 	api.calls = nil
 	if err := obs.Changes.Apply(ctx); err != nil {

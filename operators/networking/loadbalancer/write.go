@@ -55,7 +55,8 @@ func (d *driver[O]) tagCalls(arn string) func(ctx context.Context, set map[strin
 	})
 }
 
-// Delete deletes the listeners, then the target groups (no longer in use), then the load
+// Delete removes the statements that let its target groups invoke Lambda functions, deletes
+// the listeners (and their rules), then the target groups (no longer in use), then the load
 // balancer. A load balancer with deletion protection is refused before anything is deleted,
 // unless the spec (changed after the deletion began) turns the protection off.
 func (d *driver[O]) Delete(ctx context.Context, o O, obs managed.Observation[State]) error {
@@ -70,6 +71,9 @@ func (d *driver[O]) Delete(ctx context.Context, o O, obs managed.Observation[Sta
 		if _, err := d.api.ModifyLoadBalancerAttributes(ctx, in); err != nil {
 			return fmt.Errorf("turn off the deletion protection of load balancer %s: %w", v.name, err)
 		}
+	}
+	if err := d.revokeInvokeGrants(ctx, v); err != nil {
+		return err
 	}
 	for _, port := range slices.Sorted(maps.Keys(st.Listeners)) {
 		l := st.Listeners[port]

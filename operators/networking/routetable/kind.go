@@ -18,9 +18,9 @@ import (
 )
 
 // Kind declares the RouteTable kind to the engine, which fills, in memory, the VPC id from
-// vpcRef, each route's gateway id from its internetGatewayRef or natGatewayRef, and the subnet
-// ids from subnetRefs or subnetSelector, and waits, with a condition naming the field, while
-// any of them is not Ready.
+// vpcRef, each route's target id from its internetGatewayRef, natGatewayRef or
+// vpcPeeringConnectionRef, and the subnet ids from subnetRefs or subnetSelector, and waits,
+// with a condition naming the field, while any of them is not Ready.
 func Kind() managed.Kind[*v1alpha1.RouteTable, State] {
 	return managed.Kind[*v1alpha1.RouteTable, State]{
 		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.RouteTable) managed.Driver[*v1alpha1.RouteTable, State] {
@@ -37,6 +37,12 @@ func Kind() managed.Kind[*v1alpha1.RouteTable, State] {
 			}),
 			managed.Each(targets.NATGateway, "spec.routes[%d].natGatewayRef", func(t *v1alpha1.RouteTable) []managed.Slot {
 				return routeSlots(t, func(r *v1alpha1.Route) managed.Slot { return managed.Slot{Ref: r.NATGatewayRef, ID: &r.NATGatewayID} })
+			}),
+			// A route through a peering connection waits until the connection is active.
+			managed.Each(targets.VPCPeeringConnection, "spec.routes[%d].vpcPeeringConnectionRef", func(t *v1alpha1.RouteTable) []managed.Slot {
+				return routeSlots(t, func(r *v1alpha1.Route) managed.Slot {
+					return managed.Slot{Ref: r.VPCPeeringConnectionRef, ID: &r.VPCPeeringConnectionID}
+				})
 			}),
 			managed.List(targets.Subnet, "spec.subnetRefs", "spec.subnetSelector", func(t *v1alpha1.RouteTable) ([]shared.Reference, *shared.Selector, *[]string) {
 				return t.Spec.SubnetRefs, t.Spec.SubnetSelector, &t.Spec.SubnetIDs

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/aws/aws-sdk-go-v2/service/acm"
+	"github.com/aws/aws-sdk-go-v2/service/route53"
 )
 
 // acmAPI is the part of the ACM API the driver uses.
@@ -21,3 +22,14 @@ type acmAPI interface {
 }
 
 var _ acmAPI = (*acm.Client)(nil)
+
+// route53API is the part of the Route 53 API the driver uses to write a certificate's DNS
+// validation records into a hosted zone.
+type route53API interface {
+	GetHostedZone(ctx context.Context, in *route53.GetHostedZoneInput, opts ...func(*route53.Options)) (*route53.GetHostedZoneOutput, error)
+	ListTagsForResource(ctx context.Context, in *route53.ListTagsForResourceInput, opts ...func(*route53.Options)) (*route53.ListTagsForResourceOutput, error)
+	ListResourceRecordSets(ctx context.Context, in *route53.ListResourceRecordSetsInput, opts ...func(*route53.Options)) (*route53.ListResourceRecordSetsOutput, error)
+	ChangeResourceRecordSets(ctx context.Context, in *route53.ChangeResourceRecordSetsInput, opts ...func(*route53.Options)) (*route53.ChangeResourceRecordSetsOutput, error)
+}
+
+var _ route53API = (*route53.Client)(nil)

@@ -22,7 +22,8 @@ type State struct {
 // Observe reads the certificate (DescribeCertificate and ListTagsForCertificate; the TLS Secret
 // too for an imported one), fills the status, reports it Ready once ISSUED, and plans the
 // changes that bring it in line with the spec: its tags, its transparency logging preference,
-// and for an imported certificate a new import when the Secret's certificate changed.
+// the validation records of a pending one into the hosted zone the spec names, and for an
+// imported certificate a new import when the Secret's certificate changed.
 func (d *driver) Observe(ctx context.Context, c *v1alpha1.ACMCertificate, req managed.Request) (managed.Observation[State], error) {
 	arn := managed.ExternalName(c)
 	if arn == "" {
@@ -56,6 +57,9 @@ func (d *driver) Observe(ctx context.Context, c *v1alpha1.ACMCertificate, req ma
 	d.planTags(&obs.Changes, arn, req.Tags, tags)
 	if c.Spec.ImportFrom == nil {
 		d.planTransparency(&obs.Changes, c, cert)
+		if err := d.planValidationRecords(ctx, &obs, c, cert); err != nil {
+			return managed.Observation[State]{}, err
+		}
 	} else if err := d.planReimport(ctx, &obs, c, cert); err != nil {
 		return managed.Observation[State]{}, err
 	}

@@ -29,6 +29,10 @@ func readiness(obs *managed.Observation[State], c *v1alpha1.ACMCertificate, cert
 		obs.Ready = true
 	case types.CertificateStatusPendingValidation:
 		obs.Message = pendingMessage(cert)
+		if zone := c.Spec.HostedZoneID; zone != "" && len(pendingRecords(cert)) > 0 {
+			obs.Message = fmt.Sprintf("pending validation: the validation records are written into hosted zone %s; "+
+				"ACM issues the certificate once it sees them", zone)
+		}
 		obs.ReadyIn = t.recheck(time.Since(aws.ToTime(cert.CreatedAt)))
 	case types.CertificateStatusFailed:
 		obs.Conflict = managed.Terminal(condition.ReasonCertificateFailed, "ACM could not issue certificate %s (%s); remove the cause "+

@@ -203,6 +203,9 @@ const (
 	ReasonCertificateFailed = "CertificateFailed"
 	// ReasonCertificateExpired says an ACM certificate expired and was not renewed.
 	ReasonCertificateExpired = "CertificateExpired"
+	// ReasonHostedZoneUnusable says a hosted zone cannot hold what the object would write into
+	// it: it does not exist, is private where public DNS is needed, or does not hold the name.
+	ReasonHostedZoneUnusable = "HostedZoneUnusable"
 	// ReasonSecretStringIgnored is the event reason for a secret whose spec gives its value both
 	// inline and from a Kubernetes Secret: the Kubernetes Secret wins.
 	ReasonSecretStringIgnored = "SecretStringIgnored"
@@ -214,6 +217,22 @@ const (
 	// ReasonClusterNotEmpty says an ECS cluster still has active services or running tasks, so
 	// it cannot be deleted yet.
 	ReasonClusterNotEmpty = "ClusterNotEmpty"
+	// ReasonHostedZoneNotEmpty says a Route 53 hosted zone being deleted still holds record
+	// sets other than its apex SOA and NS, which the operator does not delete unless it owns them.
+	ReasonHostedZoneNotEmpty = "HostedZoneNotEmpty"
+	// ReasonRecordSetNotOwned says a Route 53 record set of the spec's name, type and set
+	// identifier exists without the object's ownership marker (a TXT record), or, for an ACM
+	// certificate's validation record, with another value than ACM's, so the operator does not
+	// overwrite it.
+	ReasonRecordSetNotOwned = "RecordSetNotOwned"
+	// ReasonAwaitingAcceptance says a VPC peering connection waits for the owner of the peer
+	// VPC, another account the operator cannot act for, to accept it; the message names the
+	// account.
+	ReasonAwaitingAcceptance = "AwaitingAcceptance"
+	// ReasonPeeringFailed says AWS could not make a VPC peering connection (the peer VPC does
+	// not exist in the peer account, or the two VPCs' CIDR blocks overlap), or it was rejected
+	// or expired.
+	ReasonPeeringFailed = "PeeringFailed"
 )
 
 // Reasons the administrator's IAM guardrails (package guardrails) give for refusing a spec

@@ -70,6 +70,18 @@ var (
 	// NLBTargetGroup resolves to the ARN of one target group of a Network Load Balancer,
 	// named by the group's name.
 	NLBTargetGroup = Target{Kind: "NLB", Family: "networking", ID: []string{"status", "targetGroups"}, Element: &Element{Key: "name", ID: "arn"}}
+	// Route53HostedZone resolves to the hosted zone's id, without the /hostedzone/ prefix (a
+	// record set's zone, an ACM certificate's validation records).
+	Route53HostedZone = Target{Kind: "Route53HostedZone", Family: "networking", ID: []string{"status", "hostedZoneID"}}
+	// ALBHostedZone resolves to the Route 53 hosted zone of the Application Load Balancer's
+	// DNS name (with ALB, an alias record's target).
+	ALBHostedZone = Target{Kind: "ALB", Family: "networking", ID: []string{"status", "canonicalHostedZoneID"}}
+	// NLB resolves to the Network Load Balancer's DNS name (an alias record's target).
+	NLB = Target{Kind: "NLB", Family: "networking", ID: []string{"status", "dnsName"}}
+	// NLBHostedZone resolves to the Route 53 hosted zone of the Network Load Balancer's DNS name.
+	NLBHostedZone = Target{Kind: "NLB", Family: "networking", ID: []string{"status", "canonicalHostedZoneID"}}
+	// VPCPeeringConnection resolves to the peering connection's id (a route table's routes).
+	VPCPeeringConnection = Target{Kind: "VPCPeeringConnection", Family: "networking", ID: []string{"status", "vpcPeeringConnectionID"}}
 )
 
 // Kinds of the compute family that references may name.
@@ -81,6 +93,8 @@ var (
 	EKSClusterOIDCIssuer = Target{Kind: "EKSCluster", Family: "compute", ID: []string{"status", "oidcIssuer"}}
 	// EKSCluster resolves to the cluster's name (the access entries and Pod Identity associations of a cluster).
 	EKSCluster = Target{Kind: "EKSCluster", Family: "compute", ID: []string{"status", "clusterName"}}
+	// EC2Instance resolves to the instance id (a target group's instance targets).
+	EC2Instance = Target{Kind: "EC2Instance", Family: "compute", ID: []string{"status", "instanceID"}}
 )
 
 // Kinds of the containers family that references may name.
@@ -95,6 +109,19 @@ var (
 	ECSTaskDefinition = Target{Kind: "ECSTaskDefinition", Family: "containers", ID: []string{"status", "taskDefinitionARN"}}
 )
 
+// Kinds of the edge family that references may name.
+var (
+	// CloudFrontDistribution resolves to the distribution's domain name (d111111abcdef8.
+	// cloudfront.net), an alias record's target in CloudFront's hosted zone Z2FDTNDATAQYW2.
+	CloudFrontDistribution = Target{Kind: "CloudFrontDistribution", Family: "edge", ID: []string{"status", "domainName"}}
+	// APIGatewayDomain resolves to the name an API's custom domain's DNS record targets
+	// (status.customDomain.targetDomainName), an alias record's target.
+	APIGatewayDomain = Target{Kind: "APIGateway", Family: "edge", ID: []string{"status", "customDomain", "targetDomainName"}}
+	// APIGatewayDomainHostedZone resolves to the Route 53 hosted zone of an API's custom
+	// domain target name.
+	APIGatewayDomainHostedZone = Target{Kind: "APIGateway", Family: "edge", ID: []string{"status", "customDomain", "hostedZoneID"}}
+)
+
 // Kinds of the data family that references may name.
 var (
 	// S3Bucket resolves to the bucket's name, from which the bucket's ARN and regional domain
@@ -104,12 +131,20 @@ var (
 	// source mappings that read it: a table whose stream is not enabled has none, and is
 	// waited for.
 	DynamoDBTableStream = Target{Kind: "DynamoDBTable", Family: "data", ID: []string{"status", "streamARN"}}
+	// RDSInstance resolves to the DB instance's identifier (a read replica's source, a
+	// point-in-time restore's source).
+	RDSInstance = Target{Kind: "RDSInstance", Family: "data", ID: []string{"status", "dbInstanceIdentifier"}}
+	// RDSDBParameterGroup resolves to the DB parameter group's name (an RDS instance's
+	// dbParameterGroupRef).
+	RDSDBParameterGroup = Target{Kind: "RDSDBParameterGroup", Family: "data", ID: []string{"status", "name"}}
 )
 
 // Kinds of the messaging family that references may name.
 var (
 	// SQSQueue resolves to the queue ARN.
 	SQSQueue = Target{Kind: "SQSQueue", Family: "messaging", ID: []string{"status", "queueARN"}}
+	// SNSTopic resolves to the topic ARN.
+	SNSTopic = Target{Kind: "SNSTopic", Family: "messaging", ID: []string{"status", "topicARN"}}
 )
 
 // Kinds of the security family that references may name.

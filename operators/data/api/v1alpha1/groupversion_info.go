@@ -18,6 +18,7 @@ var (
 			&S3Bucket{}, &S3BucketList{},
 			&DynamoDBTable{}, &DynamoDBTableList{},
 			&RDSInstance{}, &RDSInstanceList{},
+			&RDSDBParameterGroup{}, &RDSDBParameterGroupList{},
 		)
 		return nil
 	})

@@ -36,6 +36,46 @@ type RDSPerformanceInsights struct {
 	RetentionPeriod *int32 `json:"retentionPeriod,omitempty"`
 }
 
+// RDSRestoreFrom is what a new instance is restored from: a DB snapshot, or another instance's
+// automated backups at a point in time.
+// +kubebuilder:validation:XValidation:rule="has(self.snapshotIdentifier) != has(self.pointInTime)",message="set exactly one of snapshotIdentifier and pointInTime"
+type RDSRestoreFrom struct {
+	// SnapshotIdentifier is the DB snapshot to restore, by identifier or ARN. The operator
+	// restores only a snapshot an object of this namespace made (its ownership tags, which a
+	// snapshot has when its instance copies tags to snapshots), unless the cluster administrator
+	// lets the namespace act on resources it does not own.
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	SnapshotIdentifier string `json:"snapshotIdentifier,omitempty"`
+
+	// PointInTime restores another instance's automated backups at a time.
+	// +optional
+	PointInTime *RDSPointInTime `json:"pointInTime,omitempty"`
+}
+
+// RDSPointInTime names the instance whose backups are restored, and when.
+// +kubebuilder:validation:XValidation:rule="has(self.sourceRef) != has(self.sourceDBInstanceIdentifier)",message="set exactly one of sourceRef and sourceDBInstanceIdentifier"
+// +kubebuilder:validation:XValidation:rule="has(self.restoreTime) != (has(self.useLatestRestorableTime) && self.useLatestRestorableTime)",message="set exactly one of restoreTime and useLatestRestorableTime: true"
+type RDSPointInTime struct {
+	// SourceRef names an RDSInstance in this namespace whose backups are restored.
+	// +optional
+	SourceRef *shared.Reference `json:"sourceRef,omitempty"`
+
+	// SourceDBInstanceIdentifier is the instance whose backups are restored, by identifier; as
+	// with replicaSourceIdentifier, one an object of this namespace made.
+	// +optional
+	// +kubebuilder:validation:MaxLength=63
+	SourceDBInstanceIdentifier string `json:"sourceDBInstanceIdentifier,omitempty"`
+
+	// RestoreTime is the time to restore to, within the source's backup window.
+	// +optional
+	RestoreTime *metav1.Time `json:"restoreTime,omitempty"`
+
+	// UseLatestRestorableTime restores to the latest time the backups allow.
+	// +optional
+	UseLatestRestorableTime bool `json:"useLatestRestorableTime,omitempty"`
+}
+
 // RDSFinalSnapshot says whether deleting the instance (deletionPolicy Delete) first takes a
 // final DB snapshot. By default it does.
 type RDSFinalSnapshot struct {
@@ -84,6 +124,10 @@ type RDSFinalSnapshot struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.dbSubnetGroupName) || !(has(self.subnetIDs) || has(self.subnetRefs))",message="give the subnets either as dbSubnetGroupName or as subnetIDs/subnetRefs (the operator then makes a DB subnet group named after dbInstanceIdentifier), not both"
 // +kubebuilder:validation:XValidation:rule="(!has(self.dbSubnetGroupName) && (has(self.subnetIDs) || has(self.subnetRefs))) == (!has(oldSelf.dbSubnetGroupName) && (has(oldSelf.subnetIDs) || has(oldSelf.subnetRefs)))",message="whether the operator makes the DB subnet group (subnetIDs/subnetRefs without dbSubnetGroupName) cannot change: it would move the instance to another subnet group and leave one behind; change the subnets within the kind of placement you have, or create a new RDSInstance"
 // +kubebuilder:validation:XValidation:rule="(has(self.vpcSecurityGroupIDs) ? size(self.vpcSecurityGroupIDs) : 0) + (has(self.securityGroupRefs) ? size(self.securityGroupRefs) : 0) <= 5",message="an instance has at most 5 VPC security groups: vpcSecurityGroupIDs and securityGroupRefs together"
+// +kubebuilder:validation:XValidation:rule="[has(self.replicaSourceRef), has(self.replicaSourceIdentifier), has(self.restoreFrom)].filter(x, x).size() <= 1",message="set at most one of replicaSourceRef, replicaSourceIdentifier and restoreFrom"
+// +kubebuilder:validation:XValidation:rule="!has(self.restoreFrom) || (has(oldSelf.restoreFrom) && self.restoreFrom == oldSelf.restoreFrom)",message="restoreFrom applies only when the instance is created: to restore into a new instance, create a new RDSInstance"
+// +kubebuilder:validation:XValidation:rule="(!has(self.replicaSourceRef) && !has(self.replicaSourceIdentifier)) || (has(oldSelf.replicaSourceRef) == has(self.replicaSourceRef) && has(oldSelf.replicaSourceIdentifier) == has(self.replicaSourceIdentifier) && (!has(self.replicaSourceRef) || self.replicaSourceRef == oldSelf.replicaSourceRef) && (!has(self.replicaSourceIdentifier) || self.replicaSourceIdentifier == oldSelf.replicaSourceIdentifier))",message="an existing instance cannot become a replica or change its source; remove the replica source to promote the replica"
+// +kubebuilder:validation:XValidation:rule="!(has(self.dbParameterGroupName) && has(self.dbParameterGroupRef))",message="give the parameter group as at most one of dbParameterGroupName and dbParameterGroupRef"
 type RDSInstanceSpec struct {
 	shared.ManagedSpec `json:",inline"`
 
@@ -248,6 +292,40 @@ type RDSInstanceSpec struct {
 	// +kubebuilder:validation:MaxLength=255
 	DBParameterGroupName string `json:"dbParameterGroupName,omitempty"`
 
+	// ReplicaSourceRef names an RDSInstance in this namespace of which this instance is a read
+	// replica (CreateDBInstanceReadReplica): it takes the source's engine, version, storage,
+	// encryption and master user (the spec must repeat the source's engine and masterUsername),
+	// keeps no backups of its own, and follows the source's engine version and password.
+	// Removing the field promotes the replica to a standalone instance (PromoteReadReplica, with
+	// this spec's backupRetentionPeriod), after which the password of
+	// masterUserPasswordSecretRef is set. An existing instance cannot become a replica.
+	// +optional
+	ReplicaSourceRef *shared.Reference `json:"replicaSourceRef,omitempty"`
+
+	// ReplicaSourceIdentifier is the source of a read replica by its DB instance identifier,
+	// instead of replicaSourceRef, for an instance made outside this cluster. The operator
+	// replicates only an instance an object of this namespace made (its ownership tags), unless
+	// the cluster administrator lets the namespace act on resources it does not own: a replica
+	// would copy another team's data.
+	// +optional
+	// +kubebuilder:validation:MaxLength=63
+	ReplicaSourceIdentifier string `json:"replicaSourceIdentifier,omitempty"`
+
+	// RestoreFrom creates the instance from a DB snapshot or from another instance's automated
+	// backups at a point in time, instead of an empty database. It applies only when the
+	// instance is created: setting it on an existing instance is refused. The restored instance
+	// keeps the source's engine, storage, encryption and master user (the spec must repeat the
+	// engine and masterUsername), and then gets the password of masterUserPasswordSecretRef.
+	// +optional
+	RestoreFrom *RDSRestoreFrom `json:"restoreFrom,omitempty"`
+
+	// DBParameterGroupRef names an RDSDBParameterGroup in this namespace, instead of
+	// dbParameterGroupName; the instance waits until the group is Ready. Changes of the group's
+	// parameters that wait for a reboot show in status.parameterApplyStatus (pending-reboot) and
+	// status.pendingModifications: the operator never reboots a database by itself.
+	// +optional
+	DBParameterGroupRef *shared.Reference `json:"dbParameterGroupRef,omitempty"`
+
 	// OptionGroupName is the option group; empty takes the engine's default.
 	// +optional
 	// +kubebuilder:validation:MaxLength=255
@@ -321,6 +399,11 @@ type RDSInstanceStatus struct {
 	// PendingModifications names the changes RDS will apply in the next maintenance window.
 	// +optional
 	PendingModifications []string `json:"pendingModifications,omitempty"`
+
+	// ParameterApplyStatus is how far the parameter group's changes are applied to the
+	// instance: in-sync, applying, or pending-reboot (changes wait for the instance to reboot).
+	// +optional
+	ParameterApplyStatus string `json:"parameterApplyStatus,omitempty"`
 
 	// MasterUserPasswordVersion identifies the version of the password Secret last applied
 	// (the Secret's name and resourceVersion, never its value).

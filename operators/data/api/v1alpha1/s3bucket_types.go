@@ -157,8 +157,84 @@ type S3CORSRule struct {
 	MaxAgeSeconds *int32 `json:"maxAgeSeconds,omitempty"`
 }
 
-// S3BucketSpec is the desired state of an S3 bucket. Lifecycle rules, CORS rules, the policy
-// and the tags are always managed: removing them from the spec removes them from the bucket.
+// S3NotificationFilter limits a notification to the objects whose keys start and end as given.
+type S3NotificationFilter struct {
+	// Prefix the keys start with, for example uploads/.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	Prefix string `json:"prefix,omitempty"`
+
+	// Suffix the keys end with, for example .jpg.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	Suffix string `json:"suffix,omitempty"`
+}
+
+// S3Notification sends the bucket's events to one destination: an SQS queue, an SNS topic or a
+// Lambda function, each given by reference or by ARN. The operator adds to the destination what
+// S3 needs to deliver there (a statement in the queue's or topic's policy, a permission of the
+// function), and removes it when the notification goes.
+// +kubebuilder:validation:XValidation:rule="[has(self.queueRef), has(self.queueARN), has(self.topicRef), has(self.topicARN), has(self.functionRef), has(self.functionARN)].filter(x, x).size() == 1",message="give the notification's destination as exactly one of queueRef, queueARN, topicRef, topicARN, functionRef or functionARN"
+type S3Notification struct {
+	// ID names the notification (S3's configuration id); unique within the bucket, and the
+	// id event records carry as configurationId.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
+	ID string `json:"id"`
+
+	// Events are the event types sent, for example s3:ObjectCreated:* (every creation) or
+	// s3:ObjectRemoved:Delete.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=32
+	// +listType=set
+	// +kubebuilder:validation:items:Enum=s3:ReducedRedundancyLostObject;s3:ObjectCreated:*;s3:ObjectCreated:Put;s3:ObjectCreated:Post;s3:ObjectCreated:Copy;s3:ObjectCreated:CompleteMultipartUpload;s3:ObjectRemoved:*;s3:ObjectRemoved:Delete;s3:ObjectRemoved:DeleteMarkerCreated;s3:ObjectRestore:*;s3:ObjectRestore:Post;s3:ObjectRestore:Completed;s3:ObjectRestore:Delete;s3:Replication:*;s3:Replication:OperationFailedReplication;s3:Replication:OperationNotTracked;s3:Replication:OperationMissedThreshold;s3:Replication:OperationReplicatedAfterThreshold;s3:LifecycleTransition;s3:IntelligentTiering;s3:ObjectAcl:Put;s3:LifecycleExpiration:*;s3:LifecycleExpiration:Delete;s3:LifecycleExpiration:DeleteMarkerCreated;s3:ObjectTagging:*;s3:ObjectTagging:Put;s3:ObjectTagging:Delete
+	Events []string `json:"events"`
+
+	// Filter limits the notification to keys with a prefix or a suffix.
+	// +optional
+	Filter *S3NotificationFilter `json:"filter,omitempty"`
+
+	// QueueRef names an SQSQueue (messaging family) in this namespace to send the events to:
+	// the bucket waits until it is Ready. A FIFO queue cannot receive S3 events.
+	// +optional
+	QueueRef *shared.Reference `json:"queueRef,omitempty"`
+
+	// QueueARN is the ARN of a standard SQS queue, in the bucket's region, to send the events
+	// to. The operator adds S3's statement to its policy only when an object of this namespace
+	// made the queue (or the administrator allows writing into others).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^arn:aws[a-z-]*:sqs:[a-z0-9-]+:[0-9]{12}:[A-Za-z0-9_-]{1,80}$`
+	QueueARN string `json:"queueARN,omitempty"`
+
+	// TopicRef names an SNSTopic (messaging family) in this namespace to publish the events
+	// to: the bucket waits until it is Ready. A FIFO topic cannot receive S3 events.
+	// +optional
+	TopicRef *shared.Reference `json:"topicRef,omitempty"`
+
+	// TopicARN is the ARN of a standard SNS topic, in the bucket's region, to publish the
+	// events to. The operator adds S3's statement to its policy only when an object of this
+	// namespace made the topic (or the administrator allows writing into others).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^arn:aws[a-z-]*:sns:[a-z0-9-]+:[0-9]{12}:[A-Za-z0-9_-]{1,256}$`
+	TopicARN string `json:"topicARN,omitempty"`
+
+	// FunctionRef names a LambdaFunction (compute family) in this namespace to invoke with the
+	// events: the bucket waits until it is Ready.
+	// +optional
+	FunctionRef *shared.Reference `json:"functionRef,omitempty"`
+
+	// FunctionARN is the ARN of a Lambda function (or of one of its versions or aliases), in
+	// the bucket's region, to invoke with the events. The operator lets S3 invoke it only when
+	// an object of this namespace made the function (or the administrator allows writing into
+	// others).
+	// +optional
+	// +kubebuilder:validation:Pattern=`^arn:aws[a-z-]*:lambda:[a-z0-9-]+:[0-9]{12}:function:[A-Za-z0-9_-]{1,64}(:[A-Za-z0-9$_-]{1,128})?$`
+	FunctionARN string `json:"functionARN,omitempty"`
+}
+
+// S3BucketSpec is the desired state of an S3 bucket. Lifecycle rules, CORS rules, event
+// notifications, the policy and the tags are always managed: removing them from the spec
+// removes them from the bucket.
 // Versioning, encryption, the public access block and object ownership are managed when set.
 // +kubebuilder:validation:XValidation:rule="self.bucketName == oldSelf.bucketName",message="bucketName cannot change; create a new S3Bucket to use another name"
 type S3BucketSpec struct {
@@ -196,6 +272,15 @@ type S3BucketSpec struct {
 	// +optional
 	// +kubebuilder:validation:MaxItems=100
 	CORSRules []S3CORSRule `json:"corsRules,omitempty"`
+
+	// Notifications send the bucket's object events to SQS queues, SNS topics and Lambda
+	// functions, one destination each. The bucket's whole notification configuration is the
+	// spec's: a configuration made outside is removed, and none means none.
+	// +optional
+	// +kubebuilder:validation:MaxItems=100
+	// +listType=map
+	// +listMapKey=id
+	Notifications []S3Notification `json:"notifications,omitempty"`
 
 	// ObjectOwnership decides who owns uploaded objects and whether ACLs apply:
 	// BucketOwnerEnforced (ACLs off, AWS's default), BucketOwnerPreferred or ObjectWriter.

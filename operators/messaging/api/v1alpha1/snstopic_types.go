@@ -141,7 +141,9 @@ type SNSTopicSpec struct {
 	Encryption *SNSEncryption `json:"encryption,omitempty"`
 
 	// Policy is the topic's access policy, a JSON document; unset, the topic keeps AWS's
-	// default policy (its owner may use it).
+	// default policy (its owner may use it). Statements whose Sid starts with InfraOperatorS3
+	// belong to the S3Buckets whose event notifications go to the topic (they let S3 publish
+	// the bucket's events); the operator keeps them beside this policy.
 	// +optional
 	// +kubebuilder:validation:MaxLength=30720
 	Policy string `json:"policy,omitempty"`

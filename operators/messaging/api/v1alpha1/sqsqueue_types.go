@@ -160,7 +160,9 @@ type SQSQueueSpec struct {
 
 	// Policy is the queue's access policy, a JSON document. Statements whose Sid starts with
 	// InfraOperatorSNS belong to the SNSTopics that subscribe this queue (they let the topic
-	// send); the operator keeps them beside this policy.
+	// send), and those whose Sid starts with InfraOperatorS3 to the S3Buckets whose event
+	// notifications go to it (they let S3 send the bucket's events); the operator keeps them
+	// beside this policy.
 	// +optional
 	// +kubebuilder:validation:MaxLength=20480
 	Policy string `json:"policy,omitempty"`

@@ -27,6 +27,9 @@ var (
 			&ALB{}, &ALBList{},
 			&NLB{}, &NLBList{},
 			&VPCEndpoint{}, &VPCEndpointList{},
+			&Route53HostedZone{}, &Route53HostedZoneList{},
+			&Route53RecordSet{}, &Route53RecordSetList{},
+			&VPCPeeringConnection{}, &VPCPeeringConnectionList{},
 		)
 		return nil
 	})

@@ -11,6 +11,8 @@ import (
 // are deleted.
 // +kubebuilder:validation:XValidation:rule="[has(self.subnetIDs), has(self.subnetRefs), has(self.subnetSelector)].filter(x, x).size() == 1",message="set exactly one of subnetIDs, subnetRefs and subnetSelector"
 // +kubebuilder:validation:XValidation:rule="!has(self.listeners) || self.listeners.all(l, !has(l.defaultAction.forward) || !has(l.defaultAction.forward.targetGroup) || (has(self.targetGroups) && self.targetGroups.exists(g, g.name == l.defaultAction.forward.targetGroup)))",message="a listener forwards to a target group named in spec.targetGroups"
+// +kubebuilder:validation:XValidation:rule="!has(self.listeners) || self.listeners.all(l, !has(l.rules) || l.rules.all(r, !has(r.action.forward) || !has(r.action.forward.targetGroup) || (has(self.targetGroups) && self.targetGroups.exists(g, g.name == r.action.forward.targetGroup))))",message="a listener rule forwards to a target group named in spec.targetGroups"
+// +kubebuilder:validation:XValidation:rule="!has(self.listeners) || self.listeners.all(l, (!has(l.defaultAction.forward) || !has(l.defaultAction.forward.targetGroups) || l.defaultAction.forward.targetGroups.all(w, !has(w.name) || (has(self.targetGroups) && self.targetGroups.exists(g, g.name == w.name)))) && (!has(l.rules) || l.rules.all(r, !has(r.action.forward) || !has(r.action.forward.targetGroups) || r.action.forward.targetGroups.all(w, !has(w.name) || (has(self.targetGroups) && self.targetGroups.exists(g, g.name == w.name))))))",message="a weighted forward names target groups of spec.targetGroups"
 type LoadBalancerSpec struct {
 	shared.ManagedSpec `json:",inline"`
 
@@ -89,6 +91,8 @@ type LoadBalancerSpec struct {
 // move to the new group before the old one is deleted.
 // +kubebuilder:validation:XValidation:rule="self.targetType == 'lambda' ? (!has(self.protocol) && !has(self.port)) : (has(self.protocol) && has(self.port))",message="a target group needs protocol and port, except for targetType lambda, which takes neither"
 // +kubebuilder:validation:XValidation:rule="self.targetType != 'alb' || self.protocol == 'TCP'",message="a target group of targetType alb uses the TCP protocol"
+// +kubebuilder:validation:XValidation:rule="!has(self.targets) || self.targets.all(t, self.targetType == 'instance' ? (has(t.instanceRef) || has(t.instanceID)) : self.targetType == 'ip' ? has(t.ip) : self.targetType == 'lambda' ? (has(t.lambdaRef) || has(t.lambdaFunctionARN)) : false)",message="a target group's targets match its targetType: instanceRef or instanceID for instance, ip for ip, lambdaRef or lambdaFunctionARN for lambda (targets of an alb group are not managed)"
+// +kubebuilder:validation:XValidation:rule="self.targetType != 'lambda' || !has(self.targets) || size(self.targets) <= 1",message="a target group of targetType lambda has one target"
 type TargetGroup struct {
 	// Name is the target group's name in AWS, unique in the account and region: 1 to 32
 	// letters, digits and hyphens, not starting or ending with a hyphen. Listeners name it in
@@ -121,6 +125,66 @@ type TargetGroup struct {
 	// HealthCheck overrides AWS's health check defaults; fields left out keep them.
 	// +optional
 	HealthCheck *HealthCheck `json:"healthCheck,omitempty"`
+
+	// Targets are the group's targets, of its target type: instances (instanceRef or
+	// instanceID), IP addresses (ip) or one Lambda function (lambdaRef or lambdaFunctionARN).
+	// They are registered and deregistered as a set, and their health is reported in
+	// status.targetGroups[].targets. Absent leaves the group's targets to others (an ECSService
+	// registers its tasks itself); an empty list (targets: []) deregisters every target.
+	// +optional
+	// +kubebuilder:validation:MaxItems=100
+	Targets []Target `json:"targets"`
+}
+
+// Target is one target of a target group: set exactly one of instanceRef, instanceID, ip,
+// lambdaRef and lambdaFunctionARN.
+// +kubebuilder:validation:XValidation:rule="[has(self.instanceRef), has(self.instanceID), has(self.ip), has(self.lambdaRef), has(self.lambdaFunctionARN)].filter(x, x).size() == 1",message="set exactly one of instanceRef, instanceID, ip, lambdaRef and lambdaFunctionARN"
+// +kubebuilder:validation:XValidation:rule="!(has(self.lambdaRef) || has(self.lambdaFunctionARN)) || (!has(self.port) && !has(self.availabilityZone))",message="a Lambda target takes neither port nor availabilityZone"
+type Target struct {
+	// InstanceRef names an EC2Instance in this namespace (compute family); the target waits
+	// until it is Ready.
+	// +optional
+	InstanceRef *shared.Reference `json:"instanceRef,omitempty"`
+
+	// InstanceID is an instance made outside this cluster, for example i-0123456789abcdef0.
+	// +optional
+	// +kubebuilder:validation:MaxLength=19
+	// +kubebuilder:validation:Pattern=`^i-[0-9a-f]{8,17}$`
+	InstanceID string `json:"instanceID,omitempty"`
+
+	// IP is an IPv4 or IPv6 address of the VPC's subnets or, with availabilityZone all, one
+	// outside the VPC (a peered VPC, on premises).
+	// +optional
+	// +kubebuilder:validation:MaxLength=45
+	// +kubebuilder:validation:XValidation:rule="isIP(self)",message="ip is an IPv4 or IPv6 address"
+	IP string `json:"ip,omitempty"`
+
+	// LambdaRef names a LambdaFunction in this namespace (compute family). The load balancer
+	// adds a statement to the function's resource policy that lets
+	// elasticloadbalancing.amazonaws.com invoke it from this target group, and removes it when
+	// the target goes.
+	// +optional
+	LambdaRef *shared.Reference `json:"lambdaRef,omitempty"`
+
+	// LambdaFunctionARN is a function named by ARN instead of lambdaRef; the statement is
+	// written only into a function an object of this namespace made, unless the administrator
+	// allows more (foreign writes).
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:Pattern=`^arn:aws[a-z-]*:lambda:[a-z0-9-]+:[0-9]{12}:function:[A-Za-z0-9_-]{1,64}(:[A-Za-z0-9$_-]+)?$`
+	LambdaFunctionARN string `json:"lambdaFunctionARN,omitempty"`
+
+	// Port is the port the target receives traffic on; absent takes the group's.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=65535
+	Port *int32 `json:"port,omitempty"`
+
+	// AvailabilityZone is the zone of an IP address, or all for an address outside the VPC;
+	// absent lets AWS find the zone of the address's subnet.
+	// +optional
+	// +kubebuilder:validation:MaxLength=32
+	AvailabilityZone string `json:"availabilityZone,omitempty"`
 }
 
 // HealthCheck is how a target group checks its targets. Only the fields set here are
@@ -214,8 +278,120 @@ type Listener struct {
 	// +kubebuilder:validation:MaxLength=128
 	SSLPolicy string `json:"sslPolicy,omitempty"`
 
-	// DefaultAction is what the listener does with every connection or request.
+	// DefaultAction is what the listener does with every connection or request that no rule
+	// matches (the listener's default rule).
 	DefaultAction Action `json:"defaultAction"`
+
+	// Rules route the requests of an Application Load Balancer's HTTP or HTTPS listener by
+	// their host, path, headers, query string, source address or method, the lowest priority
+	// first; a request no rule matches gets the default action. Rules are a field of the
+	// listener rather than a kind of their own because they exist only within their listener,
+	// forward to this object's target groups by name, and form one set of priorities that
+	// changes at once (a swap of two priorities is one SetRulePriorities call); one object keeps
+	// the whole routing table reviewable in one diff. They are reconciled as a set: the rules of
+	// the listener that the spec lacks are deleted, those that differ are modified, priorities
+	// that moved are set in one call, and rules changed in AWS are brought back.
+	// +optional
+	// +listType=map
+	// +listMapKey=priority
+	// +kubebuilder:validation:MaxItems=100
+	Rules []ListenerRule `json:"rules,omitempty"`
+}
+
+// ListenerRule is one rule of a listener: when a request matches every condition, the action
+// applies.
+type ListenerRule struct {
+	// Priority orders the listener's rules, 1 (evaluated first) to 50000, each used once.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=50000
+	Priority int32 `json:"priority"`
+
+	// Conditions are what a request must match, all of them: at most one each of hostHeader,
+	// pathPattern, httpRequestMethod and sourceIP, any number of httpHeader and queryString,
+	// and, as AWS allows, at most five values across the rule.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=5
+	// +kubebuilder:validation:XValidation:rule="self.filter(c, has(c.hostHeader)).size() <= 1 && self.filter(c, has(c.pathPattern)).size() <= 1 && self.filter(c, has(c.httpRequestMethod)).size() <= 1 && self.filter(c, has(c.sourceIP)).size() <= 1",message="a rule has at most one condition each of hostHeader, pathPattern, httpRequestMethod and sourceIP"
+	Conditions []RuleCondition `json:"conditions"`
+
+	// Action is what the load balancer does with a matching request.
+	Action Action `json:"action"`
+}
+
+// RuleCondition is one condition of a listener rule; set exactly one field. Values may hold
+// the wildcards * and ? (except sourceIP and httpRequestMethod); a condition with several
+// values matches when one of them does.
+// +kubebuilder:validation:XValidation:rule="[has(self.hostHeader), has(self.pathPattern), has(self.httpHeader), has(self.queryString), has(self.sourceIP), has(self.httpRequestMethod)].filter(x, x).size() == 1",message="set exactly one of hostHeader, pathPattern, httpHeader, queryString, sourceIP and httpRequestMethod"
+type RuleCondition struct {
+	// HostHeader matches the Host header, for example api.example.com or *.example.com.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=5
+	// +kubebuilder:validation:items:MaxLength=128
+	HostHeader []string `json:"hostHeader,omitempty"`
+
+	// PathPattern matches the request's path, case-sensitive, for example /api/*.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=5
+	// +kubebuilder:validation:items:MaxLength=128
+	PathPattern []string `json:"pathPattern,omitempty"`
+
+	// HTTPHeader matches a header other than Host by name.
+	// +optional
+	HTTPHeader *HTTPHeaderCondition `json:"httpHeader,omitempty"`
+
+	// QueryString matches key/value pairs of the query string; a pair without key matches the
+	// value of any key.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=5
+	QueryString []QueryStringPair `json:"queryString,omitempty"`
+
+	// SourceIP matches the client's address (the X-Forwarded-For header is not looked at), by
+	// CIDR blocks such as 192.0.2.0/24 or 2001:db8::/32.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=5
+	// +kubebuilder:validation:items:MaxLength=43
+	// +kubebuilder:validation:XValidation:rule="self.all(c, isCIDR(c))",message="sourceIP holds CIDR blocks"
+	SourceIP []string `json:"sourceIP,omitempty"`
+
+	// HTTPRequestMethod matches the method, for example GET or POST (case-sensitive).
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=5
+	// +kubebuilder:validation:items:MaxLength=40
+	// +kubebuilder:validation:items:Pattern=`^[A-Z_-]+$`
+	HTTPRequestMethod []string `json:"httpRequestMethod,omitempty"`
+}
+
+// HTTPHeaderCondition matches the values of one HTTP header.
+type HTTPHeaderCondition struct {
+	// Name is the header's name, for example User-Agent (not Host: use hostHeader).
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=40
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9!#$%&'*+.^_|~-]+$`
+	Name string `json:"name"`
+
+	// Values are the header values that match, case-insensitive.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=5
+	// +kubebuilder:validation:items:MaxLength=128
+	Values []string `json:"values"`
+}
+
+// QueryStringPair is one key/value pair of a query string condition.
+type QueryStringPair struct {
+	// Key is the query parameter's name; absent matches any.
+	// +optional
+	// +kubebuilder:validation:MaxLength=128
+	Key string `json:"key,omitempty"`
+
+	// Value is the parameter's value.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=128
+	Value string `json:"value"`
 }
 
 // Action is a listener's default action: forward to a target group, or, on an Application
@@ -235,8 +411,10 @@ type Action struct {
 	FixedResponse *FixedResponseAction `json:"fixedResponse,omitempty"`
 }
 
-// ForwardAction names the target group that receives the traffic.
-// +kubebuilder:validation:XValidation:rule="[has(self.targetGroup), has(self.targetGroupARN)].filter(x, x).size() == 1",message="set exactly one of targetGroup and targetGroupARN"
+// ForwardAction names the target group that receives the traffic, or, on an Application Load
+// Balancer, several target groups that share it by weight.
+// +kubebuilder:validation:XValidation:rule="[has(self.targetGroup), has(self.targetGroupARN), has(self.targetGroups)].filter(x, x).size() == 1",message="set exactly one of targetGroup, targetGroupARN and targetGroups"
+// +kubebuilder:validation:XValidation:rule="!has(self.stickiness) || has(self.targetGroups)",message="stickiness is for a forward to weighted targetGroups"
 type ForwardAction struct {
 	// TargetGroup is the name of one of spec.targetGroups.
 	// +optional
@@ -248,6 +426,53 @@ type ForwardAction struct {
 	// +kubebuilder:validation:MaxLength=2048
 	// +kubebuilder:validation:Pattern=`^arn:aws[a-z-]*:elasticloadbalancing:[a-z0-9-]+:[0-9]{12}:targetgroup/`
 	TargetGroupARN string `json:"targetGroupARN,omitempty"`
+
+	// TargetGroups share the traffic by weight (Application Load Balancers): each group gets
+	// its weight's share of the sum, for example 90 and 10 for a canary.
+	// +optional
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=5
+	TargetGroups []WeightedTargetGroup `json:"targetGroups,omitempty"`
+
+	// Stickiness keeps a client on the target group it was first sent to, across the weighted
+	// targetGroups.
+	// +optional
+	Stickiness *GroupStickiness `json:"stickiness,omitempty"`
+}
+
+// WeightedTargetGroup is one target group of a weighted forward.
+// +kubebuilder:validation:XValidation:rule="[has(self.name), has(self.arn)].filter(x, x).size() == 1",message="set exactly one of name and arn"
+type WeightedTargetGroup struct {
+	// Name is the name of one of spec.targetGroups.
+	// +optional
+	// +kubebuilder:validation:MaxLength=32
+	Name string `json:"name,omitempty"`
+
+	// ARN is a target group made outside this object.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:Pattern=`^arn:aws[a-z-]*:elasticloadbalancing:[a-z0-9-]+:[0-9]{12}:targetgroup/`
+	ARN string `json:"arn,omitempty"`
+
+	// Weight is the group's share of the traffic, 0 to 999; absent is 1.
+	// +optional
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=999
+	Weight *int32 `json:"weight,omitempty"`
+}
+
+// GroupStickiness is the target group stickiness of a weighted forward.
+// +kubebuilder:validation:XValidation:rule="!self.enabled || has(self.durationSeconds)",message="stickiness that is enabled needs durationSeconds"
+type GroupStickiness struct {
+	// Enabled turns stickiness on.
+	Enabled bool `json:"enabled"`
+
+	// DurationSeconds is how long a client stays on its target group, 1 to 604800 seconds
+	// (7 days); needed when enabled.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=604800
+	DurationSeconds *int32 `json:"durationSeconds,omitempty"`
 }
 
 // RedirectAction redirects HTTP requests. Absent parts keep the request's; #{host}, #{path},
@@ -333,6 +558,11 @@ type LoadBalancerStatus struct {
 	// Listeners are the ARNs of the load balancer's listeners, by port.
 	// +optional
 	Listeners []ListenerStatus `json:"listeners,omitempty"`
+
+	// InvokeGrants are the statements that let the target groups invoke their Lambda
+	// functions, removed when the target goes.
+	// +optional
+	InvokeGrants []InvokeGrant `json:"invokeGrants,omitempty"`
 }
 
 // TargetGroupStatus is one target group this object created.
@@ -341,6 +571,25 @@ type TargetGroupStatus struct {
 	Name string `json:"name"`
 	// ARN is the target group's ARN.
 	ARN string `json:"arn"`
+	// Targets are the health of the targets the spec registers (groups whose spec lists
+	// targets), as DescribeTargetHealth reported it at the last sync.
+	// +optional
+	Targets []TargetHealthStatus `json:"targets,omitempty"`
+}
+
+// TargetHealthStatus is the health of one registered target.
+type TargetHealthStatus struct {
+	// ID is the instance id, IP address or Lambda function ARN.
+	ID string `json:"id"`
+	// Port is the port the target receives traffic on (none for a Lambda function).
+	// +optional
+	Port int32 `json:"port,omitempty"`
+	// State is initial, healthy, unhealthy, unused, draining or unavailable.
+	State string `json:"state"`
+	// Reason is AWS's reason code for a state other than healthy, for example
+	// Elb.RegistrationInProgress or Target.FailedHealthChecks.
+	// +optional
+	Reason string `json:"reason,omitempty"`
 }
 
 // ListenerStatus is one listener of the load balancer.
@@ -349,4 +598,24 @@ type ListenerStatus struct {
 	Port int32 `json:"port"`
 	// ARN is the listener's ARN.
 	ARN string `json:"arn"`
+	// Rules are the ARNs of the listener's rules, by priority (the default rule is not listed).
+	// +optional
+	Rules []RuleStatus `json:"rules,omitempty"`
+}
+
+// RuleStatus is one rule of a listener.
+type RuleStatus struct {
+	// Priority is the rule's priority.
+	Priority int32 `json:"priority"`
+	// ARN is the rule's ARN.
+	ARN string `json:"arn"`
+}
+
+// InvokeGrant is a statement the load balancer added to a Lambda function's resource policy,
+// letting one of its target groups invoke the function.
+type InvokeGrant struct {
+	// FunctionARN is the function's ARN.
+	FunctionARN string `json:"functionARN"`
+	// TargetGroupARN is the target group the statement lets invoke the function.
+	TargetGroupARN string `json:"targetGroupARN"`
 }

@@ -12,6 +12,8 @@ import (
 // +kubebuilder:validation:XValidation:rule="!has(self.targetGroups) || self.targetGroups.all(g, !has(g.protocol) || g.protocol in ['TCP', 'TLS', 'UDP', 'TCP_UDP'])",message="the target groups of an NLB use the protocols TCP, TLS, UDP and TCP_UDP"
 // +kubebuilder:validation:XValidation:rule="!has(self.targetGroups) || self.targetGroups.all(g, g.targetType in ['instance', 'ip', 'alb'])",message="the target groups of an NLB have the target types instance, ip and alb"
 // +kubebuilder:validation:XValidation:rule="!has(self.listeners) || self.listeners.all(l, has(l.defaultAction.forward))",message="a Network Load Balancer's listeners forward to a target group"
+// +kubebuilder:validation:XValidation:rule="!has(self.listeners) || self.listeners.all(l, !has(l.rules))",message="listener rules are for the HTTP and HTTPS listeners of an ALB: an NLB's listeners forward every connection with their default action"
+// +kubebuilder:validation:XValidation:rule="!has(self.listeners) || self.listeners.all(l, !has(l.defaultAction.forward) || !has(l.defaultAction.forward.targetGroups))",message="an NLB's listeners forward to one target group (targetGroup or targetGroupARN), not weighted targetGroups"
 type NLBSpec struct {
 	LoadBalancerSpec `json:",inline"`
 }

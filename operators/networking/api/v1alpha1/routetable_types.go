@@ -53,7 +53,7 @@ type RouteTableSpec struct {
 // Route sends the traffic for one destination (an IPv4 or IPv6 range, or a prefix list) to
 // one target.
 // +kubebuilder:validation:XValidation:rule="[has(self.destinationCidrBlock), has(self.destinationIpv6CidrBlock), has(self.destinationPrefixListID)].filter(x, x).size() == 1",message="set exactly one of destinationCidrBlock, destinationIpv6CidrBlock and destinationPrefixListID"
-// +kubebuilder:validation:XValidation:rule="[has(self.gatewayID), has(self.internetGatewayRef), has(self.natGatewayID), has(self.natGatewayRef), has(self.vpcPeeringConnectionID), has(self.transitGatewayID), has(self.networkInterfaceID)].filter(x, x).size() == 1",message="set exactly one target: gatewayID, internetGatewayRef, natGatewayID, natGatewayRef, vpcPeeringConnectionID, transitGatewayID or networkInterfaceID"
+// +kubebuilder:validation:XValidation:rule="[has(self.gatewayID), has(self.internetGatewayRef), has(self.natGatewayID), has(self.natGatewayRef), has(self.vpcPeeringConnectionID), has(self.vpcPeeringConnectionRef), has(self.transitGatewayID), has(self.networkInterfaceID)].filter(x, x).size() == 1",message="set exactly one target: gatewayID, internetGatewayRef, natGatewayID, natGatewayRef, vpcPeeringConnectionID, vpcPeeringConnectionRef, transitGatewayID or networkInterfaceID"
 type Route struct {
 	// DestinationCIDRBlock is an IPv4 range, for example 0.0.0.0/0.
 	// +optional
@@ -99,6 +99,11 @@ type Route struct {
 	// +optional
 	// +kubebuilder:validation:Pattern=`^pcx-[0-9a-z]+$`
 	VPCPeeringConnectionID string `json:"vpcPeeringConnectionID,omitempty"`
+
+	// VPCPeeringConnectionRef names the VPCPeeringConnection object in this namespace; the
+	// table waits until it is Ready (active).
+	// +optional
+	VPCPeeringConnectionRef *shared.Reference `json:"vpcPeeringConnectionRef,omitempty"`
 
 	// TransitGatewayID is a transit gateway.
 	// +optional

@@ -18,6 +18,10 @@ import (
 // +kubebuilder:validation:XValidation:rule="(has(self.domainValidationOptions) ? self.domainValidationOptions : []) == (has(oldSelf.domainValidationOptions) ? oldSelf.domainValidationOptions : [])",message="domainValidationOptions cannot change once the certificate is requested; create a new ACMCertificate"
 // +kubebuilder:validation:XValidation:rule="!has(self.domainValidationOptions) || (has(self.validationMethod) && self.validationMethod == 'EMAIL')",message="domainValidationOptions are for validationMethod EMAIL only"
 // +kubebuilder:validation:XValidation:rule="!has(self.domainValidationOptions) || self.domainValidationOptions.all(o, o.domainName == self.domainName || (has(self.subjectAlternativeNames) && o.domainName in self.subjectAlternativeNames))",message="each domainValidationOptions entry names domainName or one of subjectAlternativeNames"
+// +kubebuilder:validation:XValidation:rule="!(has(self.hostedZoneRef) && has(self.hostedZoneID))",message="set at most one of hostedZoneRef and hostedZoneID"
+// +kubebuilder:validation:XValidation:rule="!(has(self.hostedZoneRef) || has(self.hostedZoneID)) || (has(self.domainName) && (!has(self.validationMethod) || self.validationMethod == 'DNS'))",message="hostedZoneRef and hostedZoneID are for requested certificates with validationMethod DNS: the operator writes their DNS validation records into the zone"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.hostedZoneID) || (has(self.hostedZoneID) && self.hostedZoneID == oldSelf.hostedZoneID)",message="hostedZoneID cannot change or go once set: the validation records the operator wrote are in that zone"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.hostedZoneRef) || (has(self.hostedZoneRef) && self.hostedZoneRef.name == oldSelf.hostedZoneRef.name)",message="hostedZoneRef cannot change or go once set: the validation records the operator wrote are in that zone"
 type ACMCertificateSpec struct {
 	shared.ManagedSpec `json:",inline"`
 
@@ -80,6 +84,25 @@ type ACMCertificateSpec struct {
 	// using it serve the new one.
 	// +optional
 	ImportFrom *ACMCertificateImport `json:"importFrom,omitempty"`
+
+	// HostedZoneRef names a Route53HostedZone in this namespace (networking family), a public
+	// zone that holds the certificate's names: the operator writes the DNS validation records ACM
+	// asks for into it, and ACM issues the certificate without a hand step. A record that
+	// already holds ACM's value is left as it is; one that holds another value is never
+	// overwritten (the certificate reports it). The records the operator wrote stay while the
+	// certificate exists (ACM renews through them) and go with the last ACMCertificate of the
+	// namespace that uses them. The certificate waits until the zone is Ready.
+	// +optional
+	HostedZoneRef *shared.Reference `json:"hostedZoneRef,omitempty"`
+
+	// HostedZoneID is a public Route 53 hosted zone, by id (Z...), for the validation records
+	// as with hostedZoneRef, for a zone made outside this cluster. The operator writes into it
+	// only when an object of this namespace made it, unless the cluster administrator lets the
+	// namespace write into resources it does not own.
+	// +optional
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^Z[A-Z0-9]+$`
+	HostedZoneID string `json:"hostedZoneID,omitempty"`
 }
 
 // CertificateDomainValidationOption names the domain that validates one name of a certificate
@@ -189,6 +212,12 @@ type ACMCertificateStatus struct {
 	// differs is imported again.
 	// +optional
 	ImportedFingerprint string `json:"importedFingerprint,omitempty"`
+
+	// ValidationRecords are the names of the DNS validation records the operator wrote into
+	// the hosted zone, which it removes when the certificate goes and no other ACMCertificate of
+	// the namespace lists them.
+	// +optional
+	ValidationRecords []string `json:"validationRecords,omitempty"`
 }
 
 // CertificateDomainValidation is how one name of a requested certificate is validated.
