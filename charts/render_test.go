@@ -161,13 +161,13 @@ func container(t *testing.T, u *unstructured.Unstructured) corev1.Container {
 // referenced are the kinds of other families that each family's references name.
 var referenced = map[string][]string{
 	"compute":    {"subnets", "securitygroups", "iamroles", "iaminstanceprofiles", "sqsqueues", "dynamodbtables"},
-	"data":       {"kmskeys", "subnets", "securitygroups"},
+	"data":       {"kmskeys", "subnets", "securitygroups", "sqsqueues", "snstopics", "lambdafunctions"},
 	"messaging":  {"kmskeys"},
-	"networking": {"acmcertificates", "cloudfrontdistributions", "apigateways"},
+	"networking": {"acmcertificates", "cloudfrontdistributions", "apigateways", "ec2instances", "lambdafunctions"},
 	"edge":       {"albs", "nlbs", "acmcertificates", "s3buckets", "lambdafunctions", "subnets", "securitygroups"},
 	"containers": {"kmskeys", "iamroles", "secretsmanagersecrets", "subnets", "securitygroups", "albs", "nlbs"},
 	"caching":    {"subnets", "securitygroups"},
-	"security":   {"eksclusters"},
+	"security":   {"eksclusters", "route53hostedzones"},
 }
 
 // checkRBAC checks that the ClusterRole grants the family's kinds, AWSProviders and
