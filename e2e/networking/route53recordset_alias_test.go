@@ -1,12 +1,15 @@
 package networking_test
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/acm"
+	acmtypes "github.com/aws/aws-sdk-go-v2/service/acm/types"
 	"github.com/aws/aws-sdk-go-v2/service/route53"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -61,5 +64,49 @@ func TestRoute53RecordSetCloudFrontAlias(t *testing.T) {
 	refused := kubetest.WaitCondition(t, c, missing, condition.TypeSynced, "False", condition.ReasonAWSRejected)
 	if msg := conditionMessage(refused.Status.Conditions, condition.TypeSynced); !strings.Contains(msg, "but that target was not found") {
 		t.Errorf("refusal %q", msg)
+	}
+}
+
+// TestRoute53RecordSetAPIGatewayAlias runs the networking family with the edge family: an alias
+// record set names an APIGateway with a custom domain by reference and gets the domain's target
+// name in its regional hosted zone, as the API's status reports them.
+func TestRoute53RecordSetAPIGatewayAlias(t *testing.T) {
+	emu := emulator.New(emulator.Options{Transitions: map[string]time.Duration{"Route53": 300 * time.Millisecond}})
+	env := families.Start(t, emu, func(o *operator.Options) { o.WaitInterval = 200 * time.Millisecond }, networking.Family(), edge.Family())
+	ns := env.Namespace(t)
+	env.Provider(t, ns, "production-aws", testAccessKey, testSecretKey)
+	c := env.Client
+	cfg := env.AWSConfig(testAccessKey, testSecretKey)
+	cert, err := acm.NewFromConfig(cfg).RequestCertificate(context.Background(), &acm.RequestCertificateInput{DomainName: aws.String("api.apis-test.example.org"),
+		ValidationMethod: acmtypes.ValidationMethodDns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw := &edgev1.APIGateway{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "items"}}
+	gw.Spec.ProviderRef.Name, gw.Spec.ProtocolType = "production-aws", "HTTP"
+	gw.Spec.Routes = []edgev1.Route{{RouteKey: "GET /items", Integration: edgev1.Integration{URL: "https://backend.example.org/items"}}}
+	gw.Spec.Stages = []edgev1.Stage{{Name: "$default"}}
+	gw.Spec.CustomDomain = &edgev1.CustomDomain{DomainName: "api.apis-test.example.org", CertificateARN: aws.ToString(cert.CertificateArn)}
+	kubetest.Create(t, c, gw)
+	gw = kubetest.WaitReady(t, c, gw)
+	domain := gw.Status.CustomDomain
+	if domain == nil || domain.TargetDomainName == "" || domain.HostedZoneID == "" {
+		t.Fatalf("the API's custom domain status: %+v", domain)
+	}
+
+	zone := &v1alpha1.Route53HostedZone{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "apis"}}
+	zone.Spec.ProviderRef.Name, zone.Spec.Name = "production-aws", "apis-test.example.org"
+	kubetest.Create(t, c, zone)
+	record := &v1alpha1.Route53RecordSet{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "api"}}
+	record.Spec.ProviderRef.Name, record.Spec.ZoneRef = "production-aws", &shared.Reference{Name: "apis"}
+	record.Spec.Name, record.Spec.Type = "api", "A"
+	record.Spec.AliasTarget = &v1alpha1.AliasTarget{APIGatewayRef: &shared.Reference{Name: "items"}}
+	kubetest.Create(t, c, record)
+	kubetest.WaitReady(t, c, record)
+	zone = kubetest.WaitReady(t, c, zone)
+	got := recordSet(t, route53.NewFromConfig(cfg), zone.Status.HostedZoneID, "api.apis-test.example.org.", "A", "")
+	if a := got.AliasTarget; a == nil || !strings.EqualFold(strings.TrimSuffix(aws.ToString(a.DNSName), "."), domain.TargetDomainName) ||
+		aws.ToString(a.HostedZoneId) != domain.HostedZoneID {
+		t.Errorf("alias %+v, want %s in %s", got.AliasTarget, domain.TargetDomainName, domain.HostedZoneID)
 	}
 }
