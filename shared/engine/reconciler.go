@@ -101,7 +101,7 @@ type Reconciler[O v1alpha1.Managed, S any] struct {
 // none); workers is how many objects of the kind are reconciled at once.
 func NewReconciler[O v1alpha1.Managed, S any](kind managed.Kind[O, S], c client.Client, reader client.Reader, r *provider.Resolver, rec events.EventRecorder, family string, workers int, opts Options) *Reconciler[O, S] {
 	return &Reconciler[O, S]{kind: kind, client: c, reader: reader, resolver: r, recorder: rec, family: family,
-		opts: opts.withDefaults(), ready: newReadiness(kind.Name), slots: newProviderSlots(workers), progress: newConvergence(), polls: newPolling(), refs: newReferenceMemory()}
+		opts: opts.withDefaults(), ready: newReadiness(kind.Name), slots: newProviderSlots(kind.Name, workers), progress: newConvergence(), polls: newPolling(), refs: newReferenceMemory()}
 }
 
 // pass is one reconcile of one object: the object, its state at the start, and what the

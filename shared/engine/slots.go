@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/runner-codes/infra-operator/shared/metrics"
 	"github.com/runner-codes/infra-operator/shared/provider"
 )
 
@@ -20,6 +21,7 @@ const slotWait = 100 * time.Millisecond
 // one): a provider whose endpoint answers slowly never holds every worker, and neither does a
 // namespace, whatever number of slow providers it has, so the other namespaces keep going.
 type providerSlots struct {
+	kind  string
 	limit int
 	mu    sync.Mutex
 	slots map[slotKey]chan struct{}
@@ -31,8 +33,12 @@ type slotKey struct {
 	namespace string
 }
 
-func newProviderSlots(workers int) *providerSlots {
-	return &providerSlots{limit: max(1, (workers+1)/2), slots: map[slotKey]chan struct{}{}}
+// newProviderSlots returns the slots of kind's workers, and publishes their limit in
+// metrics.ProviderSlots.
+func newProviderSlots(kind string, workers int) *providerSlots {
+	s := &providerSlots{kind: kind, limit: max(1, (workers+1)/2), slots: map[slotKey]chan struct{}{}}
+	metrics.ProviderSlots.WithLabelValues(kind).Set(float64(s.limit))
+	return s
 }
 
 // acquire takes a slot of namespace ns, the object's, and one of provider key, waiting up to
@@ -49,6 +55,7 @@ func (s *providerSlots) acquire(ctx context.Context, key provider.Key, ns string
 		<-namespace
 		return false
 	}
+	metrics.ProviderSlotsInUse.WithLabelValues(s.kind, key.Namespace, key.Name).Inc()
 	return true
 }
 
@@ -69,6 +76,7 @@ func take(ctx context.Context, slots chan struct{}) bool {
 
 // release gives back the slots of provider key and namespace ns that acquire took.
 func (s *providerSlots) release(key provider.Key, ns string) {
+	metrics.ProviderSlotsInUse.WithLabelValues(s.kind, key.Namespace, key.Name).Dec()
 	<-s.of(slotKey{provider: key})
 	<-s.of(slotKey{namespace: ns})
 }

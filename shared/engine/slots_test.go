@@ -15,7 +15,7 @@ import (
 // its own.
 func TestProviderSlots(t *testing.T) {
 	ctx := context.Background()
-	s := newProviderSlots(4)
+	s := newProviderSlots("Test", 4)
 	a, b := provider.Key{Namespace: "a", Name: "aws"}, provider.Key{Namespace: "b", Name: "aws"}
 	if !s.acquire(ctx, a, "a") || !s.acquire(ctx, a, "a") {
 		t.Fatal("a provider does not get half of four workers")
@@ -79,7 +79,7 @@ func TestNamespaceSlots(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			s := newProviderSlots(tc.workers)
+			s := newProviderSlots("Test", tc.workers)
 			var got []bool
 			for _, tk := range tc.takes {
 				got = append(got, s.acquire(context.Background(), provider.Key{Kind: "ClusterAWSProvider", Name: tk.provider}, tk.namespace))

@@ -54,7 +54,7 @@ func TestAttemptsUncertain(t *testing.T) {
 			defer srv.Close()
 			cfg := aws.Config{Region: "us-east-1", BaseEndpoint: aws.String(srv.URL),
 				Credentials: credentials.NewStaticCredentialsProvider("AKID", "secret", ""),
-				APIOptions:  []func(*middleware.Stack) error{AddAWSCallMetrics}}
+				APIOptions:  []func(*middleware.Stack) error{AWSCallMetrics("team", "aws")}}
 			ctx, attempts := WithAttempts(context.Background())
 			client := sts.NewFromConfig(cfg)
 			if tc.read {

@@ -26,6 +26,7 @@ import (
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/shared/metrics"
 )
 
 // secretIndex indexes AWSProviders by the names of the Secrets they read.
@@ -184,6 +185,7 @@ func (c *Controller) reconcile(ctx context.Context, name Key) (ctrl.Result, erro
 		if apierrors.IsNotFound(err) {
 			c.Resolver.Forget(name)
 			c.forget(name)
+			metrics.ProviderReady.DeleteLabelValues(name.Namespace, name.Name)
 			return ctrl.Result{}, nil
 		}
 		return ctrl.Result{}, fmt.Errorf("get %s: %w", name.Describe(), err)
@@ -193,6 +195,7 @@ func (c *Controller) reconcile(ctx context.Context, name Key) (ctrl.Result, erro
 	}
 	now := c.now()
 	if wait, owned := c.ownedElsewhere(p, now); owned {
+		metrics.ProviderReady.DeleteLabelValues(name.Namespace, name.Name)
 		return ctrl.Result{RequeueAfter: wait}, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, validationTimeout)
@@ -222,6 +225,7 @@ func (c *Controller) reconcile(ctx context.Context, name Key) (ctrl.Result, erro
 		c.forget(name)
 	}
 	c.announce(p, wasReady)
+	metrics.ProviderReady.WithLabelValues(name.Namespace, name.Name).Set(map[bool]float64{true: 1}[st.Ready])
 	return ctrl.Result{RequeueAfter: next}, nil
 }
 

@@ -249,7 +249,7 @@ func (r *Resolver) buildConfig(ctx context.Context, p v1alpha1.ProviderObject, n
 	opts := []func(*config.LoadOptions) error{
 		config.WithRegion(spec.Region),
 		config.WithAppID("infra-operator"),
-		config.WithAPIOptions([]func(*middleware.Stack) error{metrics.AddAWSCallMetrics}),
+		config.WithAPIOptions([]func(*middleware.Stack) error{metrics.AWSCallMetrics(p.GetNamespace(), p.GetName())}),
 		config.WithHTTPClient(httpClient),
 		// The SDK's client-side retry quota would, once a burst of throttling drained it, fail
 		// every call of every object of the provider; the work queue's per-object backoff
