@@ -2,16 +2,11 @@ package metrics
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
-	"github.com/aws/smithy-go/middleware"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -36,25 +31,9 @@ func TestAttemptsUncertain(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			var n atomic.Int32
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				status := tc.answers[min(int(n.Add(1))-1, len(tc.answers)-1)]
-				w.Header().Set("Content-Type", "text/xml")
-				w.WriteHeader(status)
-				switch {
-				case status == 200 && tc.read:
-					fmt.Fprint(w, `<GetCallerIdentityResponse><GetCallerIdentityResult><Account>123456789012</Account></GetCallerIdentityResult></GetCallerIdentityResponse>`)
-				case status == 200:
-					fmt.Fprint(w, `<AssumeRoleResponse><AssumeRoleResult><Credentials><AccessKeyId>A</AccessKeyId><SecretAccessKey>S</SecretAccessKey>`+
-						`<SessionToken>T</SessionToken><Expiration>2030-01-01T00:00:00Z</Expiration></Credentials></AssumeRoleResult></AssumeRoleResponse>`)
-				default:
-					code := map[int]string{400: "ValidationError", 429: "Throttling", 500: "InternalFailure"}[status]
-					fmt.Fprintf(w, `<ErrorResponse><Error><Type>Sender</Type><Code>%s</Code><Message>no</Message></Error></ErrorResponse>`, code)
-				}
-			}))
+			srv := stsEndpoint(tc.answers, tc.read, "", &n)
 			defer srv.Close()
-			cfg := aws.Config{Region: "us-east-1", BaseEndpoint: aws.String(srv.URL),
-				Credentials: credentials.NewStaticCredentialsProvider("AKID", "secret", ""),
-				APIOptions:  []func(*middleware.Stack) error{AWSCallMetrics("team", "aws")}}
+			cfg := configFor(srv.URL, "aws")
 			ctx, attempts := WithAttempts(context.Background())
 			client := sts.NewFromConfig(cfg)
 			if tc.read {

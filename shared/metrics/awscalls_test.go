@@ -2,16 +2,10 @@ package metrics
 
 import (
 	"context"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
-	"github.com/aws/smithy-go/middleware"
 	"github.com/google/go-cmp/cmp"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
@@ -22,12 +16,13 @@ func TestAWSCallOutcomes(t *testing.T) {
 	cases := map[string]struct {
 		reason      string
 		answers     []int
+		throttled   bool
 		unreachable bool
 		want        map[string]float64
 		wantRetries float64
 	}{
 		"Success":         {reason: "One answer, one success, no retry.", answers: []int{200}, want: map[string]float64{OutcomeSuccess: 1}},
-		"ThrottledThenOK": {reason: "Throttling is its own class, whatever its status; the second attempt is a retry.", answers: []int{400, 200}, want: map[string]float64{OutcomeThrottled: 1, OutcomeSuccess: 1}, wantRetries: 1},
+		"ThrottledThenOK": {reason: "Throttling is its own class, whatever its status; the second attempt is a retry.", answers: []int{400, 200}, throttled: true, want: map[string]float64{OutcomeThrottled: 1, OutcomeSuccess: 1}, wantRetries: 1},
 		"ServerError":     {reason: "A 500 is a server error, retried by the SDK.", answers: []int{500, 200}, want: map[string]float64{OutcomeServerError: 1, OutcomeSuccess: 1}, wantRetries: 1},
 		"Refused":         {reason: "An access refusal is a client error and is not retried.", answers: []int{403}, want: map[string]float64{OutcomeClientError: 1}},
 		"Unreachable":     {reason: "No answer at all is a transport failure, on every attempt.", unreachable: true, want: map[string]float64{OutcomeTransport: 3}, wantRetries: 2},
@@ -35,26 +30,14 @@ func TestAWSCallOutcomes(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			var n atomic.Int32
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				status := tc.answers[min(int(n.Add(1))-1, len(tc.answers)-1)]
-				w.Header().Set("Content-Type", "text/xml")
-				w.WriteHeader(status)
-				if status == 200 {
-					fmt.Fprint(w, `<GetCallerIdentityResponse><GetCallerIdentityResult><Account>123456789012</Account></GetCallerIdentityResult></GetCallerIdentityResponse>`)
-					return
-				}
-				code := map[int]string{400: "Throttling", 403: "AccessDenied", 500: "InternalFailure"}[status]
-				fmt.Fprintf(w, `<ErrorResponse><Error><Type>Sender</Type><Code>%s</Code><Message>no</Message></Error></ErrorResponse>`, code)
-			}))
+			srv := stsEndpoint(tc.answers, true, map[bool]string{true: "Throttling"}[tc.throttled], &n)
 			if tc.unreachable {
 				srv.Close()
 			} else {
 				defer srv.Close()
 			}
 			provider := "aws-" + name
-			cfg := aws.Config{Region: "us-east-1", BaseEndpoint: aws.String(srv.URL), RetryMaxAttempts: 3,
-				Credentials: credentials.NewStaticCredentialsProvider("AKID", "secret", ""),
-				APIOptions:  []func(*middleware.Stack) error{AWSCallMetrics("team", provider)}}
+			cfg := configFor(srv.URL, provider)
 			_, _ = sts.NewFromConfig(cfg).GetCallerIdentity(context.Background(), &sts.GetCallerIdentityInput{})
 			got := map[string]float64{}
 			for _, outcome := range []string{OutcomeSuccess, OutcomeThrottled, OutcomeClientError, OutcomeServerError, OutcomeTransport} {
