@@ -36,9 +36,14 @@ func newRepository(t *testing.T, c *ecr.Client, in *ecr.CreateRepositoryInput) *
 	return out.Repository
 }
 
-// manifest returns a distinct image manifest (schema 2) for n, and its digest.
-func manifest(n int) (string, string) {
-	m := fmt.Sprintf(`{"schemaVersion":2,"mediaType":"application/vnd.docker.distribution.manifest.v2+json","config":{"digest":"sha256:%064x"},"layers":[]}`, n)
+// manifest uploads to repository repo a distinct image config for n, and returns an image
+// manifest (schema 2) that names it, and the manifest's digest.
+func manifest(t *testing.T, c *ecr.Client, repo string, n int) (string, string) {
+	t.Helper()
+	config := fmt.Sprintf(`{"architecture":"amd64","os":"linux","n":%d}`, n)
+	digest := uploadBlob(t, c, repo, []byte(config))
+	m := fmt.Sprintf(`{"schemaVersion":2,"mediaType":"application/vnd.docker.distribution.manifest.v2+json","config":{"mediaType":"application/vnd.docker.container.image.v1+json","size":%d,"digest":"%s"},"layers":[]}`,
+		len(config), digest)
 	sum := sha256.Sum256([]byte(m))
 	return m, "sha256:" + hex.EncodeToString(sum[:])
 }
@@ -274,8 +279,8 @@ func TestECRImagesAndForceDelete(t *testing.T) {
 	c, _ := ecrClient(t)
 	ctx := context.Background()
 	newRepository(t, c, &ecr.CreateRepositoryInput{RepositoryName: aws.String("web")})
-	m1, d1 := manifest(1)
-	m2, d2 := manifest(2)
+	m1, d1 := manifest(t, c, "web", 1)
+	m2, d2 := manifest(t, c, "web", 2)
 	put := func(m, tag string) error {
 		in := &ecr.PutImageInput{RepositoryName: aws.String("web"), ImageManifest: aws.String(m)}
 		if tag != "" {

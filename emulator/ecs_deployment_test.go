@@ -196,7 +196,7 @@ func TestECSCircuitBreakerRollback(t *testing.T) {
 		t.Fatal(err)
 	}
 	uri := aws.ToString(repo.Repository.RepositoryUri)
-	text, _ := manifest(1)
+	text, _ := manifest(t, env.ecr, "shop/web", 1)
 	if _, err := env.ecr.PutImage(ctx, &ecr.PutImageInput{RepositoryName: aws.String("shop/web"), ImageManifest: aws.String(text), ImageTag: aws.String("v1")}); err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +291,7 @@ func TestECSFailingDeploymentStaysBounded(t *testing.T) {
 	if stopped := env.tasks(t, "web", types.DesiredStatusStopped); len(stopped) == 0 || len(stopped) > 100 {
 		t.Errorf("stopped tasks kept: %d", len(stopped))
 	}
-	text, digest := manifest(2)
+	text, digest := manifest(t, env.ecr, "web", 2)
 	if _, err := env.ecr.PutImage(ctx, &ecr.PutImageInput{RepositoryName: aws.String("web"), ImageManifest: aws.String(text)}); err != nil {
 		t.Fatal(err)
 	}

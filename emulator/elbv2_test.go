@@ -167,7 +167,7 @@ func TestELBv2CreateLoadBalancerValidation(t *testing.T) {
 		"BadScheme":      {"Schemes are internet-facing or internal.", func(in *elb.CreateLoadBalancerInput) { in.Scheme = "public" }, "ValidationError"},
 		"BadIPType":      {"IP address types are ipv4 or dualstack.", func(in *elb.CreateLoadBalancerInput) { in.IpAddressType = "ipv6" }, "ValidationError"},
 		"MissingSubnet":  {"Subnets must exist in EC2.", func(in *elb.CreateLoadBalancerInput) { in.Subnets = []string{n.subnets[0], "subnet-0123456789abcdef0"} }, "SubnetNotFound"},
-		"OneZone":        {"An ALB needs two zones.", func(in *elb.CreateLoadBalancerInput) { in.Subnets = n.subnets[:1] }, "InvalidConfigurationRequest"},
+		"OneZone":        {"An ALB needs two zones.", func(in *elb.CreateLoadBalancerInput) { in.Subnets = n.subnets[:1] }, "ValidationError"},
 		"SameZoneTwice":  {"One subnet per zone.", func(in *elb.CreateLoadBalancerInput) { in.Subnets = []string{n.subnets[0], n.subnets[0], n.subnets[1]} }, "InvalidConfigurationRequest"},
 		"TwoVpcs":        {"Subnets are in one VPC.", func(in *elb.CreateLoadBalancerInput) { in.Subnets = []string{n.subnets[0], n.otherSubnet} }, "InvalidConfigurationRequest"},
 		"BothSubnetKinds": {"Subnets or subnet mappings, not both.", func(in *elb.CreateLoadBalancerInput) {
@@ -362,8 +362,8 @@ func TestELBv2SetSubnetsGroupsAndIPType(t *testing.T) {
 	if len(subnets.AvailabilityZones) != 3 {
 		t.Errorf("SetSubnets answered %d zones, want 3", len(subnets.AvailabilityZones))
 	}
-	if _, err := c.SetSubnets(ctx, &elb.SetSubnetsInput{LoadBalancerArn: arn, Subnets: n.subnets[:1]}); errorCode(err) != "InvalidConfigurationRequest" {
-		t.Errorf("SetSubnets with one zone: %v, want InvalidConfigurationRequest", err)
+	if _, err := c.SetSubnets(ctx, &elb.SetSubnetsInput{LoadBalancerArn: arn, Subnets: n.subnets[:1]}); errorCode(err) != "ValidationError" {
+		t.Errorf("SetSubnets with one zone: %v, want ValidationError", err)
 	}
 	groups, err := c.SetSecurityGroups(ctx, &elb.SetSecurityGroupsInput{LoadBalancerArn: arn, SecurityGroups: []string{n.group}})
 	if err != nil || len(groups.SecurityGroupIds) != 1 {

@@ -2,6 +2,8 @@ package containers_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -105,10 +107,7 @@ func TestECRRepositorySeeds(t *testing.T) {
 	})
 
 	// Deletion with an image and no forceDelete keeps the repository and the finalizer.
-	manifest := `{"schemaVersion":2,"mediaType":"application/vnd.docker.distribution.manifest.v2+json","config":{"digest":"sha256:` + strings.Repeat("1", 64) + `"},"layers":[]}`
-	if _, err := h.ecr.PutImage(ctx, &ecr.PutImageInput{RepositoryName: name, ImageManifest: aws.String(manifest), ImageTag: aws.String("v1")}); err != nil {
-		t.Fatal(err)
-	}
+	h.pushImage(t, "production/app", "v1")
 	kubetest.ResyncUntil(t, h.c, app, "imageCount 1", func() bool {
 		_ = h.c.Get(ctx, keyOf(app), app)
 		return app.Status.ImageCount == 1
@@ -234,6 +233,31 @@ func (h *harness) repository(t testing.TB, name string) types.Repository {
 		t.Fatalf("describe repository %s: %v", name, err)
 	}
 	return out.Repositories[0]
+}
+
+// pushImage pushes an image without layers to repository repo with tag, as a push through the
+// ECR API does: its config uploaded first, then its manifest.
+func (h *harness) pushImage(t testing.TB, repo, tag string) {
+	t.Helper()
+	ctx := context.Background()
+	config := []byte(`{"architecture":"amd64","os":"linux"}`)
+	sum := sha256.Sum256(config)
+	digest := "sha256:" + hex.EncodeToString(sum[:])
+	up, err := h.ecr.InitiateLayerUpload(ctx, &ecr.InitiateLayerUploadInput{RepositoryName: aws.String(repo)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.ecr.UploadLayerPart(ctx, &ecr.UploadLayerPartInput{RepositoryName: aws.String(repo), UploadId: up.UploadId,
+		PartFirstByte: aws.Int64(0), PartLastByte: aws.Int64(int64(len(config) - 1)), LayerPartBlob: config}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.ecr.CompleteLayerUpload(ctx, &ecr.CompleteLayerUploadInput{RepositoryName: aws.String(repo), UploadId: up.UploadId, LayerDigests: []string{digest}}); err != nil {
+		t.Fatal(err)
+	}
+	manifest := fmt.Sprintf(`{"schemaVersion":2,"mediaType":"application/vnd.docker.distribution.manifest.v2+json","config":{"mediaType":"application/vnd.docker.container.image.v1+json","size":%d,"digest":"%s"},"layers":[]}`, len(config), digest)
+	if _, err := h.ecr.PutImage(ctx, &ecr.PutImageInput{RepositoryName: aws.String(repo), ImageManifest: aws.String(manifest), ImageTag: aws.String(tag)}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // repositoryExists reports whether ECR has the repository name.

@@ -31,10 +31,8 @@ func errorOutcome[C any](in func(c C) error) func(c C) outcome {
 	return func(c C) outcome { return observe(in(c), nil) }
 }
 
-// Image manifests the ECR steps push: two distinct schema-2 manifests.
+// Documents the ECR steps put (the image manifests are in ecr_layers_test.go).
 const (
-	manifestOne  = `{"schemaVersion":2,"mediaType":"application/vnd.docker.distribution.manifest.v2+json","config":{"mediaType":"application/vnd.docker.container.image.v1+json","size":1,"digest":"sha256:1111111111111111111111111111111111111111111111111111111111111111"},"layers":[]}`
-	manifestTwo  = `{"schemaVersion":2,"mediaType":"application/vnd.docker.distribution.manifest.v2+json","config":{"mediaType":"application/vnd.docker.container.image.v1+json","size":1,"digest":"sha256:2222222222222222222222222222222222222222222222222222222222222222"},"layers":[]}`
 	ecrLifecycle = `{"rules":[{"rulePriority":1,"description":"expire untagged","selection":{"tagStatus":"untagged","countType":"sinceImagePushed","countUnit":"days","countNumber":14},"action":{"type":"expire"}}]}`
 	ecrPolicy    = `{"Version":"2012-10-17","Statement":[{"Sid":"pull","Effect":"Allow","Principal":{"AWS":"arn:aws:iam::111122223333:root"},"Action":["ecr:BatchGetImage"]}]}`
 )
@@ -157,10 +155,14 @@ func ecrSteps() []step[*registry] {
 			_, err := c.ecr.DeleteRepositoryPolicy(ctx, &ecr.DeleteRepositoryPolicyInput{RepositoryName: repo})
 			return err
 		})},
+		{"UploadConfigOne", uploadStep(repo, configOne)},
+		{"UploadConfigTwo", uploadStep(repo, configTwo)},
+		{"CheckLayers", checkLayersStep(repo)},
 		{"PutImage", put(manifestOne, "v1")},
 		{"PutSameImageAndTag", put(manifestOne, "v1")},
 		{"PutImmutableTagMoved", put(manifestTwo, "v1")},
 		{"PutSecondImage", put(manifestTwo, "v2")},
+		{"BatchGetImage", getImageStep(repo, "v2", manifestTwo)},
 		{"ListImages", list},
 		{"DeleteNotEmpty", errorOutcome(func(c *registry) error {
 			_, err := c.ecr.DeleteRepository(ctx, &ecr.DeleteRepositoryInput{RepositoryName: repo})
@@ -179,6 +181,10 @@ func ecrSteps() []step[*registry] {
 			return observe(nil, map[string]string{"deleted": strconv.Itoa(len(out.ImageIds)), "failures": strings.Join(codes, ",")})
 		}},
 		{"ListAfterDelete", list},
+		{"PutMissingLayer", errorOutcome(func(c *registry) error {
+			_, err := c.ecr.PutImage(ctx, &ecr.PutImageInput{RepositoryName: repo, ImageManifest: aws.String(manifestMissing)})
+			return err
+		})},
 		{"TagResource", errorOutcome(func(c *registry) error {
 			_, err := c.ecr.TagResource(ctx, &ecr.TagResourceInput{ResourceArn: c.arn(), Tags: []types.Tag{{Key: aws.String("env"), Value: aws.String("prod")}}})
 			return err
@@ -234,6 +240,9 @@ func TestECRAgainstMoto(t *testing.T) {
 	// moto digests every manifest as the SHA-256 of nothing (sha256:e3b0c442...); AWS's image
 	// digest is the SHA-256 of the manifest's bytes, so distinct manifests have distinct digests.
 	const digest = "moto gives every manifest the digest of an empty input; AWS digests the manifest's bytes"
+	// moto 5.2.1 answers InitiateLayerUpload, UploadLayerPart and CompleteLayerUpload with
+	// NotImplementedError, and PutImage does not look for the blobs a manifest names.
+	const layerUpload = "moto 5.2.1 does not implement the layer upload calls; AWS uploads in contiguous parts and checks the SHA-256 of the bytes (CompleteLayerUpload)"
 	compare(t, emuSide, peerSide, "moto "+motoVersion, ecrSteps(), map[string]string{
 		"DescribeChanged": "moto keeps scanOnPush true after PutImageScanningConfiguration turns it off; AWS reports the new setting",
 		"PutLifecycleCountUnitWithCount": "moto accepts countUnit with countType imageCountMoreThan; AWS allows countUnit only with sinceImagePushed " +
@@ -242,5 +251,10 @@ func TestECRAgainstMoto(t *testing.T) {
 		"PutImage":             digest,
 		"PutSecondImage":       digest,
 		"PutImmutableTagMoved": "follows from the digest: moto sees the same image again (ImageAlreadyExistsException); for another manifest AWS refuses to move an immutable tag with ImageTagAlreadyExistsException",
+		"UploadConfigOne":      layerUpload,
+		"UploadConfigTwo":      layerUpload,
+		"CheckLayers":          "moto 5.2.1 does not implement BatchCheckLayerAvailability; AWS answers AVAILABLE for an uploaded layer and MissingLayerDigest for another",
+		"PutMissingLayer": "moto does not check the manifest's blobs; AWS refuses a manifest naming a layer the repository does not have " +
+			"with LayersNotFoundException (PutImage, Errors)",
 	})
 }

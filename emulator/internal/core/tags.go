@@ -187,6 +187,9 @@ func (t *Tags) Map(id string) map[string]string {
 	return out
 }
 
+// IDs returns the ids of the resources that have tags, sorted.
+func (t *Tags) IDs() []string { return SortedKeys(t.byResource) }
+
 // Delete forgets the tags of resource id, as when the resource is deleted.
 func (t *Tags) Delete(id string) { delete(t.byResource, id) }
 

@@ -55,6 +55,7 @@ func (b *Backend) operations() map[string]core.Operation {
 		"ModifyVpcPeeringConnectionOptions": core.Op(b.modifyVpcPeeringConnectionOptions),
 		"CreateTags":                        core.Op(b.createTags),
 		"DeleteTags":                        core.Op(b.deleteTags),
+		"DescribeTags":                      core.Op(b.describeTags),
 		"DescribeAvailabilityZones":         core.Op(b.describeAvailabilityZones),
 		"RunInstances":                      core.Op(b.runInstances),
 		"DescribeInstances":                 core.Op(b.describeInstances),

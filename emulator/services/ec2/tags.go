@@ -34,19 +34,27 @@ func specTags(specs []types.TagSpecification, rt types.ResourceType) (map[string
 // exists reports whether the caller has a resource with id, of any type tags may be put on, that
 // eventual consistency does not hide from the call.
 func (r *region) exists(call *core.Call, id string) error {
-	for _, k := range kinds {
-		if !strings.HasPrefix(id, k.prefix+"-") {
-			continue
-		}
-		if err := k.check(id); err != nil {
-			return err
-		}
-		if res := r.resource(k, id); res == nil || hidden(call, res) {
-			return k.missing(id)
-		}
-		return nil
+	k, ok := kindOf(id)
+	if !ok {
+		return core.Errorf("InvalidID", "The ID '%s' is not valid", id)
 	}
-	return core.Errorf("InvalidID", "The ID '%s' is not valid", id)
+	if err := k.check(id); err != nil {
+		return err
+	}
+	if res := r.resource(k, id); res == nil || hidden(call, res) {
+		return k.missing(id)
+	}
+	return nil
+}
+
+// kindOf returns the kind of resource, among those tags may be put on, whose id prefix id has.
+func kindOf(id string) (kind, bool) {
+	for _, k := range kinds {
+		if strings.HasPrefix(id, k.prefix+"-") {
+			return k, true
+		}
+	}
+	return kind{}, false
 }
 
 // resource returns the resource of kind k with id, or nil.
@@ -100,4 +108,49 @@ func forget[T any](r *region, resources map[string]T, gone func(T) bool) {
 			r.tags.Delete(id)
 		}
 	}
+}
+
+// resourceTypes are the names DescribeTags gives the kinds of resources tags may be put on (the
+// resource-type filter's values, as TagSpecification lists them).
+var resourceTypes = map[kind]types.ResourceType{
+	vpcKind: types.ResourceTypeVpc, subnetKind: types.ResourceTypeSubnet, igwKind: types.ResourceTypeInternetGateway,
+	eipKind: types.ResourceTypeElasticIp, natKind: types.ResourceTypeNatgateway, sgKind: types.ResourceTypeSecurityGroup,
+	ruleKind: types.ResourceTypeSecurityGroupRule, rtbKind: types.ResourceTypeRouteTable, instanceKind: types.ResourceTypeInstance,
+	vpceKind: types.ResourceTypeVpcEndpoint, pcxKind: types.ResourceTypeVpcPeeringConnection,
+}
+
+// tagFilters are the filters DescribeTags documents besides tag:<key>.
+var tagFilters = map[string]bool{"key": true, "value": true, "resource-id": true, "resource-type": true}
+
+// describeTags lists the tags of the caller's resources, one description per tag, by resource
+// id and then key, that pass the filters (key, value, resource-id, resource-type, and
+// tag:<key>, which keeps every tag of a resource that has the tag), one page of 5 to 1000 at a
+// time. Resources that eventual consistency still hides from the call have no tags yet.
+func (b *Backend) describeTags(call *core.Call, in *ec2.DescribeTagsInput) (*ec2.DescribeTagsOutput, error) {
+	for _, f := range in.Filters {
+		if name := aws.ToString(f.Name); !strings.HasPrefix(name, "tag:") && !tagFilters[name] {
+			return nil, core.Errorf("InvalidParameterValue", "The filter '%s' is invalid", name)
+		}
+	}
+	return core.Locked(b.state, call, func(r *region) (*ec2.DescribeTagsOutput, error) {
+		out := []types.TagDescription{}
+		for _, id := range r.tags.IDs() {
+			k, ok := kindOf(id)
+			if !ok || r.exists(call, id) != nil {
+				continue
+			}
+			rt, tags := resourceTypes[k], r.tagList(id)
+			for _, t := range tags {
+				keep, err := matchFilters(in.Filters, tags, fields{"key": text(t.Key), "value": text(t.Value), "resource-id": {id}, "resource-type": {string(rt)}})
+				if err != nil {
+					return nil, err
+				}
+				if keep {
+					out = append(out, types.TagDescription{Key: t.Key, Value: t.Value, ResourceId: aws.String(id), ResourceType: rt})
+				}
+			}
+		}
+		tags, next, err := page(out, paging{in.MaxResults, in.NextToken, 5, 1000})
+		return &ec2.DescribeTagsOutput{Tags: tags, NextToken: next}, err
+	})
 }

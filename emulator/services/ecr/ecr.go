@@ -7,12 +7,18 @@
 // and the registry's replication configuration (DescribeRegistry,
 // PutReplicationConfiguration).
 //
-// Images exist only as manifests: PutImage stores a manifest under its sha256 digest and an
-// optional tag, with AWS's rules for tags that already exist (ImageAlreadyExistsException for
-// the same image and tag, ImageTagAlreadyExistsException on an immutable tag); ListImages and
-// BatchDeleteImage list and delete them, and DeleteRepository refuses a repository that holds
-// images unless forced (RepositoryNotEmptyException). Layers are not uploaded nor checked, so
-// LayersNotFoundException never happens; nothing is pulled, scanned, replicated or expired
+// Images are pushed through the API as the Docker client's ECR credential helpers and the ECR
+// proxy do: layers (and image configs) are uploaded in contiguous parts (InitiateLayerUpload,
+// UploadLayerPart, CompleteLayerUpload, which checks the SHA-256 of the bytes received against
+// the digest given), BatchCheckLayerAvailability tells which a repository has, and PutImage
+// stores a manifest under its sha256 digest and an optional tag once every blob it names is in
+// the repository (LayersNotFoundException otherwise), with AWS's rules for tags that already
+// exist (ImageAlreadyExistsException for the same image and tag,
+// ImageTagAlreadyExistsException on an immutable tag). Layer bytes are not kept, only their
+// digests and sizes (see layers.go for the bounds). BatchGetImage, ListImages and
+// BatchDeleteImage read and delete images, and DeleteRepository refuses a repository that holds
+// images unless forced (RepositoryNotEmptyException). The Docker registry HTTP API is not
+// served, so GetDownloadUrlForLayer is not emulated; nothing is scanned, replicated or expired
 // (lifecycle policies are stored, never evaluated), and pull-through caches, registry policies,
 // creation templates and signing are not emulated.
 package ecr
@@ -26,6 +32,10 @@ import (
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
+
+// maxBody is the largest request ECR accepts: an UploadLayerPart of partSize bytes, base64 in
+// its JSON body, with room to spare.
+const maxBody = 16 << 20
 
 // Backend holds the registry of every account and region.
 type Backend struct {
@@ -50,6 +60,7 @@ func New(keys core.Keys) *Backend {
 // Service describes ECR to the router.
 func (b *Backend) Service() *core.Service {
 	s := core.JSONService("ecr", "ECR", "AmazonEC2ContainerRegistry_V20150921")
+	s.MaxBody = maxBody
 	return s.Declare(0, b.dump, b.operations(), b.tagOperations())
 }
 
@@ -95,6 +106,27 @@ func lookup(reg *registry, call *core.Call, registryID, name *string) (*reposito
 		return nil, repositoryNotFound(aws.ToString(name), owner)
 	}
 	return r, nil
+}
+
+// withRepository runs f, holding the backend's lock, on the repository a request names, or
+// answers lookup's error.
+func withRepository[O any](b *Backend, call *core.Call, registryID, name *string, f func(r *repository) (*O, error)) (*O, error) {
+	return core.Locked(b.state, call, func(reg *registry) (*O, error) {
+		r, err := lookup(reg, call, registryID, name)
+		if err != nil {
+			return nil, err
+		}
+		return f(r)
+	})
+}
+
+// batch runs f as withRepository does for a batch request whose list param has n items, which
+// must be 1 to 100 (InvalidParameterException otherwise).
+func batch[O any](b *Backend, call *core.Call, registryID, name *string, param string, n int, f func(r *repository) (*O, error)) (*O, error) {
+	if n < 1 || n > 100 {
+		return nil, invalidParameter(param, "must have length between 1 and 100")
+	}
+	return withRepository(b, call, registryID, name, f)
 }
 
 // dump returns every repository, for debugging.

@@ -82,7 +82,8 @@ func manifestMediaType(manifest string, given *string) (string, error) {
 	return defaultMediaType, nil
 }
 
-// putImage stores an image manifest under its digest, and tags it when the request gives a tag.
+// putImage stores an image manifest under its digest, and tags it when the request gives a tag;
+// the repository must hold every blob the manifest names (LayersNotFoundException otherwise).
 func (b *Backend) putImage(call *core.Call, in *ecr.PutImageInput) (*ecr.PutImageOutput, error) {
 	manifest := aws.ToString(in.ImageManifest)
 	if manifest == "" {
@@ -106,6 +107,9 @@ func (b *Backend) putImage(call *core.Call, in *ecr.PutImageInput) (*ecr.PutImag
 		if err != nil {
 			return nil, err
 		}
+		if err := r.checkLayers(manifest); err != nil {
+			return nil, err
+		}
 		_, exists := r.images[digest]
 		current, tagged := r.tagged[tag]
 		switch {
@@ -122,12 +126,8 @@ func (b *Backend) putImage(call *core.Call, in *ecr.PutImageInput) (*ecr.PutImag
 		if tag != "" {
 			r.tagged[tag] = digest
 		}
-		id := types.ImageIdentifier{ImageDigest: aws.String(digest)}
-		if tag != "" {
-			id.ImageTag = aws.String(tag)
-		}
-		return &ecr.PutImageOutput{Image: &types.Image{RegistryId: aws.String(r.registryID), RepositoryName: aws.String(r.name), ImageId: &id,
-			ImageManifest: aws.String(manifest), ImageManifestMediaType: aws.String(r.images[digest].mediaType)}}, nil
+		img := r.image(digest, in.ImageTag)
+		return &ecr.PutImageOutput{Image: &img}, nil
 	})
 }
 
@@ -185,14 +185,7 @@ func imageFailure(id types.ImageIdentifier, code types.ImageFailureCode, reason 
 // batchDeleteImage deletes images by digest, or removes tags, deleting an image once its last
 // tag is gone; each identifier it cannot act on is a failure, not an error.
 func (b *Backend) batchDeleteImage(call *core.Call, in *ecr.BatchDeleteImageInput) (*ecr.BatchDeleteImageOutput, error) {
-	if n := len(in.ImageIds); n < 1 || n > 100 {
-		return nil, invalidParameter("imageIds", "must have length between 1 and 100")
-	}
-	return core.Locked(b.state, call, func(reg *registry) (*ecr.BatchDeleteImageOutput, error) {
-		r, err := lookup(reg, call, in.RegistryId, in.RepositoryName)
-		if err != nil {
-			return nil, err
-		}
+	return batch(b, call, in.RegistryId, in.RepositoryName, "imageIds", len(in.ImageIds), func(r *repository) (*ecr.BatchDeleteImageOutput, error) {
 		out := &ecr.BatchDeleteImageOutput{ImageIds: []types.ImageIdentifier{}, Failures: []types.ImageFailure{}}
 		for _, id := range in.ImageIds {
 			deleted, failure := r.deleteImage(id)
@@ -208,36 +201,51 @@ func (b *Backend) batchDeleteImage(call *core.Call, in *ecr.BatchDeleteImageInpu
 	})
 }
 
+// find returns the digest of the image an identifier names: by tag, the image the tag names,
+// which must have the digest the identifier also gives; by digest alone, that image. It returns
+// instead the failure BatchDeleteImage and BatchGetImage answer an identifier with that names
+// no image.
+func (r *repository) find(id types.ImageIdentifier) (string, *types.ImageFailure) {
+	digest, tag := aws.ToString(id.ImageDigest), aws.ToString(id.ImageTag)
+	fail := func(code types.ImageFailureCode, reason string) (string, *types.ImageFailure) {
+		f := imageFailure(id, code, reason)
+		return "", &f
+	}
+	switch {
+	case id.ImageDigest == nil && id.ImageTag == nil:
+		return fail(types.ImageFailureCodeMissingDigestAndTag, "Invalid request parameters: both tag and digest cannot be null")
+	case id.ImageDigest != nil && !digestPattern.MatchString(digest):
+		return fail(types.ImageFailureCodeInvalidImageDigest, "Invalid request parameters: image digest should satisfy the regex '[a-zA-Z0-9-_+.]+:[a-fA-F0-9]+'")
+	case id.ImageTag != nil:
+		current, ok := r.tagged[tag]
+		if !ok {
+			return fail(types.ImageFailureCodeImageNotFound, "Requested image not found")
+		}
+		if id.ImageDigest != nil && current != digest {
+			return fail(types.ImageFailureCodeImageTagDoesNotMatchDigest, "Invalid request parameters: image tag does not match digest")
+		}
+		return current, nil
+	}
+	if _, ok := r.images[digest]; !ok {
+		return fail(types.ImageFailureCodeImageNotFound, "Requested image not found")
+	}
+	return digest, nil
+}
+
 // deleteImage deletes what one identifier names: by tag, that tag (and its image once it has no
 // other tag); by digest alone, the image and all its tags. It returns the identifiers deleted,
 // or the failure.
 func (r *repository) deleteImage(id types.ImageIdentifier) ([]types.ImageIdentifier, *types.ImageFailure) {
-	digest, tag := aws.ToString(id.ImageDigest), aws.ToString(id.ImageTag)
-	notFound := imageFailure(id, types.ImageFailureCodeImageNotFound, "Requested image not found")
-	switch {
-	case id.ImageDigest == nil && id.ImageTag == nil:
-		f := imageFailure(id, types.ImageFailureCodeMissingDigestAndTag, "Invalid request parameters: both tag and digest cannot be null")
-		return nil, &f
-	case id.ImageDigest != nil && !digestPattern.MatchString(digest):
-		f := imageFailure(id, types.ImageFailureCodeInvalidImageDigest, "Invalid request parameters: image digest should satisfy the regex '[a-zA-Z0-9-_+.]+:[a-fA-F0-9]+'")
-		return nil, &f
-	case id.ImageTag != nil:
-		current, ok := r.tagged[tag]
-		if !ok {
-			return nil, &notFound
-		}
-		if id.ImageDigest != nil && current != digest {
-			f := imageFailure(id, types.ImageFailureCodeImageTagDoesNotMatchDigest, "Invalid request parameters: image tag does not match digest")
-			return nil, &f
-		}
-		delete(r.tagged, tag)
-		if len(r.tagsOf(current)) == 0 {
-			delete(r.images, current)
-		}
-		return []types.ImageIdentifier{{ImageDigest: aws.String(current), ImageTag: aws.String(tag)}}, nil
+	digest, failure := r.find(id)
+	if failure != nil {
+		return nil, failure
 	}
-	if _, ok := r.images[digest]; !ok {
-		return nil, &notFound
+	if id.ImageTag != nil {
+		delete(r.tagged, *id.ImageTag)
+		if len(r.tagsOf(digest)) == 0 {
+			delete(r.images, digest)
+		}
+		return []types.ImageIdentifier{{ImageDigest: aws.String(digest), ImageTag: id.ImageTag}}, nil
 	}
 	var deleted []types.ImageIdentifier
 	for _, t := range r.tagsOf(digest) {

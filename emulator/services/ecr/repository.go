@@ -26,6 +26,11 @@ type repository struct {
 	// images by digest, and the digest each tag names.
 	images map[string]*image
 	tagged map[string]string
+	// layers are the sizes of the uploaded layers by digest, uploads the layer uploads in
+	// progress by upload id, and uploadSeq the number of uploads ever opened (layers.go).
+	layers    map[string]int64
+	uploads   map[string]*upload
+	uploadSeq int
 }
 
 // namePattern is AWS's pattern of a repository name (CreateRepository, repositoryName).
@@ -90,7 +95,7 @@ func (b *Backend) createRepository(call *core.Call, in *ecr.CreateRepositoryInpu
 			uri:     call.Account + ".dkr.ecr." + call.Region + ".amazonaws.com/" + name,
 			created: call.Now, mutability: mutability, exclusions: exclusions, encryption: enc,
 			scanOnPush: in.ImageScanningConfiguration != nil && in.ImageScanningConfiguration.ScanOnPush,
-			images:     map[string]*image{}, tagged: map[string]string{},
+			images:     map[string]*image{}, tagged: map[string]string{}, layers: map[string]int64{}, uploads: map[string]*upload{},
 		}
 		if err := b.tags.Replace(r.arn, tags); err != nil {
 			return nil, err

@@ -126,7 +126,9 @@ func hostedZone(arn string, typ types.LoadBalancerTypeEnum) string {
 }
 
 // subnets resolves the subnets or subnet mappings of a request against EC2: they must exist,
-// be in one VPC and in distinct zones, and an Application Load Balancer needs two zones.
+// be in one VPC and in distinct zones (InvalidConfigurationRequest otherwise, as AWS answers two
+// subnets of one zone), and an Application Load Balancer needs two zones (ValidationError, the
+// code AWS answers one subnet with).
 func (b *Backend) subnets(scope core.Scope, typ types.LoadBalancerTypeEnum, ids []string, given []types.SubnetMapping) ([]mapping, string, error) {
 	if len(ids) > 0 && len(given) > 0 {
 		return nil, "", validation("You can specify subnets or subnet mappings, not both")
@@ -155,7 +157,7 @@ func (b *Backend) subnets(scope core.Scope, typ types.LoadBalancerTypeEnum, ids 
 			privateIP: aws.ToString(g.PrivateIPv4Address), ipv6: aws.ToString(g.IPv6Address)})
 	}
 	if typ == types.LoadBalancerTypeEnumApplication && len(zones) < 2 {
-		return nil, "", invalidConfig("At least two subnets in two different Availability Zones must be specified")
+		return nil, "", validation("At least two subnets in two different Availability Zones must be specified")
 	}
 	if len(out) == 0 {
 		return nil, "", validation("At least one subnet must be specified")
