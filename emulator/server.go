@@ -130,10 +130,13 @@ func New(opts Options) *Server {
 	balancers.CheckFunctionsWith(functions)
 	// S3 checks the destinations of its event notifications and delivers its events to them.
 	objects.NotifyThrough(s3.Destinations{Queues: queues, Topics: topics, Functions: functions})
-	s.register(rds.New(s.Clock).Service())
+	// RDS keeps the master passwords it manages for DB clusters in the emulated Secrets Manager.
+	databases, secrets := rds.New(s.Clock), secretsmanager.New(s.Clock)
+	databases.KeepSecretsIn(secrets)
+	s.register(databases.Service())
 	s.register(keys.Service())
 	s.register(identities.Service())
-	s.register(secretsmanager.New(s.Clock).Service())
+	s.register(secrets.Service())
 	s.register(certificates.Service())
 	// API Gateway v1 and v2 share the signing name "apigateway"; v2's paths start with /v2/.
 	restAPIs, httpAPIs := apigateway.New(certificates), apigatewayv2.New(network, certificates)

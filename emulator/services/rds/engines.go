@@ -64,6 +64,15 @@ func init() {
 	add(engine{name: "mariadb", port: 3306, license: "general-public-license", latest: "11.4", majorParts: 2, family: joined("mariadb"),
 		majors:      map[string]string{"11.4": "11.4.8", "10.11": "10.11.14", "10.6": "10.6.23"},
 		passwordMax: 41, storage: openSourceStorage, iopsRatioMin: 0.5, gp3Threshold: 400, dbName: mysqlName})
+	// Aurora's engines: their instances belong to a DB cluster, which holds the storage, the
+	// master user and the database (cluster.go). Versions are those AWS offers by default for
+	// each major version in 2025.
+	add(engine{name: "aurora-postgresql", port: 5432, license: "postgresql-license", latest: "17", majorParts: 1, family: joined("aurora-postgresql"),
+		majors:      map[string]string{"17": "17.5", "16": "16.9", "15": "15.13"},
+		passwordMax: 99, dbName: regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,62}$`)})
+	add(engine{name: "aurora-mysql", port: 3306, license: "general-public-license", latest: "8.0", majorParts: 2, family: joined("aurora-mysql"),
+		majors:      map[string]string{"8.0": "8.0.mysql_aurora.3.10.0"},
+		passwordMax: 41, dbName: regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)})
 	for _, name := range []string{"oracle-ee", "oracle-ee-cdb", "oracle-se2", "oracle-se2-cdb"} {
 		add(engine{name: name, port: 1521, license: "bring-your-own-license", latest: "19", majorParts: 1, family: joined(name + "-"),
 			majors:      map[string]string{"19": "19.0.0.0.ru-2025-07.rur-2025-07.r1"},

@@ -20,6 +20,9 @@ type groupKind[G any] struct {
 	notFound func(ref string) error
 	inUse    func(name, instance string) error
 	uses     func(i *instance, name string) bool
+	// usedBy, when set, returns the identifier of a user of the group (a DB cluster, for a DB
+	// cluster parameter group) in place of the instances uses looks at, or "".
+	usedBy func(r *region, name string, now time.Time) string
 }
 
 // The kinds of group.
@@ -87,7 +90,11 @@ func (k groupKind[G]) remove(r *region, ref *string, now time.Time) error {
 	if !ok {
 		return k.notFound(aws.ToString(ref))
 	}
-	if id := r.user(now, func(i *instance) bool { return k.uses(i, name) }); id != "" {
+	if k.usedBy != nil {
+		if id := k.usedBy(r, name, now); id != "" {
+			return k.inUse(name, id)
+		}
+	} else if id := r.user(now, func(i *instance) bool { return k.uses(i, name) }); id != "" {
 		return k.inUse(name, id)
 	}
 	r.tags.Delete(k.arn(g))

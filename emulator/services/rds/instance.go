@@ -76,6 +76,13 @@ type instance struct {
 	replicaOf string
 	replicas  []string
 
+	// cluster is the identifier of the Aurora DB cluster the instance is a member of, "" for
+	// an instance of its own; promotionTier orders the members for a failover, and
+	// clusterParamStatus is its DBClusterParameterGroupStatus.
+	cluster            string
+	promotionTier      int32
+	clusterParamStatus string
+
 	// pending are the changes waiting for the maintenance window that opens at maintenanceAt, or
 	// for the applying modifying step to end.
 	pending         changes
@@ -99,6 +106,9 @@ func (i *instance) settle(now time.Time) {
 				i.pending = changes{}
 			case s.Status.reboots:
 				i.paramStatus = "in-sync"
+				if i.cluster != "" {
+					i.clusterParamStatus = "in-sync"
+				}
 			}
 			if i.paramStatus == "applying" {
 				i.paramStatus = "pending-reboot"
@@ -185,7 +195,7 @@ func (r *region) newInstance(call *core.Call, id string, in *rds.CreateDBInstanc
 		return nil, invalidCombination("An %s DB instance belongs to a DB cluster: DBClusterIdentifier is required.", name)
 	}
 	if in.DBClusterIdentifier != nil {
-		return nil, core.NotFoundf("DBClusterNotFoundFault", "DBCluster %s not found.", *in.DBClusterIdentifier)
+		return r.newClusterInstance(call, id, in)
 	}
 	e, err := lookupEngine(name)
 	if err != nil {
@@ -398,7 +408,8 @@ func (b *Backend) describeDBInstances(call *core.Call, in *rds.DescribeDBInstanc
 			if i == nil || call.Now.Before(i.readableAt) {
 				continue
 			}
-			ok, err := matchFilters(in.Filters, map[string][]string{"db-instance-id": {i.id, i.arn}, "engine": {i.eng.name}, "dbi-resource-id": {i.resourceID}})
+			ok, err := matchFilters(in.Filters, map[string][]string{"db-instance-id": {i.id, i.arn}, "engine": {i.eng.name}, "dbi-resource-id": {i.resourceID},
+				"db-cluster-id": {i.cluster, r.scope.ARN("rds", "cluster:"+i.cluster)}})
 			if err != nil {
 				return nil, err
 			}
@@ -428,6 +439,10 @@ func (b *Backend) deleteDBInstance(call *core.Call, in *rds.DeleteDBInstanceInpu
 		}
 		skip, final := aws.ToBool(in.SkipFinalSnapshot), in.FinalDBSnapshotIdentifier
 		switch {
+		case i.cluster != "" && final != nil:
+			return nil, invalidCombination("FinalDBSnapshotIdentifier can't be specified when deleting a DB instance that is a member of a DB cluster.")
+		case i.cluster != "":
+			r.memberDeleting(i, call.Now) // The cluster's snapshots keep its data.
 		case skip && final != nil:
 			return nil, invalidCombination("FinalDBSnapshotIdentifier can't be specified when SkipFinalSnapshot is enabled.")
 		case !skip && final == nil:
@@ -507,6 +522,9 @@ func (r *region) describe(i *instance, now time.Time) types.DBInstance {
 	if status != statusCreating {
 		d.Endpoint = &types.Endpoint{Address: aws.String(i.host), Port: aws.Int32(i.port)}
 		d.InstanceCreateTime = aws.Time(i.created)
+	}
+	if i.cluster != "" {
+		r.describeMember(i, &d)
 	}
 	return d
 }

@@ -85,6 +85,9 @@ func (b *Backend) modifyDBInstance(call *core.Call, in *rds.ModifyDBInstanceInpu
 		if in.NewDBInstanceIdentifier != nil {
 			return nil, invalidValue("The emulator does not support renaming DB instances (NewDBInstanceIdentifier).")
 		}
+		if err := checkMemberModify(i, in); err != nil {
+			return nil, err
+		}
 		// Modify a copy, so that a request refused half-way changes nothing.
 		next := *i
 		restart, err := r.modify(&next, in)
@@ -154,6 +157,12 @@ func (r *region) modify(i *instance, in *rds.ModifyDBInstanceInput) (restart boo
 	}
 	if err := i.setInsights(r.scope, in.EnablePerformanceInsights, in.PerformanceInsightsKMSKeyId, in.PerformanceInsightsRetentionPeriod); err != nil {
 		return false, err
+	}
+	if in.PromotionTier != nil {
+		if *in.PromotionTier < 0 || *in.PromotionTier > 15 {
+			return false, invalidValue("Invalid PromotionTier %d: valid values are 0 to 15.", *in.PromotionTier)
+		}
+		i.promotionTier = *in.PromotionTier
 	}
 	set(&i.deletionProtection, in.DeletionProtection)
 	set(&i.copyTags, in.CopyTagsToSnapshot)

@@ -30,5 +30,21 @@ func (b *Backend) operations() map[string]core.Operation {
 		"DeleteOptionGroup":               core.Op(b.deleteOptionGroup),
 		"DescribeDBSnapshots":             core.Op(b.describeDBSnapshots),
 		"DeleteDBSnapshot":                core.Op(b.deleteDBSnapshot),
+		// Aurora DB clusters and their parameter groups and snapshots.
+		"CreateDBCluster":                  core.Op(b.createDBCluster),
+		"DescribeDBClusters":               core.Op(b.describeDBClusters),
+		"ModifyDBCluster":                  core.Op(b.modifyDBCluster),
+		"DeleteDBCluster":                  core.Op(b.deleteDBCluster),
+		"FailoverDBCluster":                core.Op(b.failoverDBCluster),
+		"CreateDBClusterParameterGroup":    core.Op(b.createDBClusterParameterGroup),
+		"DescribeDBClusterParameterGroups": core.Op(b.describeDBClusterParameterGroups),
+		"ModifyDBClusterParameterGroup":    core.Op(b.modifyDBClusterParameterGroup),
+		"ResetDBClusterParameterGroup":     core.Op(b.resetDBClusterParameterGroup),
+		"DeleteDBClusterParameterGroup":    core.Op(b.deleteDBClusterParameterGroup),
+		"DescribeDBClusterParameters":      core.Op(b.describeDBClusterParameters),
+		"CreateDBClusterSnapshot":          core.Op(b.createDBClusterSnapshot),
+		"DescribeDBClusterSnapshots":       core.Op(b.describeDBClusterSnapshots),
+		"DeleteDBClusterSnapshot":          core.Op(b.deleteDBClusterSnapshot),
+		"RestoreDBClusterFromSnapshot":     core.Op(b.restoreDBClusterFromSnapshot),
 	}
 }

@@ -60,13 +60,14 @@ var (
 	}
 )
 
-// catalogueOf returns the parameters of a DB parameter group family: MySQL's for the mysql and
-// mariadb families, PostgreSQL's for the postgres ones, none for the others.
+// catalogueOf returns the parameters of a DB parameter group family: MySQL's for the mysql,
+// mariadb and aurora-mysql families, PostgreSQL's for the postgres and aurora-postgresql ones,
+// none for the others.
 func catalogueOf(family string) []parameter {
 	switch {
-	case strings.HasPrefix(family, "mysql"), strings.HasPrefix(family, "mariadb"):
+	case strings.HasPrefix(family, "mysql"), strings.HasPrefix(family, "mariadb"), strings.HasPrefix(family, "aurora-mysql"):
 		return mysqlParameters
-	case strings.HasPrefix(family, "postgres"):
+	case strings.HasPrefix(family, "postgres"), strings.HasPrefix(family, "aurora-postgresql"):
 		return postgresParameters
 	}
 	return nil
@@ -101,18 +102,40 @@ func rangeOf(allowed string) (lo, hi float64, ok bool) {
 	return lo, hi, err1 == nil && err2 == nil
 }
 
-// modifiable returns the custom parameter group a Modify or Reset request names, or AWS's error
-// for a default group or a missing one. The caller holds the backend's mutex.
-func (r *region) modifiable(ref *string) (*paramGroup, error) {
+// modifiable returns the custom parameter group (DB or DB cluster, as k says) a Modify or Reset
+// request names, or AWS's error for a default group or a missing one. The caller holds the
+// backend's mutex.
+func (k groupKind[G]) modifiable(r *region, ref *string) (*G, error) {
 	name := strings.ToLower(aws.ToString(ref))
 	if strings.HasPrefix(name, "default.") {
 		return nil, invalidValue("Cannot modify a default parameter group.")
 	}
-	g, ok := r.paramGroups[name]
+	g, ok := k.groups(r)[name]
 	if !ok {
-		return nil, paramGroupNotFound(aws.ToString(ref))
+		return nil, k.notFound(aws.ToString(ref))
 	}
 	return g, nil
+}
+
+// checkReset checks a Reset request: ResetAllParameters or up to 20 parameters, not both.
+func checkReset(all bool, params []types.Parameter) error {
+	if all == (len(params) > 0) {
+		return invalidCombination("Either ResetAllParameters or a list of parameters must be given, not both.")
+	}
+	if len(params) > maxModifiedParameters {
+		return invalidValue("Between 1 and %d parameters may be reset in a single request.", maxModifiedParameters)
+	}
+	return nil
+}
+
+// reset returns the parameters named, or all of them, to the engine's defaults.
+func (g *paramGroup) reset(all bool, params []types.Parameter) {
+	if all {
+		g.settings = nil
+	}
+	for _, p := range params {
+		delete(g.settings, aws.ToString(p.ParameterName))
+	}
 }
 
 // modifyDBParameterGroup sets up to 20 parameters of a custom group, each with its apply method,
@@ -120,40 +143,16 @@ func (r *region) modifiable(ref *string) (*paramGroup, error) {
 // parameter. A dynamic parameter applied immediately leaves the instances of the group in sync;
 // any other change leaves them pending-reboot until they reboot.
 func (b *Backend) modifyDBParameterGroup(call *core.Call, in *rds.ModifyDBParameterGroupInput) (*rds.ModifyDBParameterGroupOutput, error) {
-	if len(in.Parameters) == 0 || len(in.Parameters) > maxModifiedParameters {
-		return nil, invalidValue("Between 1 and %d parameters may be modified in a single request.", maxModifiedParameters)
-	}
 	return core.Locked(b.state, call, func(r *region) (*rds.ModifyDBParameterGroupOutput, error) {
-		g, err := r.modifiable(in.DBParameterGroupName)
+		g, err := paramGroups.modifiable(r, in.DBParameterGroupName)
 		if err != nil {
 			return nil, err
 		}
-		changes := map[string]setting{}
-		reboot := false
-		for _, p := range in.Parameters {
-			name := aws.ToString(p.ParameterName)
-			i := slices.IndexFunc(catalogueOf(g.family), func(c parameter) bool { return c.name == name })
-			if i < 0 {
-				return nil, invalidValue("Could not find parameter with name: %s", name)
-			}
-			spec := catalogueOf(g.family)[i]
-			switch {
-			case p.ApplyMethod == "":
-				return nil, invalidValue("Apply method for parameter %s must be specified.", name)
-			case p.ApplyMethod == types.ApplyMethodImmediate && spec.applyType == "static":
-				return nil, invalidCombination("cannot use immediate apply method for static parameter")
-			case p.ParameterValue == nil || !spec.allows(*p.ParameterValue):
-				return nil, invalidValue("Value: %s is not a valid value for parameter: %s", aws.ToString(p.ParameterValue), name)
-			}
-			changes[name] = setting{value: *p.ParameterValue, method: p.ApplyMethod}
-			reboot = reboot || p.ApplyMethod == types.ApplyMethodPendingReboot
+		changes, reboot, err := checkSettings(catalogueOf(g.family), in.Parameters)
+		if err != nil {
+			return nil, err
 		}
-		if g.settings == nil {
-			g.settings = map[string]setting{}
-		}
-		for name, s := range changes {
-			g.settings[name] = s
-		}
+		g.apply(changes)
 		r.parametersChanged(g.name, reboot, call)
 		return &rds.ModifyDBParameterGroupOutput{DBParameterGroupName: aws.String(g.name)}, nil
 	})
@@ -163,27 +162,90 @@ func (b *Backend) modifyDBParameterGroup(call *core.Call, in *rds.ModifyDBParame
 // defaults; the instances of the group are then pending-reboot, as a reset may touch static
 // parameters.
 func (b *Backend) resetDBParameterGroup(call *core.Call, in *rds.ResetDBParameterGroupInput) (*rds.ResetDBParameterGroupOutput, error) {
-	all := aws.ToBool(in.ResetAllParameters)
-	if all == (len(in.Parameters) > 0) {
-		return nil, invalidCombination("Either ResetAllParameters or a list of parameters must be given, not both.")
-	}
-	if len(in.Parameters) > maxModifiedParameters {
-		return nil, invalidValue("Between 1 and %d parameters may be reset in a single request.", maxModifiedParameters)
+	if err := checkReset(aws.ToBool(in.ResetAllParameters), in.Parameters); err != nil {
+		return nil, err
 	}
 	return core.Locked(b.state, call, func(r *region) (*rds.ResetDBParameterGroupOutput, error) {
-		g, err := r.modifiable(in.DBParameterGroupName)
+		g, err := paramGroups.modifiable(r, in.DBParameterGroupName)
 		if err != nil {
 			return nil, err
 		}
-		if all {
-			g.settings = nil
-		}
-		for _, p := range in.Parameters {
-			delete(g.settings, aws.ToString(p.ParameterName))
-		}
+		g.reset(aws.ToBool(in.ResetAllParameters), in.Parameters)
 		r.parametersChanged(g.name, true, call)
 		return &rds.ResetDBParameterGroupOutput{DBParameterGroupName: aws.String(g.name)}, nil
 	})
+}
+
+// checkSettings checks the parameters of a Modify request against a family's catalogue as AWS
+// does: a name the family has, a value it allows, an apply method, and pending-reboot for a
+// static parameter. It returns the settings, and whether one waits for a reboot.
+func checkSettings(catalogue []parameter, params []types.Parameter) (map[string]setting, bool, error) {
+	if len(params) == 0 || len(params) > maxModifiedParameters {
+		return nil, false, invalidValue("Between 1 and %d parameters may be modified in a single request.", maxModifiedParameters)
+	}
+	changes := map[string]setting{}
+	reboot := false
+	for _, p := range params {
+		name := aws.ToString(p.ParameterName)
+		i := slices.IndexFunc(catalogue, func(c parameter) bool { return c.name == name })
+		if i < 0 {
+			return nil, false, invalidValue("Could not find parameter with name: %s", name)
+		}
+		spec := catalogue[i]
+		switch {
+		case p.ApplyMethod == "":
+			return nil, false, invalidValue("Apply method for parameter %s must be specified.", name)
+		case p.ApplyMethod == types.ApplyMethodImmediate && spec.applyType == "static":
+			return nil, false, invalidCombination("cannot use immediate apply method for static parameter")
+		case p.ParameterValue == nil || !spec.allows(*p.ParameterValue):
+			return nil, false, invalidValue("Value: %s is not a valid value for parameter: %s", aws.ToString(p.ParameterValue), name)
+		}
+		changes[name] = setting{value: *p.ParameterValue, method: p.ApplyMethod}
+		reboot = reboot || p.ApplyMethod == types.ApplyMethodPendingReboot
+	}
+	return changes, reboot, nil
+}
+
+// apply records settings in the group.
+func (g *paramGroup) apply(changes map[string]setting) {
+	if g.settings == nil {
+		g.settings = map[string]setting{}
+	}
+	for name, s := range changes {
+		g.settings[name] = s
+	}
+}
+
+// listParameters returns a group's parameters in the catalogue's order, with the values users set
+// (Source user) and the engine's defaults (engine-default), those of source only when it is set.
+func listParameters(catalogue []parameter, g *paramGroup, source string) []types.Parameter {
+	var params []types.Parameter
+	for _, p := range catalogue {
+		out := types.Parameter{ParameterName: aws.String(p.name), ApplyType: aws.String(p.applyType), DataType: aws.String(p.dataType),
+			Description: aws.String(p.description), IsModifiable: aws.Bool(true), Source: aws.String("engine-default"),
+			ApplyMethod: types.ApplyMethodPendingReboot}
+		if p.allowed != "" {
+			out.AllowedValues = aws.String(p.allowed)
+		}
+		if p.value != "" {
+			out.ParameterValue = aws.String(p.value)
+		}
+		if s, ok := g.settings[p.name]; ok {
+			out.ParameterValue, out.Source, out.ApplyMethod = aws.String(s.value), aws.String("user"), s.method
+		}
+		if source == "" || aws.ToString(out.Source) == source {
+			params = append(params, out)
+		}
+	}
+	return params
+}
+
+// checkSource checks the Source of a Describe…Parameters request.
+func checkSource(source string) error {
+	if source != "" && source != "user" && source != "system" && source != "engine-default" {
+		return invalidValue("Invalid source: %s. Valid values are user, system and engine-default.", source)
+	}
+	return nil
 }
 
 // parametersChanged marks the live instances of the group name pending-reboot when a change
@@ -204,33 +266,15 @@ func (r *region) parametersChanged(name string, reboot bool, call *core.Call) {
 // pages of MaxRecords (20 to 100, default 100).
 func (b *Backend) describeDBParameters(call *core.Call, in *rds.DescribeDBParametersInput) (*rds.DescribeDBParametersOutput, error) {
 	source := aws.ToString(in.Source)
-	if source != "" && source != "user" && source != "system" && source != "engine-default" {
-		return nil, invalidValue("Invalid source: %s. Valid values are user, system and engine-default.", source)
+	if err := checkSource(source); err != nil {
+		return nil, err
 	}
 	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBParametersOutput, error) {
 		g, ok := r.paramGroup(aws.ToString(in.DBParameterGroupName))
 		if !ok {
 			return nil, paramGroupNotFound(aws.ToString(in.DBParameterGroupName))
 		}
-		var params []types.Parameter
-		for _, p := range catalogueOf(g.family) {
-			out := types.Parameter{ParameterName: aws.String(p.name), ApplyType: aws.String(p.applyType), DataType: aws.String(p.dataType),
-				Description: aws.String(p.description), IsModifiable: aws.Bool(true), Source: aws.String("engine-default"),
-				ApplyMethod: types.ApplyMethodPendingReboot}
-			if p.allowed != "" {
-				out.AllowedValues = aws.String(p.allowed)
-			}
-			if p.value != "" {
-				out.ParameterValue = aws.String(p.value)
-			}
-			if s, ok := g.settings[p.name]; ok {
-				out.ParameterValue, out.Source, out.ApplyMethod = aws.String(s.value), aws.String("user"), s.method
-			}
-			if source == "" || aws.ToString(out.Source) == source {
-				params = append(params, out)
-			}
-		}
-		return page(params, in.Marker, in.MaxRecords, func(out []types.Parameter, marker *string) *rds.DescribeDBParametersOutput {
+		return page(listParameters(catalogueOf(g.family), g, source), in.Marker, in.MaxRecords, func(out []types.Parameter, marker *string) *rds.DescribeDBParametersOutput {
 			return &rds.DescribeDBParametersOutput{Parameters: out, Marker: marker}
 		})
 	})

@@ -1,6 +1,8 @@
 // Package rds emulates Amazon RDS DB instances over the awsQuery protocol (API version
 // 2014-10-31): instances with AWS's validation and lifecycle, DB subnet groups, DB parameter
-// groups, option groups, DB snapshots and tags.
+// groups, option groups, DB snapshots and tags; and Aurora DB clusters (cluster.go), their
+// member instances (clustermembers.go), DB cluster parameter groups (clusterparams.go) and DB
+// cluster snapshots (clustersnapshots.go, clusterrestore.go).
 //
 // Lifecycle, on the simulation clock, one transition per step (2s unless the server's options
 // say otherwise): creating -> backing-up -> available (creating -> available when
@@ -33,9 +35,18 @@
 // DescribeDBInstances filters on db-instance-id, dbi-resource-id and engine; DescribeDBSnapshots
 // also on db-snapshot-id and snapshot-type.
 //
-// Simplifications: there are no DB clusters, so aurora-* engines are accepted by name but an
-// Aurora instance cannot be created (DBClusterNotFoundFault, or InvalidParameterCombination
-// without DBClusterIdentifier); Db2 and RDS Custom engines are refused. Engine versions are
+// Aurora DB clusters (aurora-postgresql, aurora-mysql) go creating -> available, and deleting ->
+// gone; a master password change resets in a resetting-master-credentials step and an engine
+// upgrade waits for the maintenance window or, with ApplyImmediately, upgrades in an upgrading
+// step. The first member instance is the writer; deleting the writer, or FailoverDBCluster,
+// hands the role to the reader of the best promotion tier (or the target). A change of the
+// cluster's DB cluster parameter group, or of a static parameter in it, leaves the members'
+// DBClusterParameterGroupStatus pending-reboot until each reboots. A cluster that manages its
+// master password keeps it in the emulated Secrets Manager when the server connects one
+// (KeepSecretsIn). Simplifications: clusters are provisioned Aurora clusters only (no Multi-AZ
+// DB clusters of mysql or postgres, no Serverless v1, global databases or backtracking), make no
+// automated snapshots and renaming (NewDBClusterIdentifier) is refused. Db2 and RDS
+// Custom engines are refused. Engine versions are
 // checked by major version only, against a small table of the majors AWS offers. Other services
 // are not consulted: VPC security group IDs and subnet IDs are checked for their format only, a
 // subnet group has no VPC ID and puts its n-th subnet in the region's n-th zone (a, b, c, ...),
@@ -64,6 +75,8 @@ const TransitionTime = 2 * time.Second
 type Backend struct {
 	clock *core.Clock
 	state *core.Backend[*region]
+	// secrets keeps the master passwords RDS manages; nil when no Secrets Manager is connected.
+	secrets Secrets
 }
 
 // region is what one account has in one region.
@@ -75,13 +88,18 @@ type region struct {
 	paramGroups  map[string]*paramGroup
 	optionGroups map[string]*optionGroup
 	tags         *core.Tags // by ARN
+
+	clusters           map[string]*cluster
+	clusterParamGroups map[string]*paramGroup
+	clusterSnapshots   map[string]*clusterSnapshot
 }
 
 // newRegion returns the empty state of an account in a region.
 func newRegion(scope core.Scope) *region {
 	return &region{scope: scope, instances: map[string]*instance{}, snapshots: map[string]*snapshot{},
 		subnetGroups: map[string]*subnetGroup{}, paramGroups: map[string]*paramGroup{}, optionGroups: map[string]*optionGroup{},
-		tags: core.NewTags(tagRules)}
+		tags: core.NewTags(tagRules), clusters: map[string]*cluster{}, clusterParamGroups: map[string]*paramGroup{},
+		clusterSnapshots: map[string]*clusterSnapshot{}}
 }
 
 // New returns an empty RDS backend on clock.
@@ -149,6 +167,15 @@ func (b *Backend) dump() any {
 				out[prefix+"db:"+id] = r.describe(i, now)
 			}
 		}
+		for _, id := range core.SortedKeys(r.clusters) {
+			if c := r.cluster(id, now); c != nil {
+				out[prefix+"cluster:"+id] = r.describeCluster(c, now)
+			}
+		}
+		for id, s := range r.clusterSnapshots {
+			out[prefix+"cluster-snapshot:"+id] = r.describeClusterSnapshot(s, now)
+		}
+		out[prefix+"cluster-pg"] = core.SortedKeys(r.clusterParamGroups)
 		for id, s := range r.snapshots {
 			out[prefix+"snapshot:"+id] = r.describeSnapshot(s, now)
 		}

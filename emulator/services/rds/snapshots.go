@@ -79,6 +79,10 @@ func (b *Backend) createDBSnapshot(call *core.Call, in *rds.CreateDBSnapshotInpu
 		if i == nil {
 			return nil, instanceNotFound(aws.ToString(in.DBInstanceIdentifier))
 		}
+		if i.cluster != "" {
+			return nil, invalidValue("The specified instance is a member of a cluster and a snapshot cannot be created directly. " +
+				"Please use the CreateDBClusterSnapshot API instead.")
+		}
 		if i.status() != statusAvailable {
 			return nil, core.Errorf("InvalidDBInstanceState", "Instance %s is not in available state.", i.id)
 		}

@@ -34,7 +34,7 @@ func (r *region) tagList(arn string) []types.Tag {
 }
 
 // nameFromARN returns the name in ref when ref is the ARN of a resource of kind (db, snapshot,
-// subgrp, pg, og) in the region, and ref itself otherwise.
+// subgrp, pg, og, cluster, cluster-pg, cluster-snapshot) in the region, and ref itself otherwise.
 func (r *region) nameFromARN(ref, kind string) string {
 	if name, ok := strings.CutPrefix(ref, r.scope.ARN("rds", kind+":")); ok {
 		return name
@@ -74,6 +74,21 @@ func (r *region) taggedARN(call *core.Call, arn string) (string, error) {
 			return g.arn, nil
 		}
 		return "", paramGroupNotFound(fields[6])
+	case "cluster":
+		if c := r.cluster(name, call.Now); inRegion && c != nil {
+			return c.arn, nil
+		}
+		return "", clusterNotFound(fields[6])
+	case "cluster-pg":
+		if g, ok := r.clusterParamGroup(name); inRegion && ok {
+			return g.arn, nil
+		}
+		return "", clusterParamGroupNotFound(fields[6])
+	case "cluster-snapshot":
+		if s, ok := r.clusterSnapshots[name]; inRegion && ok {
+			return aws.ToString(s.view.DBClusterSnapshotArn), nil
+		}
+		return "", clusterSnapshotNotFound(fields[6])
 	case "og":
 		if g, ok := r.optionGroup(name); inRegion && ok {
 			return g.arn, nil
