@@ -34,16 +34,19 @@ func (f *helmFlags) add(cmd *cobra.Command, familiesHelp string) {
 
 // chosenFamilies returns the families named by --families (all when none), refusing unknown
 // names.
-func (f *helmFlags) chosenFamilies() ([]string, error) {
-	if len(f.families) == 0 {
+func (f *helmFlags) chosenFamilies() ([]string, error) { return chooseFamilies(f.families) }
+
+// chooseFamilies returns names (every family when empty), refusing unknown names.
+func chooseFamilies(names []string) ([]string, error) {
+	if len(names) == 0 {
 		return charts.Families(), nil
 	}
-	for _, name := range f.families {
+	for _, name := range names {
 		if !slices.Contains(charts.Families(), name) {
 			return nil, fmt.Errorf("unknown family %q: choose among %s", name, strings.Join(charts.Families(), ", "))
 		}
 	}
-	return f.families, nil
+	return names, nil
 }
 
 // helm checks that the cluster answers and returns Helm's configuration for it.

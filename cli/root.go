@@ -11,7 +11,7 @@ func NewRootCommand() *cobra.Command {
 		Use:   "infractl",
 		Short: "Try, install and inspect infra-operator",
 		Long: "infractl runs infra-operator on a laptop (sandbox), installs its Helm charts into a cluster " +
-			"(install, uninstall), and shows every managed AWS resource (status).",
+			"(install, uninstall), shows every managed AWS resource (status), and checks an install (doctor).",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// Every command gets a logger for controller-runtime and client-go, so that none prints
@@ -19,6 +19,6 @@ func NewRootCommand() *cobra.Command {
 		// the operators' logs.
 		PersistentPreRun: func(*cobra.Command, []string) { setLogger(false) },
 	}
-	root.AddCommand(newVersionCommand(), newSandboxCommand(), newStatusCommand(), newInstallCommand(), newUninstallCommand(), newPlanCommand())
+	root.AddCommand(newVersionCommand(), newSandboxCommand(), newStatusCommand(), newInstallCommand(), newUninstallCommand(), newPlanCommand(), newDoctorCommand())
 	return root
 }
