@@ -161,7 +161,7 @@ func container(t *testing.T, u *unstructured.Unstructured) corev1.Container {
 // referenced are the kinds of other families that each family's references name.
 var referenced = map[string][]string{
 	"compute":    {"subnets", "securitygroups", "iamroles", "iaminstanceprofiles", "sqsqueues", "dynamodbtables"},
-	"data":       {"kmskeys", "subnets", "securitygroups", "sqsqueues", "snstopics", "lambdafunctions"},
+	"data":       {"kmskeys", "subnets", "securitygroups", "sqsqueues", "snstopics", "lambdafunctions", "iamroles"},
 	"messaging":  {"kmskeys"},
 	"networking": {"acmcertificates", "cloudfrontdistributions", "apigateways", "ec2instances", "lambdafunctions"},
 	"edge":       {"albs", "nlbs", "acmcertificates", "s3buckets", "lambdafunctions", "subnets", "securitygroups"},

@@ -228,6 +228,16 @@ func TestS3BucketConfigurationsRoundTrip(t *testing.T) {
 	if got := errorCode(err); got != "InvalidTargetBucketForLogging" {
 		t.Errorf("PutBucketLogging to a missing bucket: got %q, want InvalidTargetBucketForLogging", got)
 	}
+	_, err = c.PutBucketLogging(ctx, &s3.PutBucketLoggingInput{Bucket: bucket, BucketLoggingStatus: &types.BucketLoggingStatus{
+		LoggingEnabled: &types.LoggingEnabled{TargetBucket: logs, TargetPrefix: aws.String("logs/")}}})
+	if got := errorCode(err); got != "InvalidTargetBucketForLogging" {
+		t.Errorf("PutBucketLogging to a bucket that does not let the logging service write: got %q, want InvalidTargetBucketForLogging", got)
+	}
+	if _, err := c.PutBucketPolicy(ctx, &s3.PutBucketPolicyInput{Bucket: logs, Policy: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow",` +
+		`"Principal":{"Service":"logging.s3.amazonaws.com"},"Action":"s3:PutObject","Resource":"arn:aws:s3:::configs-logs/logs/*",` +
+		`"Condition":{"ArnLike":{"aws:SourceArn":"arn:aws:s3:::configs-bucket"}}}]}`)}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.PutBucketLogging(ctx, &s3.PutBucketLoggingInput{Bucket: bucket, BucketLoggingStatus: &types.BucketLoggingStatus{
 		LoggingEnabled: &types.LoggingEnabled{TargetBucket: logs, TargetPrefix: aws.String("logs/")}}}); err != nil {
 		t.Fatal(err)

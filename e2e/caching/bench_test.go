@@ -23,22 +23,31 @@ func BenchmarkSeedExamples(b *testing.B) {
 	subnet, group := h.network(b, "10.6.0.0/16", "10.6.1.0/24")
 	h.subnetGroup(b, "production-cache-subnet-group", subnet)
 	h.provider(b, "default", "production-aws")
+	cluster := func(name string) shared.Managed {
+		return &v1alpha1.ElastiCacheCluster{ObjectMeta: seedMeta("default", name)}
+	}
 	for _, tc := range []struct {
 		file, name string
 		swap       map[string]any
+		// object is the example's object whose figures are reported; only the file's objects
+		// of its kind are applied.
+		object shared.Managed
 	}{
-		{"elasticachecluster-redis.yaml", "session-cache", map[string]any{"securityGroupIDs": []any{group}}},
-		{"elasticachecluster-memcached.yaml", "object-cache", nil},
+		{"elasticachecluster-redis.yaml", "session-cache", map[string]any{"securityGroupIDs": []any{group}}, cluster("session-cache")},
+		{"elasticachecluster-memcached.yaml", "object-cache", nil, cluster("object-cache")},
+		// The tuned group, then the cluster of the same file that uses it by reference.
+		{"elasticacheparametergroup.yaml", "session-cache-tuned", nil,
+			&v1alpha1.ElastiCacheParameterGroup{ObjectMeta: seedMeta("default", "session-cache-tuned")}},
+		{"elasticacheparametergroup.yaml", "tuned-session-cache", nil, cluster("tuned-session-cache")},
 	} {
-		b.Run(tc.file, func(b *testing.B) {
+		b.Run(tc.file+"/"+tc.name, func(b *testing.B) {
 			if b.N > 1 {
 				b.Skip("each example is created once; run with -benchtime=1x")
 			}
 			h.emu.Calls.Reset()
 			began := time.Now()
-			h.applySwapped(b, tc.file, "default", tc.swap)
-			var o shared.Managed = &v1alpha1.ElastiCacheCluster{ObjectMeta: seedMeta("default", tc.name)}
-			o = kubetest.WaitFor(b, h.c, o, time.Minute, "Ready", isReady)
+			h.applyKind(b, tc.file, "default", tc.object, tc.swap)
+			o := kubetest.WaitFor(b, h.c, tc.object, time.Minute, "Ready", isReady)
 			kubetest.SeedFigures(b, h.c, o, began, h.calls, h.emu.Calls.Reset)
 		})
 	}

@@ -3,6 +3,7 @@ package caching_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/runner-codes/infra-operator/emulator"
 	"github.com/runner-codes/infra-operator/operators/caching"
@@ -71,6 +73,13 @@ func (h *harness) provider(t testing.TB, ns, name string) {
 func (h *harness) applySwapped(t testing.TB, file, ns string, set map[string]any) []*unstructured.Unstructured {
 	t.Helper()
 	objs := kubetest.SeedObjects(t, seedPath(file))
+	h.createSwapped(t, objs, ns, set)
+	return objs
+}
+
+// createSwapped creates objs as applySwapped does.
+func (h *harness) createSwapped(t testing.TB, objs []*unstructured.Unstructured, ns string, set map[string]any) {
+	t.Helper()
 	for _, u := range objs {
 		if u.GetNamespace() == "" {
 			u.SetNamespace(ns)
@@ -82,7 +91,18 @@ func (h *harness) applySwapped(t testing.TB, file, ns string, set map[string]any
 		}
 		kubetest.Create(t, h.c, u)
 	}
-	return objs
+}
+
+// applyKind applies, as applySwapped does, only the objects of an example file whose kind is
+// that of like.
+func (h *harness) applyKind(t testing.TB, file, ns string, like client.Object, set map[string]any) {
+	t.Helper()
+	gvk, err := apiutil.GVKForObject(like, h.c.Scheme())
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := kubetest.SeedObjects(t, seedPath(file))
+	h.createSwapped(t, slices.DeleteFunc(objs, func(u *unstructured.Unstructured) bool { return u.GetKind() != gvk.Kind }), ns, set)
 }
 
 // seedPath returns the path of an example file of examples/caching.

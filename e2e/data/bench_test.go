@@ -17,6 +17,8 @@ import (
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/messaging"
 	msgv1 "github.com/runner-codes/infra-operator/operators/messaging/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/networking"
+	netv1 "github.com/runner-codes/infra-operator/operators/networking/api/v1alpha1"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/operator"
 	"github.com/runner-codes/infra-operator/shared/testenv/kubetest"
@@ -28,8 +30,9 @@ import (
 // calls it took to create, the time from apply to Ready, and the AWS calls of one sync at
 // steady state. Run it with -benchtime=1x: every example is created once.
 func BenchmarkSeedExamples(b *testing.B) {
-	// The messaging family serves the queue s3bucket-notifications.yaml notifies.
-	h := launch(b, nil, func(*operator.Options) {}, messaging.Family())
+	// The messaging family serves the queue s3bucket-notifications.yaml notifies, the networking
+	// family the subnets and security group of rdsdbcluster-aurora.yaml.
+	h := launch(b, nil, func(*operator.Options) {}, messaging.Family(), networking.Family())
 	for _, name := range []string{"production-aws", "aws-provider"} {
 		h.provider("default", name)
 	}
@@ -50,7 +53,7 @@ func BenchmarkSeedExamples(b *testing.B) {
 		{"s3bucket-quickstart.yaml", "S3"}, {"s3bucket-serverless.yaml", "S3"}, {"dynamodbtable-basic.yaml", "DynamoDB"},
 		{"dynamodbtable-provisioned.yaml", "DynamoDB"}, {"dynamodbtable-serverless.yaml", "DynamoDB"},
 		{"rdsinstance-postgres.yaml", "RDS"}, {"rdsinstance-mysql.yaml", "RDS"}, {"s3bucket-notifications.yaml", "S3+SQS"},
-		{"rdsdbparametergroup.yaml", "RDS"},
+		{"rdsdbparametergroup.yaml", "RDS"}, {"rdsdbcluster-aurora.yaml", "RDS"},
 	} {
 		b.Run(tc.file, func(b *testing.B) {
 			if b.N > 1 {
@@ -60,6 +63,14 @@ func BenchmarkSeedExamples(b *testing.B) {
 			if tc.file == "s3bucket-notifications.yaml" {
 				queue := kubetest.ApplySeed(b, h.env.Client, filepath.Join("..", "..", "examples", "messaging", "sqsqueue-serverless.yaml"), "default")[0]
 				waitReady(h, &msgv1.SQSQueue{ObjectMeta: metav1.ObjectMeta{Namespace: queue.GetNamespace(), Name: queue.GetName()}})
+			}
+			if tc.file == "rdsdbcluster-aurora.yaml" {
+				// The VPC of examples/networking/multi-tier-references.yaml, which the example's
+				// subnets and security group are in.
+				vpc := &netv1.VPC{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "app-vpc"},
+					Spec: netv1.VPCSpec{ManagedSpec: shared.ManagedSpec{ProviderRef: shared.ProviderReference{Name: "production-aws"}}, CIDRBlock: "10.0.0.0/16"}}
+				h.create(vpc)
+				waitReady(h, vpc)
 			}
 			h.emu.Calls.Reset()
 			began := time.Now()
@@ -90,11 +101,12 @@ func (h *harness) callsOf(services string) int {
 	return n
 }
 
-// seedObject applies a seed file holding one managed object into namespace default, puts a
-// well-formed id where the example has the sg-xxx placeholder, and returns the object typed.
+// seedObject applies a seed file into namespace default, puts a well-formed id where the
+// example has the sg-xxx placeholder, and returns the file's last object typed: the example's
+// own (a file that holds what its object refers to lists those first).
 func seedObject(h *harness, file string) shared.Managed {
 	objs := h.applySeed(file, "default")
-	u := objs[0]
+	u := objs[len(objs)-1]
 	if ids, _, _ := unstructured.NestedStringSlice(u.Object, "spec", "vpcSecurityGroupIDs"); len(ids) > 0 {
 		patch := []byte(`{"spec":{"vpcSecurityGroupIDs":["` + wellFormedSG + `"]}}`)
 		if err := h.env.Client.Patch(context.Background(), u, client.RawPatch(types.MergePatchType, patch)); err != nil {
@@ -109,6 +121,8 @@ func seedObject(h *harness, file string) shared.Managed {
 		o = &v1alpha1.DynamoDBTable{}
 	case "RDSDBParameterGroup":
 		o = &v1alpha1.RDSDBParameterGroup{}
+	case "RDSDBCluster":
+		o = &v1alpha1.RDSDBCluster{}
 	default:
 		o = &v1alpha1.RDSInstance{}
 	}

@@ -108,13 +108,14 @@ func TestS3SeedExamples(t *testing.T) {
 	for _, tc := range []struct {
 		file, name, bucket string
 		// reads is how many calls a steady-state sync makes: HeadBucket, GetBucketTagging,
-		// GetBucketLifecycleConfiguration, GetBucketCors, GetBucketNotificationConfiguration and
-		// GetBucketPolicy, and one Get per optional setting the spec manages.
+		// GetBucketLifecycleConfiguration, GetBucketCors, GetBucketNotificationConfiguration,
+		// GetBucketReplication, GetBucketLogging and GetBucketPolicy, and one Get per optional
+		// setting the spec manages.
 		reads int
 		check func(t *testing.T)
 	}{
-		{"s3bucket-basic.yaml", "my-app-data", "mycompany-app-data-prod", 6, func(t *testing.T) {}},
-		{"s3bucket-lifecycle.yaml", "logs-bucket", "mycompany-application-logs", 6, func(t *testing.T) {
+		{"s3bucket-basic.yaml", "my-app-data", "mycompany-app-data-prod", 8, func(t *testing.T) {}},
+		{"s3bucket-lifecycle.yaml", "logs-bucket", "mycompany-application-logs", 8, func(t *testing.T) {
 			out, err := c.GetBucketLifecycleConfiguration(ctx, &s3.GetBucketLifecycleConfigurationInput{Bucket: aws.String("mycompany-application-logs")})
 			if err != nil {
 				t.Fatal(err)
@@ -130,13 +131,13 @@ func TestS3SeedExamples(t *testing.T) {
 				t.Errorf("lifecycle rules (-want +got):\n%s", diff)
 			}
 		}},
-		{"s3bucket-quickstart.yaml", "app-data", "myapp-production-data", 8, func(t *testing.T) {
+		{"s3bucket-quickstart.yaml", "app-data", "myapp-production-data", 10, func(t *testing.T) {
 			checkVersioningAndAES256(t, c, "myapp-production-data")
 		}},
-		{"s3bucket-serverless.yaml", "data-bucket", "application-data-bucket", 8, func(t *testing.T) {
+		{"s3bucket-serverless.yaml", "data-bucket", "application-data-bucket", 10, func(t *testing.T) {
 			checkVersioningAndAES256(t, c, "application-data-bucket")
 		}},
-		{"s3bucket-versioning-encryption.yaml", "secure-data-bucket", "mycompany-secure-data", 9, func(t *testing.T) {
+		{"s3bucket-versioning-encryption.yaml", "secure-data-bucket", "mycompany-secure-data", 11, func(t *testing.T) {
 			checkVersioningAndAES256(t, c, "mycompany-secure-data")
 			out, err := c.GetPublicAccessBlock(ctx, &s3.GetPublicAccessBlockInput{Bucket: aws.String("mycompany-secure-data")})
 			if err != nil {

@@ -177,6 +177,12 @@ func s3ReadsSteps() []step[*readers] {
 			})
 		}},
 		{"PutBucketLogging", func(c *readers) outcome {
+			// The target lets the logging service write (s3_replication_test.go compares a
+			// target that does not).
+			if _, err := c.s3.PutBucketPolicy(ctx, &s3.PutBucketPolicyInput{Bucket: logs, Policy: aws.String(`{"Version":"2012-10-17","Statement":[{` +
+				`"Effect":"Allow","Principal":{"Service":"logging.s3.amazonaws.com"},"Action":"s3:PutObject","Resource":"arn:aws:s3:::diff-reads-logs/*"}]}`)}); err != nil {
+				return observe(err, nil)
+			}
 			_, err := c.s3.PutBucketLogging(ctx, &s3.PutBucketLoggingInput{Bucket: bucket, BucketLoggingStatus: &s3types.BucketLoggingStatus{
 				LoggingEnabled: &s3types.LoggingEnabled{TargetBucket: logs, TargetPrefix: aws.String("access/")}}})
 			if err != nil {
@@ -494,8 +500,6 @@ func TestReadsAgainstMoto(t *testing.T) {
 			"as CloudTrail records of GetBucketPolicyStatus show",
 		"PutBucketAclPublicReadEnforced": "moto applies public-read to a new bucket; since April 2023 new buckets have ObjectOwnership " +
 			"BucketOwnerEnforced, and AWS refuses every ACL but the owner's full control with AccessControlListNotSupported (400)",
-		"PutBucketLogging": "moto requires the target bucket's ACL to grant the LogDelivery group WRITE; a target with ACLs disabled " +
-			"(BucketOwnerEnforced, the default) grants the logging service through its bucket policy, and AWS accepts the configuration",
 		"GetObjectAttributes":   "moto sends Last-Modified in ISO 8601, which the SDK cannot parse; AWS sends an HTTP date",
 		"PutPublicPolicyStatus": "moto reports a policy allowing Principal \"*\" without a condition as not public; AWS reports it public (IsPublic true)",
 	})

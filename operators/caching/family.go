@@ -7,6 +7,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/caching/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/caching/crds"
 	"github.com/runner-codes/infra-operator/operators/caching/elasticachecluster"
+	"github.com/runner-codes/infra-operator/operators/caching/elasticacheparametergroup"
 	"github.com/runner-codes/infra-operator/shared/engine"
 	"github.com/runner-codes/infra-operator/shared/operator"
 )
@@ -22,6 +23,7 @@ func Family() operator.Family {
 		CRDs:        crds.FS(),
 		Kinds: []engine.Controller{
 			engine.For(elasticachecluster.Kind()),
+			engine.For(elasticacheparametergroup.Kind()),
 		},
 	}
 }

@@ -6,3 +6,6 @@ package caching
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=elasticacheclusters/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=elasticacheclusters/finalizers,verbs=update
 // +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=securitygroups;subnets,verbs=get;list;watch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=elasticacheparametergroups,verbs=get;list;watch;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=elasticacheparametergroups/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=aws-infra-operator.runner.codes,resources=elasticacheparametergroups/finalizers,verbs=update

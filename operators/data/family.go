@@ -1,4 +1,5 @@
-// Package data is the data family of infra-operator: S3Bucket, DynamoDBTable and RDSInstance.
+// Package data is the data family of infra-operator: S3Bucket, DynamoDBTable, RDSInstance,
+// RDSDBParameterGroup and RDSDBCluster.
 package data
 
 import (
@@ -7,6 +8,7 @@ import (
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/operators/data/crds"
 	"github.com/runner-codes/infra-operator/operators/data/dynamodbtable"
+	"github.com/runner-codes/infra-operator/operators/data/rdsdbcluster"
 	"github.com/runner-codes/infra-operator/operators/data/rdsdbparametergroup"
 	"github.com/runner-codes/infra-operator/operators/data/rdsinstance"
 	"github.com/runner-codes/infra-operator/operators/data/s3bucket"
@@ -28,6 +30,7 @@ func Family() operator.Family {
 			engine.For(dynamodbtable.Kind()),
 			engine.For(rdsinstance.Kind()),
 			engine.For(rdsdbparametergroup.Kind()),
+			engine.For(rdsdbcluster.Kind()),
 		},
 	}
 }

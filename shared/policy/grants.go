@@ -16,6 +16,9 @@ const (
 	// S3SidPrefix starts the Sid of the statement an S3Bucket keeps in the policy of each queue
 	// and topic its event notifications go to.
 	S3SidPrefix = ReservedSidPrefix + "S3"
+	// LogDeliverySidPrefix starts the Sid of the statement an S3Bucket keeps in the policy of
+	// the bucket its server access logs go to.
+	LogDeliverySidPrefix = ReservedSidPrefix + "Logging"
 )
 
 // A Grant is one kind of statement that objects keep in a policy another object owns, under
@@ -64,6 +67,43 @@ var S3Publish = Grant{SidPrefix: S3SidPrefix, rebuild: func(st map[string]any, t
 	}
 	return nil
 }}
+
+// LogDelivery is the statement an S3Bucket keeps in the policy of the bucket its server access
+// logs go to.
+var LogDelivery = Grant{SidPrefix: LogDeliverySidPrefix, rebuild: func(st map[string]any, targetARN string) map[string]any {
+	source, account := conditionValue(st, "ArnLike", "aws:SourceArn"), conditionValue(st, "StringEquals", "aws:SourceAccount")
+	prefix, ok := strings.CutPrefix(single(st["Resource"]), targetARN+"/")
+	if source == "" || account == "" || !ok || !strings.HasSuffix(prefix, "*") {
+		return nil
+	}
+	return LogDeliveryStatement(source, account, targetARN, strings.TrimSuffix(prefix, "*"))
+}}
+
+// LogDeliverySid returns the Sid of the statement that lets the logging service write the
+// server access logs of the bucket with sourceARN: the LogDelivery prefix and a digest of the
+// source bucket's ARN.
+func LogDeliverySid(sourceARN string) string {
+	sum := sha256.Sum256([]byte(sourceARN))
+	return LogDeliverySidPrefix + hex.EncodeToString(sum[:8])
+}
+
+// LogDeliveryStatement returns the statement that lets the S3 logging service write the server
+// access logs of the bucket with sourceARN, in account, under prefix of the bucket with
+// targetARN, and nothing else: the bucket policy AWS documents for server access logging.
+func LogDeliveryStatement(sourceARN, account, targetARN, prefix string) map[string]any {
+	// Built as JSON values so that it compares equal to the same statement read back.
+	return map[string]any{
+		"Sid":       LogDeliverySid(sourceARN),
+		"Effect":    "Allow",
+		"Principal": map[string]any{"Service": "logging.s3.amazonaws.com"},
+		"Action":    "s3:PutObject",
+		"Resource":  targetARN + "/" + prefix + "*",
+		"Condition": map[string]any{
+			"ArnLike":      map[string]any{"aws:SourceArn": sourceARN},
+			"StringEquals": map[string]any{"aws:SourceAccount": account},
+		},
+	}
+}
 
 // S3Sid returns the Sid of the statement that lets S3 deliver the events of the bucket with
 // bucketARN to a queue, a topic or a function: the S3 prefix and a digest of the bucket's ARN.
@@ -159,7 +199,13 @@ func (d Document) Granted(g Grant, resource string) []map[string]any {
 func conditionValue(st map[string]any, op, key string) string {
 	cond, _ := st["Condition"].(map[string]any)
 	values, _ := cond[op].(map[string]any)
-	switch v := values[key].(type) {
+	return single(values[key])
+}
+
+// single returns v when it is a string or a list of one string (as AWS may return a policy's
+// values), and "" otherwise.
+func single(v any) string {
+	switch v := v.(type) {
 	case string:
 		return v
 	case []any:

@@ -34,6 +34,19 @@ func TestGranted(t *testing.T) {
 		policy   Document
 		want     []string
 	}{
+		"LogDeliveryKept": {
+			reason: "The statement a bucket's logging writes into its target's policy is kept, in AWS's form too.",
+			grant:  LogDelivery, resource: bucket,
+			policy: mustParse(t, `{"Statement":[{"Sid":"`+LogDeliverySid("arn:aws:s3:::orders")+`","Effect":"Allow","Principal":{"Service":["logging.s3.amazonaws.com"]},`+
+				`"Action":["s3:PutObject"],"Resource":["`+bucket+`/logs/*"],"Condition":{"ArnLike":{"aws:SourceArn":"arn:aws:s3:::orders"},`+
+				`"StringEquals":{"aws:SourceAccount":["123456789012"]}}}]}`),
+			want: []string{LogDeliverySid("arn:aws:s3:::orders")},
+		},
+		"LogDeliveryWidened": {
+			reason: "A logging statement whose resource was widened beyond the target bucket is not the operator's.",
+			grant:  LogDelivery, resource: bucket,
+			policy: Document{Statements: []map[string]any{with(LogDeliveryStatement("arn:aws:s3:::orders", "123456789012", bucket, "logs/"), "Resource", "*")}},
+		},
 		"SNSStatementKept": {
 			reason: "The statement a topic writes into a queue's policy is kept.",
 			grant:  SNSSend, resource: queue, policy: Document{Statements: []map[string]any{send}},

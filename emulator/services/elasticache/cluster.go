@@ -2,7 +2,6 @@ package elasticache
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -29,6 +28,9 @@ type cluster struct {
 	// crossAZ is true for a Memcached cluster whose nodes are spread over the zones of its
 	// subnet group (AZMode cross-az).
 	crossAZ bool
+	// rebootPending is true once a requires-reboot parameter of the cluster's parameter group
+	// changed, until the cluster's nodes reboot.
+	rebootPending bool
 }
 
 // settle brings a standalone cluster up to now and reports whether its deletion has finished;
@@ -46,16 +48,17 @@ func endpoint(r *region, name, host, kind string, port int32) *types.Endpoint {
 	return &types.Endpoint{Address: aws.String(fmt.Sprintf("%s.%s.%s.%s.cache.amazonaws.com", name, host, kind, regionCode(r.scope.Region))), Port: aws.Int32(port)}
 }
 
-// parameterGroup returns the name of the default parameter group of an engine version.
-func parameterGroup(engine, version string) string {
-	major, _, _ := strings.Cut(version, ".")
+// parameterStatus returns how far the cluster's parameter group is applied: applying while
+// the cluster is modifying after its group changed, pending-reboot while a requires-reboot change
+// waits for the nodes to reboot, in-sync otherwise.
+func (c *cluster) parameterStatus() string {
 	switch {
-	case engine == "memcached":
-		return "default.memcached1.6"
-	case engine == "redis" && major < "7":
-		return "default.redis" + major + ".x"
+	case c.cfg.applyingParams && c.life.Status() == statusModifying:
+		return "applying"
+	case c.rebootPending:
+		return "pending-reboot"
 	}
-	return "default." + engine + major
+	return "in-sync"
 }
 
 // describeCluster returns the cluster as ElastiCache describes it, with its nodes when asked.
@@ -67,12 +70,17 @@ func (b *Backend) describeCluster(r *region, c *cluster, nodes bool) types.Cache
 		NumCacheNodes: aws.Int32(cfg.numNodes), CacheClusterCreateTime: aws.Time(c.created), PreferredAvailabilityZone: aws.String(c.zone),
 		PreferredMaintenanceWindow: aws.String(cfg.maintenance), PendingModifiedValues: cfg.pending.report(),
 		CacheSubnetGroupName: aws.String(cfg.subnetGroup), AutoMinorVersionUpgrade: aws.Bool(true),
-		CacheParameterGroup: &types.CacheParameterGroupStatus{CacheParameterGroupName: aws.String(parameterGroup(cfg.engine, cfg.version)),
-			ParameterApplyStatus: aws.String("in-sync")},
+		CacheParameterGroup: &types.CacheParameterGroupStatus{CacheParameterGroupName: aws.String(groupOf(cfg)),
+			ParameterApplyStatus: aws.String(c.parameterStatus()), CacheNodeIdsToReboot: []string{}},
 		NetworkType: types.NetworkTypeIpv4, IpDiscovery: types.IpDiscoveryIpv4, CacheSecurityGroups: []types.CacheSecurityGroupMembership{},
 		ClientDownloadLandingPage: aws.String("https://console.aws.amazon.com/elasticache/home#client-download:"),
 	}
 	core.Fill(&out, cfg.encryption())
+	if c.rebootPending {
+		for n := range cfg.numNodes {
+			out.CacheParameterGroup.CacheNodeIdsToReboot = append(out.CacheParameterGroup.CacheNodeIdsToReboot, fmt.Sprintf("%04d", n+1))
+		}
+	}
 	if c.group != "" {
 		out.ReplicationGroupId = aws.String(c.group)
 		out.ReplicationGroupLogDeliveryEnabled = aws.Bool(false)
@@ -97,7 +105,7 @@ func (b *Backend) describeCluster(r *region, c *cluster, nodes bool) types.Cache
 			zone = r.zoneOf(cfg.subnetGroup, int(n))
 		}
 		node := types.CacheNode{CacheNodeId: aws.String(fmt.Sprintf("%04d", n+1)), CacheNodeCreateTime: aws.Time(c.created),
-			CacheNodeStatus: aws.String(statusAvailable), CustomerAvailabilityZone: aws.String(zone), ParameterGroupStatus: aws.String("in-sync")}
+			CacheNodeStatus: aws.String(statusAvailable), CustomerAvailabilityZone: aws.String(zone), ParameterGroupStatus: aws.String(c.parameterStatus())}
 		if !ready {
 			node.CacheNodeStatus = aws.String(statusCreating)
 		} else {
@@ -169,9 +177,7 @@ func (b *Backend) createCacheCluster(call *core.Call, in *elasticache.CreateCach
 			g.members = append(g.members, id)
 			g.cfg.numNodes = 1
 		} else {
-			s, err := b.newSettings(call, r, request{engine: in.Engine, version: in.EngineVersion, nodeType: in.CacheNodeType,
-				subnetGroup: in.CacheSubnetGroupName, securityGroups: in.SecurityGroupIds, maintenance: in.PreferredMaintenanceWindow,
-				snapshotWindow: in.SnapshotWindow, authToken: in.AuthToken, retention: in.SnapshotRetentionLimit, port: in.Port, transit: in.TransitEncryptionEnabled})
+			s, err := b.newSettings(call, r, requestOf(in))
 			if err != nil {
 				return nil, err
 			}
@@ -239,5 +245,41 @@ func (b *Backend) deleteCacheCluster(call *core.Call, in *elasticache.DeleteCach
 			return nil, err
 		}
 		return &elasticache.DeleteCacheClusterOutput{CacheCluster: ptr(b.describeCluster(r, c, false))}, nil
+	})
+}
+
+// statusRebooting is the status of a cluster whose nodes reboot.
+const statusRebooting = "rebooting cache cluster nodes"
+
+// rebootCacheCluster reboots nodes of an available cluster, which applies the changes of its
+// parameter group that waited for a reboot (ParameterApplyStatus in-sync). A standalone cluster
+// is rebooting for its transition time; a member of a replication group shares the group's
+// status, which the emulator leaves available while one member's node reboots. Every node the
+// request names must be the cluster's, and at least one must be named; the cluster is in sync
+// once all its nodes have rebooted in one request (the emulator keeps no per-node state).
+func (b *Backend) rebootCacheCluster(call *core.Call, in *elasticache.RebootCacheClusterInput) (*elasticache.RebootCacheClusterOutput, error) {
+	if len(in.CacheNodeIdsToReboot) == 0 {
+		return nil, invalidValue("The parameter CacheNodeIdsToReboot must be provided and must not be empty.")
+	}
+	return settledOn(b, call, in.CacheClusterId, (*region).lookupCluster, func(r *region, c *cluster) (*elasticache.RebootCacheClusterOutput, error) {
+		if c.life.Status() != statusAvailable {
+			return nil, clusterNotAvailable(c)
+		}
+		nodes := map[string]bool{}
+		for n := range c.cfg.numNodes {
+			nodes[fmt.Sprintf("%04d", n+1)] = true
+		}
+		for _, id := range in.CacheNodeIdsToReboot {
+			if !nodes[id] {
+				return nil, invalidValue("Cache node %s does not exist in cache cluster %s.", id, c.id)
+			}
+		}
+		if c.group == "" {
+			c.life.enter(statusRebooting, call.Now)
+		}
+		if len(in.CacheNodeIdsToReboot) == len(nodes) {
+			c.rebootPending = false
+		}
+		return &elasticache.RebootCacheClusterOutput{CacheCluster: ptr(b.describeCluster(r, c, false))}, nil
 	})
 }

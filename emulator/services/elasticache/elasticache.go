@@ -11,7 +11,13 @@
 // and in transit, AUTH tokens, primary and reader endpoints, and replica counts changed at once
 // (IncreaseReplicaCount, DecreaseReplicaCount, with AWS's rules: ApplyImmediately only, at
 // least one replica with automatic failover, at most five); snapshots (CreateSnapshot,
-// DescribeSnapshots, DeleteSnapshot and final snapshots); and tags.
+// DescribeSnapshots, DeleteSnapshot and final snapshots); cache parameter groups (a default group
+// default.<family> per family, which cannot be changed or deleted, and custom ones of a small
+// catalogue of parameters per family with their change types, data types and allowed values,
+// modified and reset 20 at a time, refused for deletion while a cluster uses them), clusters and
+// replication groups made or modified with a group (ParameterApplyStatus applying after a change
+// of group, pending-reboot after a change of a requires-reboot parameter until
+// RebootCacheCluster); and tags.
 //
 // Clusters and groups are "creating" for the service's transition time on the simulation clock
 // (TransitionTime, 2s by default; Options.Transitions["ElastiCache"] changes it), then
@@ -22,7 +28,7 @@
 // applied the cluster is "modifying" for the transition time. Deletion makes a cluster or group
 // "deleting", then removes it. Nothing is cached: there is no Redis or Memcached to connect to.
 // Cluster mode enabled (several node groups), global datastores, serverless caches, users and
-// user groups, parameter groups, Outposts, log delivery and data tiering are not emulated; a
+// user groups, Outposts, log delivery and data tiering are not emulated; a
 // request for cluster mode enabled is refused with InvalidParameterCombination saying so.
 package elasticache
 
@@ -53,6 +59,7 @@ type region struct {
 	clusters     map[string]*cluster
 	groups       map[string]*group
 	snapshots    map[string]*snapshot
+	paramGroups  map[string]*paramGroup // custom ones; the defaults are made on demand
 }
 
 // New returns an empty ElastiCache backend on clock whose subnets and security groups are
@@ -60,7 +67,7 @@ type region struct {
 func New(clock *core.Clock, network core.Network) *Backend {
 	return &Backend{clock: clock, network: network, tags: core.NewTags(tagRules), state: core.NewBackend(func(s core.Scope) *region {
 		return &region{scope: s, subnetGroups: map[string]*subnetGroup{}, clusters: map[string]*cluster{}, groups: map[string]*group{},
-			snapshots: map[string]*snapshot{}}
+			snapshots: map[string]*snapshot{}, paramGroups: map[string]*paramGroup{}}
 	})}
 }
 
@@ -138,6 +145,9 @@ func (b *Backend) dump() any {
 		}
 		for name, s := range r.snapshots {
 			out[prefix+"snapshot:"+name] = s.describe()
+		}
+		for name, g := range r.paramGroups {
+			out[prefix+"parametergroup:"+name] = map[string]any{"group": g.describe(), "parameters": g.settings}
 		}
 	}
 	return out

@@ -72,6 +72,9 @@ type config struct {
 	pendingAt time.Time
 	atRest    bool
 	kmsKey    string
+	// applyingParams is true from a change of the parameter group until the resource is
+	// available again.
+	applyingParams bool
 }
 
 // apply makes the pending changes current.
@@ -95,6 +98,9 @@ func settle(l *life, c *config, now time.Time) (gone bool) {
 	l.Settle(now, func(s core.Step[string]) { l.gone = l.gone || s.Status == statusDeleting })
 	if l.gone {
 		return true
+	}
+	if l.Status() == statusAvailable {
+		c.applyingParams = false
 	}
 	if l.Status() == statusAvailable && !c.pending.empty() && !now.Before(c.pendingAt) {
 		c.apply()

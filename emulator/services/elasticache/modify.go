@@ -17,14 +17,17 @@ type modification struct {
 	securityGroups                                            []string
 	authStrategy                                              types.AuthTokenUpdateStrategyType
 	immediately                                               bool
+	// paramGroup is the cache parameter group the request names.
+	paramGroup *string
 }
 
 // modify checks a modification against the configuration and makes it: node type, engine version
 // and node count changes are pending until the maintenance window unless applied immediately (then
-// the resource is modifying for its transition time); windows, snapshot retention, security groups
-// and AUTH tokens change at once, the AUTH token making the resource modifying. The caller holds
+// the resource is modifying for its transition time); windows, snapshot retention, security groups,
+// the parameter group and AUTH tokens change at once, the parameter group (applying until the
+// resource is available again) and the AUTH token making the resource modifying. The caller holds
 // the backend's mutex.
-func (b *Backend) modify(call *core.Call, cfg *config, l *life, m modification) error {
+func (b *Backend) modify(call *core.Call, r *region, cfg *config, l *life, m modification) error {
 	next := cfg.settings
 	if m.maintenance != nil {
 		next.maintenance = strings.ToLower(*m.maintenance)
@@ -59,6 +62,20 @@ func (b *Backend) modify(call *core.Call, cfg *config, l *life, m modification) 
 		stage(&p.numNodes, cfg.numNodes, *m.numNodes)
 	}
 	busy := false
+	if m.paramGroup != nil {
+		version := cfg.version
+		if p.version != nil {
+			version = *p.version
+		}
+		g, err := r.checkParamGroup(m.paramGroup, cfg.engine, version)
+		if err != nil {
+			return err
+		}
+		if g.name != groupOf(cfg) {
+			next.paramGroup, busy = g.name, true
+			cfg.applyingParams = true
+		}
+	}
 	switch {
 	case m.authToken == nil && m.authStrategy == "":
 	case m.authStrategy == types.AuthTokenUpdateStrategyTypeDelete:
@@ -104,9 +121,10 @@ func (b *Backend) modifyCacheCluster(call *core.Call, in *elasticache.ModifyCach
 				return nil, err
 			}
 		}
-		if err := b.modify(call, c.cfg, c.life, modification{nodeType: in.CacheNodeType, version: in.EngineVersion, maintenance: in.PreferredMaintenanceWindow,
+		if err := b.modify(call, r, c.cfg, c.life, modification{nodeType: in.CacheNodeType, version: in.EngineVersion, maintenance: in.PreferredMaintenanceWindow,
 			snapshotWindow: in.SnapshotWindow, authToken: in.AuthToken, retention: in.SnapshotRetentionLimit, securityGroups: in.SecurityGroupIds,
-			authStrategy: in.AuthTokenUpdateStrategy, immediately: aws.ToBool(in.ApplyImmediately), numNodes: in.NumCacheNodes}); err != nil {
+			authStrategy: in.AuthTokenUpdateStrategy, immediately: aws.ToBool(in.ApplyImmediately), numNodes: in.NumCacheNodes,
+			paramGroup: in.CacheParameterGroupName}); err != nil {
 			return nil, err
 		}
 		return &elasticache.ModifyCacheClusterOutput{CacheCluster: ptr(b.describeCluster(r, c, false))}, nil
@@ -133,9 +151,9 @@ func (b *Backend) modifyReplicationGroup(call *core.Call, in *elasticache.Modify
 		case multiAZ && !failover:
 			return nil, invalidCombination("Multi-AZ needs automatic failover to be enabled.")
 		}
-		if err := b.modify(call, g.cfg, g.life, modification{nodeType: in.CacheNodeType, version: in.EngineVersion, maintenance: in.PreferredMaintenanceWindow,
+		if err := b.modify(call, r, g.cfg, g.life, modification{nodeType: in.CacheNodeType, version: in.EngineVersion, maintenance: in.PreferredMaintenanceWindow,
 			snapshotWindow: in.SnapshotWindow, authToken: in.AuthToken, retention: in.SnapshotRetentionLimit, securityGroups: in.SecurityGroupIds,
-			authStrategy: in.AuthTokenUpdateStrategy, immediately: aws.ToBool(in.ApplyImmediately)}); err != nil {
+			authStrategy: in.AuthTokenUpdateStrategy, immediately: aws.ToBool(in.ApplyImmediately), paramGroup: in.CacheParameterGroupName}); err != nil {
 			return nil, err
 		}
 		g.failover, g.multiAZ = failover, multiAZ

@@ -154,9 +154,7 @@ func (b *Backend) createReplicationGroup(call *core.Call, in *elasticache.Create
 		if _, ok := r.groups[id]; ok {
 			return nil, core.Errorf("ReplicationGroupAlreadyExists", "Replication group %s already exists.", id)
 		}
-		s, err := b.newSettings(call, r, request{engine: in.Engine, version: in.EngineVersion, nodeType: in.CacheNodeType,
-			subnetGroup: in.CacheSubnetGroupName, securityGroups: in.SecurityGroupIds, maintenance: in.PreferredMaintenanceWindow,
-			snapshotWindow: in.SnapshotWindow, authToken: in.AuthToken, retention: in.SnapshotRetentionLimit, port: in.Port, transit: in.TransitEncryptionEnabled})
+		s, err := b.newSettings(call, r, requestOf(in))
 		if err != nil {
 			return nil, err
 		}

@@ -31,15 +31,28 @@ type settings struct {
 	authToken                string
 	authModified             time.Time
 	port                     int32
+	// paramGroup is the cache parameter group the request named, "" for the default of the
+	// version's family (see groupOf).
+	paramGroup string
 }
 
-// request is what CreateCacheCluster and CreateReplicationGroup both give.
+// request is what CreateCacheCluster and CreateReplicationGroup both give, by the names of
+// their fields.
 type request struct {
-	engine, version, nodeType, subnetGroup *string
-	securityGroups                         []string
-	maintenance, snapshotWindow, authToken *string
-	retention, port                        *int32
-	transit                                *bool
+	Engine, EngineVersion, CacheNodeType, CacheSubnetGroupName *string
+	SecurityGroupIds                                           []string
+	PreferredMaintenanceWindow, SnapshotWindow, AuthToken      *string
+	CacheParameterGroupName                                    *string
+	SnapshotRetentionLimit, Port                               *int32
+	TransitEncryptionEnabled                                   *bool
+}
+
+// requestOf returns the settings a create request (a CreateCacheClusterInput or a
+// CreateReplicationGroupInput) gives.
+func requestOf(in any) request {
+	var q request
+	core.Fill(&q, in)
+	return q
 }
 
 // newSettings checks a create request's settings the way AWS does and returns them with their
@@ -47,46 +60,53 @@ type request struct {
 func (b *Backend) newSettings(call *core.Call, r *region, q request) (settings, error) {
 	var s settings
 	var err error
-	if s.engine, s.eng, s.version, err = checkEngine(q.engine, q.version); err != nil {
+	if s.engine, s.eng, s.version, err = checkEngine(q.Engine, q.EngineVersion); err != nil {
 		return s, err
 	}
-	if err := checkNodeType(q.nodeType); err != nil {
+	if err := checkNodeType(q.CacheNodeType); err != nil {
 		return s, err
 	}
-	s.nodeType = *q.nodeType
-	g, err := b.requestedSubnetGroup(call, r, q.subnetGroup)
+	s.nodeType = *q.CacheNodeType
+	g, err := b.requestedSubnetGroup(call, r, q.CacheSubnetGroupName)
 	if err != nil {
 		return s, err
 	}
 	s.subnetGroup = g.name
 	s.vpc = g.vpc
-	if err := b.checkSecurityGroups(call, s.vpc, q.securityGroups); err != nil {
+	if err := b.checkSecurityGroups(call, s.vpc, q.SecurityGroupIds); err != nil {
 		return s, err
 	}
-	s.securityGroups = slices.Clone(q.securityGroups)
+	s.securityGroups = slices.Clone(q.SecurityGroupIds)
 	s.maintenance = defaultMaintenanceWindow
-	if q.maintenance != nil {
-		s.maintenance = strings.ToLower(*q.maintenance)
+	if q.PreferredMaintenanceWindow != nil {
+		s.maintenance = strings.ToLower(*q.PreferredMaintenanceWindow)
 	}
 	if s.eng.persistent {
 		s.snapshotWin = defaultSnapshotWindow
 	}
-	if err := s.setSnapshots(q.retention, q.snapshotWindow); err != nil {
+	if err := s.setSnapshots(q.SnapshotRetentionLimit, q.SnapshotWindow); err != nil {
 		return s, err
 	}
-	s.transit = aws.ToBool(q.transit)
+	s.transit = aws.ToBool(q.TransitEncryptionEnabled)
 	if s.transit && s.engine == "memcached" && older(s.version, "1.6.12") {
 		return s, invalidCombination("Encryption in transit is supported by Memcached 1.6.12 and later, not %s.", s.version)
 	}
-	if q.authToken != nil {
-		if err := s.checkAuthToken(*q.authToken); err != nil {
+	if q.AuthToken != nil {
+		if err := s.checkAuthToken(*q.AuthToken); err != nil {
 			return s, err
 		}
-		s.authToken, s.authModified = *q.authToken, call.Now
+		s.authToken, s.authModified = *q.AuthToken, call.Now
+	}
+	if q.CacheParameterGroupName != nil {
+		g, err := r.checkParamGroup(q.CacheParameterGroupName, s.engine, s.version)
+		if err != nil {
+			return s, err
+		}
+		s.paramGroup = g.name
 	}
 	s.port = s.eng.port
-	if q.port != nil {
-		s.port = *q.port
+	if q.Port != nil {
+		s.port = *q.Port
 	}
 	return s, nil
 }

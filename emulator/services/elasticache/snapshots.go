@@ -32,7 +32,7 @@ func (s *snapshot) describe() types.Snapshot {
 		NumCacheNodes: aws.Int32(s.cfg.numNodes), CacheSubnetGroupName: aws.String(s.cfg.subnetGroup), VpcId: aws.String(s.cfg.vpc),
 		Port: aws.Int32(s.cfg.port), PreferredMaintenanceWindow: aws.String(s.cfg.maintenance), SnapshotWindow: aws.String(s.cfg.snapshotWin),
 		SnapshotRetentionLimit: aws.Int32(s.cfg.retention), CacheClusterCreateTime: aws.Time(s.clusterCreated), AutoMinorVersionUpgrade: aws.Bool(true),
-		CacheParameterGroupName: aws.String(parameterGroup(s.cfg.engine, s.cfg.version))}
+		CacheParameterGroupName: aws.String(groupOf(&s.cfg))}
 	if s.clusterID != "" {
 		out.CacheClusterId = aws.String(s.clusterID)
 	}

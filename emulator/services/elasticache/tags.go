@@ -19,7 +19,7 @@ var tagRules = core.AWSTagRules(
 
 // resourceARN matches the ARNs of the resources ElastiCache tags here; its groups are the kind
 // and the name.
-var resourceARN = regexp.MustCompile(`^arn:aws[a-z-]*:elasticache:[a-z0-9-]+:[0-9]{12}:(cluster|replicationgroup|subnetgroup|snapshot):(.+)$`)
+var resourceARN = regexp.MustCompile(`^arn:aws[a-z-]*:elasticache:[a-z0-9-]+:[0-9]{12}:(cluster|replicationgroup|subnetgroup|snapshot|parametergroup):(.+)$`)
 
 // taggable returns the ARN of the resource a ResourceName names in region r, or
 // InvalidARN, or the resource kind's not-found error. The caller holds the backend's mutex.
@@ -36,6 +36,8 @@ func taggable(r *region, name *string) (string, error) {
 		return taggedARN(r.groups, m[2], arn, func(g *group) string { return g.arn }, groupNotFound)
 	case "subnetgroup":
 		return taggedARN(r.subnetGroups, m[2], arn, func(g *subnetGroup) string { return g.arn }, subnetGroupNotFound)
+	case "parametergroup":
+		return taggedARN(r.paramGroups, m[2], arn, func(g *paramGroup) string { return g.arn }, paramGroupNotFound)
 	}
 	return taggedARN(r.snapshots, m[2], arn, func(s *snapshot) string { return s.arn }, snapshotNotFound)
 }
@@ -60,8 +62,8 @@ func settledTagged[O any](b *Backend, call *core.Call, list []types.Tag, f func(
 	return settled(b, call, func(r *region) (*O, error) { return f(r, tags) })
 }
 
-// tagging serves the tag operations on the clusters, replication groups, subnet groups and
-// snapshots of the caller's region, by ARN.
+// tagging serves the tag operations on the clusters, replication groups, subnet groups, custom
+// parameter groups and snapshots of the caller's region, by ARN.
 func (b *Backend) tagging() core.Tagging[*string, types.Tag] {
 	return core.Tagging[*string, types.Tag]{Lock: b.state, Rules: tagRules, Pair: core.TagPair[types.Tag], Tag: core.NewTag[types.Tag],
 		Find: func(call *core.Call, name *string) (core.TagTarget, error) {

@@ -151,14 +151,7 @@ func checkLogTypes(e *engine, types []string) error {
 }
 
 func (b *Backend) createDBCluster(call *core.Call, in *rds.CreateDBClusterInput) (*rds.CreateDBClusterOutput, error) {
-	id, err := checkIdentifier("DBClusterIdentifier", aws.ToString(in.DBClusterIdentifier), 63)
-	if err != nil {
-		return nil, err
-	}
-	return core.Locked(b.state, call, func(r *region) (*rds.CreateDBClusterOutput, error) {
-		if r.cluster(id, call.Now) != nil {
-			return nil, core.Errorf("DBClusterAlreadyExistsFault", "DB Cluster already exists")
-		}
+	return creating(b, call, clusterKind, "DBClusterIdentifier", in.DBClusterIdentifier, true, func(r *region, id string) (*rds.CreateDBClusterOutput, error) {
 		c, err := r.newCluster(call, id, in)
 		if err != nil {
 			return nil, err
@@ -255,29 +248,8 @@ func clusterSecretARN(scope core.Scope, resourceID string) string {
 
 func (b *Backend) describeDBClusters(call *core.Call, in *rds.DescribeDBClustersInput) (*rds.DescribeDBClustersOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBClustersOutput, error) {
-		ids := core.SortedKeys(r.clusters)
-		if in.DBClusterIdentifier != nil {
-			ids = []string{*in.DBClusterIdentifier}
-		}
-		var found []types.DBCluster
-		for _, id := range ids {
-			c := r.cluster(id, call.Now)
-			if c == nil || call.Now.Before(c.readableAt) {
-				continue
-			}
-			ok, err := matchFilters(in.Filters, map[string][]string{"db-cluster-id": {c.id, c.arn}, "engine": {c.eng.name},
-				"db-cluster-resource-id": {c.resourceID}})
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				found = append(found, r.describeCluster(c, call.Now))
-			}
-		}
-		if in.DBClusterIdentifier != nil && len(found) == 0 {
-			return nil, clusterNotFound(*in.DBClusterIdentifier)
-		}
-		return page(found, in.Marker, in.MaxRecords, func(out []types.DBCluster, marker *string) *rds.DescribeDBClustersOutput {
+		found, err := clusterKind.list(r, in.DBClusterIdentifier, in.Filters, call.Now)
+		return page(found, err, in.Marker, in.MaxRecords, func(out []types.DBCluster, marker *string) *rds.DescribeDBClustersOutput {
 			return &rds.DescribeDBClustersOutput{DBClusters: out, Marker: marker}
 		})
 	})
@@ -285,30 +257,20 @@ func (b *Backend) describeDBClusters(call *core.Call, in *rds.DescribeDBClusters
 
 func (b *Backend) deleteDBCluster(call *core.Call, in *rds.DeleteDBClusterInput) (*rds.DeleteDBClusterOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*rds.DeleteDBClusterOutput, error) {
-		c := r.cluster(aws.ToString(in.DBClusterIdentifier), call.Now)
-		switch {
-		case c == nil:
-			return nil, clusterNotFound(aws.ToString(in.DBClusterIdentifier))
-		case c.status() == statusDeleting:
-			return nil, clusterState("Cluster %s is already being deleted.", c.id)
-		case c.deletionProtection:
-			return nil, invalidCombination("Cannot delete protected Cluster, please disable deletion protection and try again.")
+		c, err := clusterKind.deletable(r, in.DBClusterIdentifier, call.Now)
+		if err != nil {
+			return nil, err
 		}
 		for _, i := range r.members(c, call.Now) {
 			if i.status() != statusDeleting {
 				return nil, clusterState("Cluster cannot be deleted, it still contains DB instances in non-deleting state.")
 			}
 		}
-		skip, final := aws.ToBool(in.SkipFinalSnapshot), in.FinalDBSnapshotIdentifier
-		switch {
-		case skip && final != nil:
-			return nil, invalidCombination("FinalDBSnapshotIdentifier can't be specified when SkipFinalSnapshot is enabled.")
-		case !skip && final == nil:
-			return nil, invalidCombination("FinalDBSnapshotIdentifier is required unless SkipFinalSnapshot is specified.")
-		case !skip:
-			if _, err := r.takeClusterSnapshot(call, c, "FinalDBSnapshotIdentifier", *final); err != nil {
-				return nil, err
-			}
+		if err := finalSnapshot(in.SkipFinalSnapshot, in.FinalDBSnapshotIdentifier, func(id string) error {
+			_, err := r.takeClusterSnapshot(call, c, "FinalDBSnapshotIdentifier", id)
+			return err
+		}); err != nil {
+			return nil, err
 		}
 		c.pendingVersion, c.pendingParamGroup, c.passwordPending = nil, nil, false
 		c.life.Start(phase{status: statusDeleting}, call.Now, call.Transition)

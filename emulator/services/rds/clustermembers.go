@@ -224,12 +224,9 @@ func checkMemberModify(i *instance, in *rds.ModifyDBInstanceInput) error {
 // the cluster's writer; the old writer becomes a reader.
 func (b *Backend) failoverDBCluster(call *core.Call, in *rds.FailoverDBClusterInput) (*rds.FailoverDBClusterOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*rds.FailoverDBClusterOutput, error) {
-		c := r.cluster(aws.ToString(in.DBClusterIdentifier), call.Now)
-		if c == nil {
-			return nil, clusterNotFound(aws.ToString(in.DBClusterIdentifier))
-		}
-		if c.status() != statusAvailable {
-			return nil, clusterState("DB cluster %s is not in available state.", c.id)
+		c, err := clusterKind.available(r, in.DBClusterIdentifier, call.Now, func(c *cluster) error { return clusterState("DB cluster %s is not in available state.", c.id) })
+		if err != nil {
+			return nil, err
 		}
 		members := r.members(c, call.Now)
 		writer := c.writerOf(members)

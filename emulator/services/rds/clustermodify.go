@@ -19,12 +19,9 @@ import (
 // in an upgrading step (PendingModifiedValues.EngineVersion until it ends).
 func (b *Backend) modifyDBCluster(call *core.Call, in *rds.ModifyDBClusterInput) (*rds.ModifyDBClusterOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*rds.ModifyDBClusterOutput, error) {
-		c := r.cluster(aws.ToString(in.DBClusterIdentifier), call.Now)
-		if c == nil {
-			return nil, clusterNotFound(aws.ToString(in.DBClusterIdentifier))
-		}
-		if c.status() != statusAvailable {
-			return nil, clusterState("DBCluster %s is not in available state.", c.id)
+		c, err := clusterKind.available(r, in.DBClusterIdentifier, call.Now, func(c *cluster) error { return clusterState("DBCluster %s is not in available state.", c.id) })
+		if err != nil {
+			return nil, err
 		}
 		if in.NewDBClusterIdentifier != nil {
 			return nil, invalidValue("The emulator does not support renaming DB clusters (NewDBClusterIdentifier).")
@@ -74,11 +71,7 @@ func (r *region) modifyCluster(c *cluster, in *rds.ModifyDBClusterInput) (params
 		c.backupRetention = *in.BackupRetentionPeriod
 	}
 	if in.PreferredBackupWindow != nil || in.PreferredMaintenanceWindow != nil {
-		set(&c.backupWindow, in.PreferredBackupWindow)
-		if in.PreferredMaintenanceWindow != nil {
-			c.maintenanceWindow = strings.ToLower(*in.PreferredMaintenanceWindow)
-		}
-		if err := checkWindows(c.backupWindow, c.maintenanceWindow); err != nil {
+		if err := setWindows(&c.backupWindow, &c.maintenanceWindow, in.PreferredBackupWindow, in.PreferredMaintenanceWindow); err != nil {
 			return false, err
 		}
 	}

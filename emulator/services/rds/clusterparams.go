@@ -2,7 +2,6 @@ package rds
 
 import (
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/rds"
@@ -66,42 +65,11 @@ func clusterParamGroupNotFound(name string) *core.APIError {
 	return core.NotFoundf("DBParameterGroupNotFound", "DBClusterParameterGroup not found: %s", name)
 }
 
-// clusterParamGroups are DB cluster parameter groups as a kind of group: used by clusters.
-var clusterParamGroups = groupKind[paramGroup]{
-	groups: func(r *region) map[string]*paramGroup { return r.clusterParamGroups }, arn: func(g *paramGroup) string { return g.arn },
-	exists: func(name string) error {
-		return core.Errorf("DBParameterGroupAlreadyExists", "Parameter group %s already exists", name)
-	},
-	notFound: func(ref string) error { return clusterParamGroupNotFound(ref) },
-	inUse: func(name, _ string) error {
-		return core.Errorf("InvalidDBParameterGroupState",
-			"One or more DB clusters are still members of this parameter group %s, so the group cannot be deleted", name)
-	},
-	usedBy: func(r *region, name string, now time.Time) string {
-		for _, id := range core.SortedKeys(r.clusters) {
-			if c := r.cluster(id, now); c != nil && (c.paramGroup == name || aws.ToString(c.pendingParamGroup) == name) {
-				return c.id
-			}
-		}
-		return ""
-	},
-}
-
 // clusterParamGroup returns the DB cluster parameter group named name, making a default one
 // (default.<family>) exist when named.
 func (r *region) clusterParamGroup(name string) (*paramGroup, bool) {
 	name = strings.ToLower(r.nameFromARN(name, "cluster-pg"))
-	if g, ok := r.clusterParamGroups[name]; ok {
-		return g, true
-	}
-	family, isDefault := strings.CutPrefix(name, "default.")
-	if !isDefault || !isClusterFamily(family) {
-		return nil, false
-	}
-	g := &paramGroup{name: name, arn: r.scope.ARN("rds", "cluster-pg:"+name), family: family,
-		description: "Default cluster parameter group for " + family}
-	r.clusterParamGroups[name] = g
-	return g, true
+	return r.namedParamGroup(r.clusterParamGroups, name, "cluster-pg", "Default cluster parameter group for ", isClusterFamily)
 }
 
 // clusterParamGroupFor returns the DB cluster parameter group a cluster of an engine version
@@ -121,118 +89,25 @@ func (r *region) clusterParamGroupFor(e *engine, version, name string) (string, 
 	return g.name, nil
 }
 
-func (g *paramGroup) describeCluster() types.DBClusterParameterGroup {
-	return types.DBClusterParameterGroup{DBClusterParameterGroupName: aws.String(g.name), DBParameterGroupFamily: aws.String(g.family),
-		Description: aws.String(g.description), DBClusterParameterGroupArn: aws.String(g.arn)}
-}
-
-func (b *Backend) createDBClusterParameterGroup(call *core.Call, in *rds.CreateDBClusterParameterGroupInput) (*rds.CreateDBClusterParameterGroupOutput, error) {
-	name, err := checkIdentifier("DBClusterParameterGroupName", aws.ToString(in.DBClusterParameterGroupName), 255)
-	if err != nil {
-		return nil, err
-	}
-	family := aws.ToString(in.DBParameterGroupFamily)
-	if !isClusterFamily(family) {
-		return nil, invalidValue("Invalid DB cluster parameter group family: %s", family)
-	}
-	return core.Locked(b.state, call, func(r *region) (*rds.CreateDBClusterParameterGroupOutput, error) {
-		g := &paramGroup{name: name, arn: r.scope.ARN("rds", "cluster-pg:"+name), family: family, description: aws.ToString(in.Description)}
-		if err := clusterParamGroups.add(r, name, g, in.Tags); err != nil {
-			return nil, err
-		}
-		out := g.describeCluster()
-		return &rds.CreateDBClusterParameterGroupOutput{DBClusterParameterGroup: &out}, nil
-	})
-}
-
-// describeDBClusterParameterGroups ignores Filters, which AWS documents as not supported.
-func (b *Backend) describeDBClusterParameterGroups(call *core.Call, in *rds.DescribeDBClusterParameterGroupsInput) (*rds.DescribeDBClusterParameterGroupsOutput, error) {
-	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBClusterParameterGroupsOutput, error) {
-		listed, err := clusterParamGroups.listed(r, in.DBClusterParameterGroupName, r.clusterParamGroup)
-		if err != nil {
-			return nil, err
-		}
-		var groups []types.DBClusterParameterGroup
-		for _, g := range listed {
-			groups = append(groups, g.describeCluster())
-		}
-		return page(groups, in.Marker, in.MaxRecords, func(out []types.DBClusterParameterGroup, marker *string) *rds.DescribeDBClusterParameterGroupsOutput {
-			return &rds.DescribeDBClusterParameterGroupsOutput{DBClusterParameterGroups: out, Marker: marker}
-		})
-	})
-}
-
-func (b *Backend) deleteDBClusterParameterGroup(call *core.Call, in *rds.DeleteDBClusterParameterGroupInput) (*rds.DeleteDBClusterParameterGroupOutput, error) {
-	if name := strings.ToLower(aws.ToString(in.DBClusterParameterGroupName)); strings.HasPrefix(name, "default.") {
-		return nil, core.Errorf("InvalidDBParameterGroupState", "Default DBClusterParameterGroup cannot be deleted: %s", name)
-	}
-	return core.Locked(b.state, call, func(r *region) (*rds.DeleteDBClusterParameterGroupOutput, error) {
-		return &rds.DeleteDBClusterParameterGroupOutput{}, clusterParamGroups.remove(r, in.DBClusterParameterGroupName, call.Now)
-	})
-}
-
 // modifyDBClusterParameterGroup sets up to 20 parameters of a custom group, checked as
 // ModifyDBParameterGroup checks them. A change that waits for a reboot leaves the members of the
 // group's clusters pending-reboot (DBClusterParameterGroupStatus) until they reboot.
 func (b *Backend) modifyDBClusterParameterGroup(call *core.Call, in *rds.ModifyDBClusterParameterGroupInput) (*rds.ModifyDBClusterParameterGroupOutput, error) {
-	return core.Locked(b.state, call, func(r *region) (*rds.ModifyDBClusterParameterGroupOutput, error) {
-		g, err := clusterParamGroups.modifiable(r, in.DBClusterParameterGroupName)
-		if err != nil {
-			return nil, err
-		}
-		changes, reboot, err := checkSettings(clusterCatalogueOf(g.family), in.Parameters)
-		if err != nil {
-			return nil, err
-		}
-		g.apply(changes)
-		if reboot {
-			r.clusterParametersChanged(g.name, call.Now)
-		}
-		return &rds.ModifyDBClusterParameterGroupOutput{DBClusterParameterGroupName: aws.String(g.name)}, nil
-	})
+	name, err := b.modifyParameters(call, clusterParamGroups, in.DBClusterParameterGroupName, in.Parameters)
+	return &rds.ModifyDBClusterParameterGroupOutput{DBClusterParameterGroupName: name}, err
 }
 
 // resetDBClusterParameterGroup returns the parameters a request names, or all of them, to the
 // engine's defaults; the members of the group's clusters are then pending-reboot.
 func (b *Backend) resetDBClusterParameterGroup(call *core.Call, in *rds.ResetDBClusterParameterGroupInput) (*rds.ResetDBClusterParameterGroupOutput, error) {
-	if err := checkReset(aws.ToBool(in.ResetAllParameters), in.Parameters); err != nil {
-		return nil, err
-	}
-	return core.Locked(b.state, call, func(r *region) (*rds.ResetDBClusterParameterGroupOutput, error) {
-		g, err := clusterParamGroups.modifiable(r, in.DBClusterParameterGroupName)
-		if err != nil {
-			return nil, err
-		}
-		g.reset(aws.ToBool(in.ResetAllParameters), in.Parameters)
-		r.clusterParametersChanged(g.name, call.Now)
-		return &rds.ResetDBClusterParameterGroupOutput{DBClusterParameterGroupName: aws.String(g.name)}, nil
-	})
-}
-
-// clusterParametersChanged marks the members of the clusters of the group name pending-reboot.
-func (r *region) clusterParametersChanged(name string, now time.Time) {
-	for _, id := range core.SortedKeys(r.clusters) {
-		if c := r.cluster(id, now); c != nil && c.paramGroup == name {
-			for _, i := range r.members(c, now) {
-				i.clusterParamStatus = "pending-reboot"
-			}
-		}
-	}
+	name, err := b.resetParameters(call, clusterParamGroups, in.DBClusterParameterGroupName, aws.ToBool(in.ResetAllParameters), in.Parameters)
+	return &rds.ResetDBClusterParameterGroupOutput{DBClusterParameterGroupName: name}, err
 }
 
 // describeDBClusterParameters lists a group's parameters as DescribeDBParameters does.
 func (b *Backend) describeDBClusterParameters(call *core.Call, in *rds.DescribeDBClusterParametersInput) (*rds.DescribeDBClusterParametersOutput, error) {
-	source := aws.ToString(in.Source)
-	if err := checkSource(source); err != nil {
-		return nil, err
-	}
-	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBClusterParametersOutput, error) {
-		g, ok := r.clusterParamGroup(aws.ToString(in.DBClusterParameterGroupName))
-		if !ok {
-			return nil, clusterParamGroupNotFound(aws.ToString(in.DBClusterParameterGroupName))
-		}
-		return page(listParameters(clusterCatalogueOf(g.family), g, source), in.Marker, in.MaxRecords, func(out []types.Parameter, marker *string) *rds.DescribeDBClusterParametersOutput {
-			return &rds.DescribeDBClusterParametersOutput{Parameters: out, Marker: marker}
-		})
+	params, err := b.describeParameters(call, clusterParamGroups, in.DBClusterParameterGroupName, in.Source)
+	return page(params, err, in.Marker, in.MaxRecords, func(out []types.Parameter, marker *string) *rds.DescribeDBClusterParametersOutput {
+		return &rds.DescribeDBClusterParametersOutput{Parameters: out, Marker: marker}
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/rds"
@@ -59,17 +58,22 @@ func optionGroupNotFound(name string) *core.APIError {
 
 // paramGroup returns the parameter group named name, making a default one exist when named.
 func (r *region) paramGroup(name string) (*paramGroup, bool) {
-	name = strings.ToLower(name)
-	if g, ok := r.paramGroups[name]; ok {
+	return r.namedParamGroup(r.paramGroups, strings.ToLower(name), "pg", "Default parameter group for ", isFamily)
+}
+
+// namedParamGroup returns the group of groups named name (lowercased), making the default group
+// of a family that known accepts (default.<family>) exist when named: its ARN of resource type
+// resource, and its description label followed by the family.
+func (r *region) namedParamGroup(groups map[string]*paramGroup, name, resource, label string, known func(string) bool) (*paramGroup, bool) {
+	if g, ok := groups[name]; ok {
 		return g, true
 	}
 	family, isDefault := strings.CutPrefix(name, "default.")
-	if !isDefault || !isFamily(family) {
+	if !isDefault || !known(family) {
 		return nil, false
 	}
-	g := &paramGroup{name: name, arn: r.scope.ARN("rds", "pg:"+name), family: family,
-		description: "Default parameter group for " + family}
-	r.paramGroups[name] = g
+	g := &paramGroup{name: name, arn: r.scope.ARN("rds", resource+":"+name), family: family, description: label + family}
+	groups[name] = g
 	return g, true
 }
 
@@ -123,16 +127,6 @@ func (r *region) optionGroupFor(e *engine, version, name string) (string, error)
 		return "", invalidCombination("The option group %s is for %s %s and cannot be used with %s %s.", g.name, g.engine, g.major, e.name, version)
 	}
 	return g.name, nil
-}
-
-// user returns the identifier of a live instance for which uses holds, or "".
-func (r *region) user(now time.Time, uses func(*instance) bool) string {
-	for _, id := range core.SortedKeys(r.instances) {
-		if i := r.instance(id, now); i != nil && uses(i) {
-			return i.id
-		}
-	}
-	return ""
 }
 
 var (
@@ -207,18 +201,11 @@ func (b *Backend) modifyDBSubnetGroup(call *core.Call, in *rds.ModifyDBSubnetGro
 // describeDBSubnetGroups ignores Filters, which AWS documents as not supported.
 func (b *Backend) describeDBSubnetGroups(call *core.Call, in *rds.DescribeDBSubnetGroupsInput) (*rds.DescribeDBSubnetGroupsOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBSubnetGroupsOutput, error) {
-		listed, err := subnetGroups.listed(r, in.DBSubnetGroupName, func(name string) (*subnetGroup, bool) {
+		groups, err := describedGroups(subnetGroups, r, in.DBSubnetGroupName, func(name string) (*subnetGroup, bool) {
 			g, ok := r.subnetGroups[strings.ToLower(name)]
 			return g, ok
-		})
-		if err != nil {
-			return nil, err
-		}
-		var groups []types.DBSubnetGroup
-		for _, g := range listed {
-			groups = append(groups, *g.describe(call.Region))
-		}
-		return page(groups, in.Marker, in.MaxRecords, func(out []types.DBSubnetGroup, marker *string) *rds.DescribeDBSubnetGroupsOutput {
+		}, nil, func(g *subnetGroup) types.DBSubnetGroup { return *g.describe(call.Region) })
+		return page(groups, err, in.Marker, in.MaxRecords, func(out []types.DBSubnetGroup, marker *string) *rds.DescribeDBSubnetGroupsOutput {
 			return &rds.DescribeDBSubnetGroupsOutput{DBSubnetGroups: out, Marker: marker}
 		})
 	})
@@ -226,9 +213,7 @@ func (b *Backend) describeDBSubnetGroups(call *core.Call, in *rds.DescribeDBSubn
 
 // deleteDBSubnetGroup deletes a DB subnet group that no instance uses.
 func (b *Backend) deleteDBSubnetGroup(call *core.Call, in *rds.DeleteDBSubnetGroupInput) (*rds.DeleteDBSubnetGroupOutput, error) {
-	return core.Locked(b.state, call, func(r *region) (*rds.DeleteDBSubnetGroupOutput, error) {
-		return &rds.DeleteDBSubnetGroupOutput{}, subnetGroups.remove(r, in.DBSubnetGroupName, call.Now)
-	})
+	return &rds.DeleteDBSubnetGroupOutput{}, subnetGroups.delete(b, call, in.DBSubnetGroupName)
 }
 
 func (g *paramGroup) describe() types.DBParameterGroup {
@@ -238,36 +223,19 @@ func (g *paramGroup) describe() types.DBParameterGroup {
 
 // createDBParameterGroup creates a custom DB parameter group of a family, with its tags.
 func (b *Backend) createDBParameterGroup(call *core.Call, in *rds.CreateDBParameterGroupInput) (*rds.CreateDBParameterGroupOutput, error) {
-	name, err := checkIdentifier("DBParameterGroupName", aws.ToString(in.DBParameterGroupName), 255)
+	g, err := b.createParamGroup(call, paramGroups, in.DBParameterGroupName, in.DBParameterGroupFamily, in.Description, in.Tags)
 	if err != nil {
 		return nil, err
 	}
-	family := aws.ToString(in.DBParameterGroupFamily)
-	if !isFamily(family) {
-		return nil, invalidValue("Invalid DB parameter group family: %s", family)
-	}
-	return core.Locked(b.state, call, func(r *region) (*rds.CreateDBParameterGroupOutput, error) {
-		g := &paramGroup{name: name, arn: r.scope.ARN("rds", "pg:"+name), family: family, description: aws.ToString(in.Description)}
-		if err := paramGroups.add(r, name, g, in.Tags); err != nil {
-			return nil, err
-		}
-		out := g.describe()
-		return &rds.CreateDBParameterGroupOutput{DBParameterGroup: &out}, nil
-	})
+	out := g.describe()
+	return &rds.CreateDBParameterGroupOutput{DBParameterGroup: &out}, nil
 }
 
 // describeDBParameterGroups ignores Filters, which AWS documents as not supported.
 func (b *Backend) describeDBParameterGroups(call *core.Call, in *rds.DescribeDBParameterGroupsInput) (*rds.DescribeDBParameterGroupsOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBParameterGroupsOutput, error) {
-		listed, err := paramGroups.listed(r, in.DBParameterGroupName, r.paramGroup)
-		if err != nil {
-			return nil, err
-		}
-		var groups []types.DBParameterGroup
-		for _, g := range listed {
-			groups = append(groups, g.describe())
-		}
-		return page(groups, in.Marker, in.MaxRecords, func(out []types.DBParameterGroup, marker *string) *rds.DescribeDBParameterGroupsOutput {
+		groups, err := describedGroups(paramGroups, r, in.DBParameterGroupName, r.paramGroup, nil, (*paramGroup).describe)
+		return page(groups, err, in.Marker, in.MaxRecords, func(out []types.DBParameterGroup, marker *string) *rds.DescribeDBParameterGroupsOutput {
 			return &rds.DescribeDBParameterGroupsOutput{DBParameterGroups: out, Marker: marker}
 		})
 	})
@@ -275,12 +243,39 @@ func (b *Backend) describeDBParameterGroups(call *core.Call, in *rds.DescribeDBP
 
 // deleteDBParameterGroup deletes a custom DB parameter group that no instance uses.
 func (b *Backend) deleteDBParameterGroup(call *core.Call, in *rds.DeleteDBParameterGroupInput) (*rds.DeleteDBParameterGroupOutput, error) {
-	if name := strings.ToLower(aws.ToString(in.DBParameterGroupName)); strings.HasPrefix(name, "default.") {
-		return nil, core.Errorf("InvalidDBParameterGroupState", "Default DBParameterGroup cannot be deleted: %s", name)
+	return &rds.DeleteDBParameterGroupOutput{}, paramGroups.delete(b, call, in.DBParameterGroupName)
+}
+
+// describeCluster returns a DB cluster parameter group as its operations report it.
+func (g *paramGroup) describeCluster() types.DBClusterParameterGroup {
+	return types.DBClusterParameterGroup{DBClusterParameterGroupName: aws.String(g.name), DBParameterGroupFamily: aws.String(g.family),
+		Description: aws.String(g.description), DBClusterParameterGroupArn: aws.String(g.arn)}
+}
+
+// createDBClusterParameterGroup creates a custom DB cluster parameter group of an Aurora family,
+// with its tags.
+func (b *Backend) createDBClusterParameterGroup(call *core.Call, in *rds.CreateDBClusterParameterGroupInput) (*rds.CreateDBClusterParameterGroupOutput, error) {
+	g, err := b.createParamGroup(call, clusterParamGroups, in.DBClusterParameterGroupName, in.DBParameterGroupFamily, in.Description, in.Tags)
+	if err != nil {
+		return nil, err
 	}
-	return core.Locked(b.state, call, func(r *region) (*rds.DeleteDBParameterGroupOutput, error) {
-		return &rds.DeleteDBParameterGroupOutput{}, paramGroups.remove(r, in.DBParameterGroupName, call.Now)
+	out := g.describeCluster()
+	return &rds.CreateDBClusterParameterGroupOutput{DBClusterParameterGroup: &out}, nil
+}
+
+// describeDBClusterParameterGroups ignores Filters, which AWS documents as not supported.
+func (b *Backend) describeDBClusterParameterGroups(call *core.Call, in *rds.DescribeDBClusterParameterGroupsInput) (*rds.DescribeDBClusterParameterGroupsOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBClusterParameterGroupsOutput, error) {
+		groups, err := describedGroups(clusterParamGroups, r, in.DBClusterParameterGroupName, r.clusterParamGroup, nil, (*paramGroup).describeCluster)
+		return page(groups, err, in.Marker, in.MaxRecords, func(out []types.DBClusterParameterGroup, marker *string) *rds.DescribeDBClusterParameterGroupsOutput {
+			return &rds.DescribeDBClusterParameterGroupsOutput{DBClusterParameterGroups: out, Marker: marker}
+		})
 	})
+}
+
+// deleteDBClusterParameterGroup deletes a custom DB cluster parameter group that no cluster uses.
+func (b *Backend) deleteDBClusterParameterGroup(call *core.Call, in *rds.DeleteDBClusterParameterGroupInput) (*rds.DeleteDBClusterParameterGroupOutput, error) {
+	return &rds.DeleteDBClusterParameterGroupOutput{}, clusterParamGroups.delete(b, call, in.DBClusterParameterGroupName)
 }
 
 func (g *optionGroup) describe() types.OptionGroup {
@@ -324,17 +319,10 @@ func (b *Backend) describeOptionGroups(call *core.Call, in *rds.DescribeOptionGr
 		return nil, invalidCombination("EngineName must be specified with MajorEngineVersion.")
 	}
 	return core.Locked(b.state, call, func(r *region) (*rds.DescribeOptionGroupsOutput, error) {
-		listed, err := optionGroups.listed(r, in.OptionGroupName, r.optionGroup)
-		if err != nil {
-			return nil, err
-		}
-		var groups []types.OptionGroup
-		for _, g := range listed {
-			if (in.EngineName == nil || *in.EngineName == g.engine) && (in.MajorEngineVersion == nil || *in.MajorEngineVersion == g.major) {
-				groups = append(groups, g.describe())
-			}
-		}
-		return page(groups, in.Marker, in.MaxRecords, func(out []types.OptionGroup, marker *string) *rds.DescribeOptionGroupsOutput {
+		groups, err := describedGroups(optionGroups, r, in.OptionGroupName, r.optionGroup, func(g *optionGroup) bool {
+			return (in.EngineName == nil || *in.EngineName == g.engine) && (in.MajorEngineVersion == nil || *in.MajorEngineVersion == g.major)
+		}, (*optionGroup).describe)
+		return page(groups, err, in.Marker, in.MaxRecords, func(out []types.OptionGroup, marker *string) *rds.DescribeOptionGroupsOutput {
 			return &rds.DescribeOptionGroupsOutput{OptionGroupsList: out, Marker: marker}
 		})
 	})
@@ -342,10 +330,5 @@ func (b *Backend) describeOptionGroups(call *core.Call, in *rds.DescribeOptionGr
 
 // deleteOptionGroup deletes a custom option group that no instance uses.
 func (b *Backend) deleteOptionGroup(call *core.Call, in *rds.DeleteOptionGroupInput) (*rds.DeleteOptionGroupOutput, error) {
-	if name := strings.ToLower(aws.ToString(in.OptionGroupName)); strings.HasPrefix(name, "default:") {
-		return nil, core.Errorf("InvalidOptionGroupStateFault", "Default option group %s cannot be deleted.", name)
-	}
-	return core.Locked(b.state, call, func(r *region) (*rds.DeleteOptionGroupOutput, error) {
-		return &rds.DeleteOptionGroupOutput{}, optionGroups.remove(r, in.OptionGroupName, call.Now)
-	})
+	return &rds.DeleteOptionGroupOutput{}, optionGroups.delete(b, call, in.OptionGroupName)
 }

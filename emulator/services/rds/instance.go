@@ -168,14 +168,7 @@ func checkClass(class string) error {
 }
 
 func (b *Backend) createDBInstance(call *core.Call, in *rds.CreateDBInstanceInput) (*rds.CreateDBInstanceOutput, error) {
-	id, err := checkIdentifier("DBInstanceIdentifier", aws.ToString(in.DBInstanceIdentifier), 63)
-	if err != nil {
-		return nil, err
-	}
-	return core.Locked(b.state, call, func(r *region) (*rds.CreateDBInstanceOutput, error) {
-		if r.instance(id, call.Now) != nil {
-			return nil, core.Errorf("DBInstanceAlreadyExists", "DB instance already exists")
-		}
+	return creating(b, call, instanceKind, "DBInstanceIdentifier", in.DBInstanceIdentifier, true, func(r *region, id string) (*rds.CreateDBInstanceOutput, error) {
 		i, err := r.newInstance(call, id, in)
 		if err != nil {
 			return nil, err
@@ -252,13 +245,7 @@ func (r *region) newInstance(call *core.Call, id string, in *rds.CreateDBInstanc
 	if err := checkRetention(i.backupRetention); err != nil {
 		return nil, err
 	}
-	if in.PreferredBackupWindow != nil {
-		i.backupWindow = *in.PreferredBackupWindow
-	}
-	if in.PreferredMaintenanceWindow != nil {
-		i.maintenanceWindow = strings.ToLower(*in.PreferredMaintenanceWindow)
-	}
-	if err := checkWindows(i.backupWindow, i.maintenanceWindow); err != nil {
+	if err := setWindows(&i.backupWindow, &i.maintenanceWindow, in.PreferredBackupWindow, in.PreferredMaintenanceWindow); err != nil {
 		return nil, err
 	}
 	set(&i.public, in.PubliclyAccessible)
@@ -398,29 +385,8 @@ func (r *region) placeInstance(i *instance, subnetGroup, zone *string) error {
 
 func (b *Backend) describeDBInstances(call *core.Call, in *rds.DescribeDBInstancesInput) (*rds.DescribeDBInstancesOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBInstancesOutput, error) {
-		ids := core.SortedKeys(r.instances)
-		if in.DBInstanceIdentifier != nil {
-			ids = []string{*in.DBInstanceIdentifier}
-		}
-		var found []types.DBInstance
-		for _, id := range ids {
-			i := r.instance(id, call.Now)
-			if i == nil || call.Now.Before(i.readableAt) {
-				continue
-			}
-			ok, err := matchFilters(in.Filters, map[string][]string{"db-instance-id": {i.id, i.arn}, "engine": {i.eng.name}, "dbi-resource-id": {i.resourceID},
-				"db-cluster-id": {i.cluster, r.scope.ARN("rds", "cluster:"+i.cluster)}})
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				found = append(found, r.describe(i, call.Now))
-			}
-		}
-		if in.DBInstanceIdentifier != nil && len(found) == 0 {
-			return nil, instanceNotFound(*in.DBInstanceIdentifier)
-		}
-		return page(found, in.Marker, in.MaxRecords, func(out []types.DBInstance, marker *string) *rds.DescribeDBInstancesOutput {
+		found, err := instanceKind.list(r, in.DBInstanceIdentifier, in.Filters, call.Now)
+		return page(found, err, in.Marker, in.MaxRecords, func(out []types.DBInstance, marker *string) *rds.DescribeDBInstancesOutput {
 			return &rds.DescribeDBInstancesOutput{DBInstances: out, Marker: marker}
 		})
 	})
@@ -428,27 +394,20 @@ func (b *Backend) describeDBInstances(call *core.Call, in *rds.DescribeDBInstanc
 
 func (b *Backend) deleteDBInstance(call *core.Call, in *rds.DeleteDBInstanceInput) (*rds.DeleteDBInstanceOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*rds.DeleteDBInstanceOutput, error) {
-		i := r.instance(aws.ToString(in.DBInstanceIdentifier), call.Now)
-		switch {
-		case i == nil:
-			return nil, instanceNotFound(aws.ToString(in.DBInstanceIdentifier))
-		case i.status() == statusDeleting:
-			return nil, core.Errorf("InvalidDBInstanceState", "Instance %s is already being deleted.", i.id)
-		case i.deletionProtection:
-			return nil, invalidCombination("Cannot delete protected DB Instance, please disable deletion protection and try again.")
+		i, err := instanceKind.deletable(r, in.DBInstanceIdentifier, call.Now)
+		if err != nil {
+			return nil, err
 		}
-		skip, final := aws.ToBool(in.SkipFinalSnapshot), in.FinalDBSnapshotIdentifier
 		switch {
-		case i.cluster != "" && final != nil:
+		case i.cluster != "" && in.FinalDBSnapshotIdentifier != nil:
 			return nil, invalidCombination("FinalDBSnapshotIdentifier can't be specified when deleting a DB instance that is a member of a DB cluster.")
 		case i.cluster != "":
 			r.memberDeleting(i, call.Now) // The cluster's snapshots keep its data.
-		case skip && final != nil:
-			return nil, invalidCombination("FinalDBSnapshotIdentifier can't be specified when SkipFinalSnapshot is enabled.")
-		case !skip && final == nil:
-			return nil, invalidCombination("FinalDBSnapshotIdentifier is required unless SkipFinalSnapshot is specified.")
-		case !skip:
-			if _, err := r.takeSnapshot(call, i, "FinalDBSnapshotIdentifier", *final); err != nil {
+		default:
+			if err := finalSnapshot(in.SkipFinalSnapshot, in.FinalDBSnapshotIdentifier, func(id string) error {
+				_, err := r.takeSnapshot(call, i, "FinalDBSnapshotIdentifier", id)
+				return err
+			}); err != nil {
 				return nil, err
 			}
 		}

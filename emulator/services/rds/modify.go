@@ -75,12 +75,11 @@ func target[T any](pending *T, cur T) T {
 
 func (b *Backend) modifyDBInstance(call *core.Call, in *rds.ModifyDBInstanceInput) (*rds.ModifyDBInstanceOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*rds.ModifyDBInstanceOutput, error) {
-		i := r.instance(aws.ToString(in.DBInstanceIdentifier), call.Now)
-		if i == nil {
-			return nil, instanceNotFound(aws.ToString(in.DBInstanceIdentifier))
-		}
-		if i.status() != statusAvailable {
-			return nil, core.Errorf("InvalidDBInstanceState", "Database instance is not in available state.")
+		i, err := instanceKind.available(r, in.DBInstanceIdentifier, call.Now, func(i *instance) error {
+			return core.Errorf("InvalidDBInstanceState", "Database instance is not in available state.")
+		})
+		if err != nil {
+			return nil, err
 		}
 		if in.NewDBInstanceIdentifier != nil {
 			return nil, invalidValue("The emulator does not support renaming DB instances (NewDBInstanceIdentifier).")
@@ -233,11 +232,7 @@ func (i *instance) modifyBackups(in *rds.ModifyDBInstanceInput) error {
 	if in.PreferredBackupWindow == nil && in.PreferredMaintenanceWindow == nil {
 		return nil
 	}
-	set(&i.backupWindow, in.PreferredBackupWindow)
-	if in.PreferredMaintenanceWindow != nil {
-		i.maintenanceWindow = strings.ToLower(*in.PreferredMaintenanceWindow)
-	}
-	return checkWindows(i.backupWindow, i.maintenanceWindow)
+	return setWindows(&i.backupWindow, &i.maintenanceWindow, in.PreferredBackupWindow, in.PreferredMaintenanceWindow)
 }
 
 // modifyEngine stages an engine version upgrade, with the parameter and option groups of a new

@@ -143,36 +143,54 @@ func (g *paramGroup) reset(all bool, params []types.Parameter) {
 // parameter. A dynamic parameter applied immediately leaves the instances of the group in sync;
 // any other change leaves them pending-reboot until they reboot.
 func (b *Backend) modifyDBParameterGroup(call *core.Call, in *rds.ModifyDBParameterGroupInput) (*rds.ModifyDBParameterGroupOutput, error) {
-	return core.Locked(b.state, call, func(r *region) (*rds.ModifyDBParameterGroupOutput, error) {
-		g, err := paramGroups.modifiable(r, in.DBParameterGroupName)
-		if err != nil {
-			return nil, err
-		}
-		changes, reboot, err := checkSettings(catalogueOf(g.family), in.Parameters)
-		if err != nil {
-			return nil, err
-		}
-		g.apply(changes)
-		r.parametersChanged(g.name, reboot, call)
-		return &rds.ModifyDBParameterGroupOutput{DBParameterGroupName: aws.String(g.name)}, nil
-	})
+	name, err := b.modifyParameters(call, paramGroups, in.DBParameterGroupName, in.Parameters)
+	return &rds.ModifyDBParameterGroupOutput{DBParameterGroupName: name}, err
 }
 
 // resetDBParameterGroup returns the parameters a request names, or all of them, to the engine's
 // defaults; the instances of the group are then pending-reboot, as a reset may touch static
 // parameters.
 func (b *Backend) resetDBParameterGroup(call *core.Call, in *rds.ResetDBParameterGroupInput) (*rds.ResetDBParameterGroupOutput, error) {
-	if err := checkReset(aws.ToBool(in.ResetAllParameters), in.Parameters); err != nil {
-		return nil, err
-	}
-	return core.Locked(b.state, call, func(r *region) (*rds.ResetDBParameterGroupOutput, error) {
-		g, err := paramGroups.modifiable(r, in.DBParameterGroupName)
+	name, err := b.resetParameters(call, paramGroups, in.DBParameterGroupName, aws.ToBool(in.ResetAllParameters), in.Parameters)
+	return &rds.ResetDBParameterGroupOutput{DBParameterGroupName: name}, err
+}
+
+// modifyParameters sets the parameters of a Modify request in the custom parameter group of the
+// kind k that ref names, checked against its family's catalogue, and returns the group's name.
+// A change that waits for a reboot leaves the users of the group pending-reboot.
+func (b *Backend) modifyParameters(call *core.Call, k groupKind[paramGroup], ref *string, params []types.Parameter) (*string, error) {
+	return core.Locked(b.state, call, func(r *region) (*string, error) {
+		g, err := k.modifiable(r, ref)
 		if err != nil {
 			return nil, err
 		}
-		g.reset(aws.ToBool(in.ResetAllParameters), in.Parameters)
-		r.parametersChanged(g.name, true, call)
-		return &rds.ResetDBParameterGroupOutput{DBParameterGroupName: aws.String(g.name)}, nil
+		changes, reboot, err := checkSettings(k.catalogue(g.family), params)
+		if err != nil {
+			return nil, err
+		}
+		g.apply(changes)
+		if reboot {
+			k.changed(r, g.name, call.Now)
+		}
+		return aws.String(g.name), nil
+	})
+}
+
+// resetParameters returns the parameters a Reset request names, or all of them, of the custom
+// parameter group of the kind k that ref names to the engine's defaults, leaves the users of the
+// group pending-reboot, and returns the group's name.
+func (b *Backend) resetParameters(call *core.Call, k groupKind[paramGroup], ref *string, all bool, params []types.Parameter) (*string, error) {
+	if err := checkReset(all, params); err != nil {
+		return nil, err
+	}
+	return core.Locked(b.state, call, func(r *region) (*string, error) {
+		g, err := k.modifiable(r, ref)
+		if err != nil {
+			return nil, err
+		}
+		g.reset(all, params)
+		k.changed(r, g.name, call.Now)
+		return aws.String(g.name), nil
 	})
 }
 
@@ -248,34 +266,27 @@ func checkSource(source string) error {
 	return nil
 }
 
-// parametersChanged marks the live instances of the group name pending-reboot when a change
-// waits for one. The caller holds the backend's mutex.
-func (r *region) parametersChanged(name string, reboot bool, call *core.Call) {
-	if !reboot {
-		return
-	}
-	for _, id := range core.SortedKeys(r.instances) {
-		if i := r.instance(id, call.Now); i != nil && i.paramGroup == name {
-			i.paramStatus = "pending-reboot"
-		}
-	}
-}
-
 // describeDBParameters lists a group's parameters in name order, with the values users set
 // (Source user) and the engine's defaults (engine-default), filtered by Source when asked, in
 // pages of MaxRecords (20 to 100, default 100).
 func (b *Backend) describeDBParameters(call *core.Call, in *rds.DescribeDBParametersInput) (*rds.DescribeDBParametersOutput, error) {
-	source := aws.ToString(in.Source)
-	if err := checkSource(source); err != nil {
+	params, err := b.describeParameters(call, paramGroups, in.DBParameterGroupName, in.Source)
+	return page(params, err, in.Marker, in.MaxRecords, func(out []types.Parameter, marker *string) *rds.DescribeDBParametersOutput {
+		return &rds.DescribeDBParametersOutput{Parameters: out, Marker: marker}
+	})
+}
+
+// describeParameters returns the parameters of the parameter group of the kind k that ref names
+// (a default group too), with the Source a request asks for.
+func (b *Backend) describeParameters(call *core.Call, k groupKind[paramGroup], ref, source *string) ([]types.Parameter, error) {
+	if err := checkSource(aws.ToString(source)); err != nil {
 		return nil, err
 	}
-	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBParametersOutput, error) {
-		g, ok := r.paramGroup(aws.ToString(in.DBParameterGroupName))
+	return core.Locked(b.state, call, func(r *region) ([]types.Parameter, error) {
+		g, ok := k.lookup(r, aws.ToString(ref))
 		if !ok {
-			return nil, paramGroupNotFound(aws.ToString(in.DBParameterGroupName))
+			return nil, k.notFound(aws.ToString(ref))
 		}
-		return page(listParameters(catalogueOf(g.family), g, source), in.Marker, in.MaxRecords, func(out []types.Parameter, marker *string) *rds.DescribeDBParametersOutput {
-			return &rds.DescribeDBParametersOutput{Parameters: out, Marker: marker}
-		})
+		return listParameters(k.catalogue(g.family), g, aws.ToString(source)), nil
 	})
 }

@@ -2,7 +2,7 @@
 // 2014-10-31): instances with AWS's validation and lifecycle, DB subnet groups, DB parameter
 // groups, option groups, DB snapshots and tags; and Aurora DB clusters (cluster.go), their
 // member instances (clustermembers.go), DB cluster parameter groups (clusterparams.go) and DB
-// cluster snapshots (clustersnapshots.go, clusterrestore.go).
+// cluster snapshots (snapshots.go, restore.go).
 //
 // Lifecycle, on the simulation clock, one transition per step (2s unless the server's options
 // say otherwise): creating -> backing-up -> available (creating -> available when
@@ -133,8 +133,12 @@ func checkIdentifier(param, id string, max int) (string, error) {
 }
 
 // page returns the output of a Describe operation made by output from one page of items, with
-// RDS's MaxRecords limits (20 to 100, default 100) and the marker of the next page.
-func page[T, O any](items []T, marker *string, maxRecords *int32, output func(page []T, next *string) *O) (*O, error) {
+// RDS's MaxRecords limits (20 to 100, default 100) and the marker of the next page; or err, the
+// error of listing the items, when there is one.
+func page[T, O any](items []T, err error, marker *string, maxRecords *int32, output func(page []T, next *string) *O) (*O, error) {
+	if err != nil {
+		return nil, err
+	}
 	out, next, err := core.RecordsPage(items, marker, maxRecords)
 	if err != nil {
 		return nil, err
@@ -157,6 +161,27 @@ func matchFilters(filters []types.Filter, fields map[string][]string) (bool, err
 	return true, nil
 }
 
+// matching returns, in the order of ids, the views of the resources that find finds by id and
+// whose filterable fields pass filters. A filter the operation does not support is an error.
+func matching[T, V any](ids []string, filters []types.Filter, find func(id string) (T, bool),
+	fields func(id string, t T) map[string][]string, view func(t T) V) ([]V, error) {
+	var found []V
+	for _, id := range ids {
+		t, ok := find(id)
+		if !ok {
+			continue
+		}
+		pass, err := matchFilters(filters, fields(id, t))
+		if err != nil {
+			return nil, err
+		}
+		if pass {
+			found = append(found, view(t))
+		}
+	}
+	return found, nil
+}
+
 func (b *Backend) dump() any {
 	now := b.clock.Now()
 	out := map[string]any{}
@@ -173,11 +198,11 @@ func (b *Backend) dump() any {
 			}
 		}
 		for id, s := range r.clusterSnapshots {
-			out[prefix+"cluster-snapshot:"+id] = r.describeClusterSnapshot(s, now)
+			out[prefix+"cluster-snapshot:"+id] = clusterSnapshots.describe(r, s, now)
 		}
 		out[prefix+"cluster-pg"] = core.SortedKeys(r.clusterParamGroups)
 		for id, s := range r.snapshots {
-			out[prefix+"snapshot:"+id] = r.describeSnapshot(s, now)
+			out[prefix+"snapshot:"+id] = dbSnapshots.describe(r, s, now)
 		}
 		out[prefix+"subgrp"] = core.SortedKeys(r.subnetGroups)
 		out[prefix+"pg"] = core.SortedKeys(r.paramGroups)

@@ -15,12 +15,11 @@ const statusRebooting = "rebooting"
 // in-sync). ForceFailover needs a Multi-AZ instance.
 func (b *Backend) rebootDBInstance(call *core.Call, in *rds.RebootDBInstanceInput) (*rds.RebootDBInstanceOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*rds.RebootDBInstanceOutput, error) {
-		i := r.instance(aws.ToString(in.DBInstanceIdentifier), call.Now)
-		if i == nil {
-			return nil, instanceNotFound(aws.ToString(in.DBInstanceIdentifier))
-		}
-		if i.status() != statusAvailable {
-			return nil, core.Errorf("InvalidDBInstanceState", "Instance %s is not in available state.", i.id)
+		i, err := instanceKind.available(r, in.DBInstanceIdentifier, call.Now, func(i *instance) error {
+			return core.Errorf("InvalidDBInstanceState", "Instance %s is not in available state.", i.id)
+		})
+		if err != nil {
+			return nil, err
 		}
 		if aws.ToBool(in.ForceFailover) && !i.multiAZ {
 			return nil, invalidCombination("Cannot do a forced failover on an instance that is not Multi-AZ.")

@@ -13,12 +13,20 @@ import (
 )
 
 // derived are the settings a request that makes an instance from another (a read replica, a
-// restore) may give in place of the source's.
+// restore) may give in place of the source's, and its tags. The fields are named as those
+// requests name them, so that derivedFrom copies them.
 type derived struct {
-	class, subnetGroup, zone, paramGroup *string
-	multiAZ, public, deletionProtection  *bool
-	copyTags                             *bool
-	securityGroups                       []string
+	DBInstanceClass, DBSubnetGroupName, AvailabilityZone, DBParameterGroupName *string
+	MultiAZ, PubliclyAccessible, DeletionProtection, CopyTagsToSnapshot        *bool
+	VpcSecurityGroupIds                                                        []string
+	Tags                                                                       []types.Tag
+}
+
+// derivedFrom returns the derived settings of a request that makes an instance from another.
+func derivedFrom(in any) derived {
+	var d derived
+	core.Fill(&d, in)
+	return d
 }
 
 // derive returns a new instance id made from src (a live instance, or the one a snapshot
@@ -34,29 +42,29 @@ func (r *region) derive(call *core.Call, id string, src instance, d derived) (*i
 	i.replicaOf, i.replicas = "", nil
 	i.paramStatus, i.deletionProtection = "in-sync", false
 	i.securityGroups = slices.Clone(src.securityGroups)
-	if d.class != nil {
-		if err := checkClass(*d.class); err != nil {
+	if d.DBInstanceClass != nil {
+		if err := checkClass(*d.DBInstanceClass); err != nil {
 			return nil, err
 		}
-		i.class = *d.class
+		i.class = *d.DBInstanceClass
 	}
-	set(&i.multiAZ, d.multiAZ)
-	set(&i.public, d.public)
-	set(&i.deletionProtection, d.deletionProtection)
-	set(&i.copyTags, d.copyTags)
-	if d.securityGroups != nil {
-		if err := checkSecurityGroups(d.securityGroups); err != nil {
+	set(&i.multiAZ, d.MultiAZ)
+	set(&i.public, d.PubliclyAccessible)
+	set(&i.deletionProtection, d.DeletionProtection)
+	set(&i.copyTags, d.CopyTagsToSnapshot)
+	if d.VpcSecurityGroupIds != nil {
+		if err := checkSecurityGroups(d.VpcSecurityGroupIds); err != nil {
 			return nil, err
 		}
-		i.securityGroups = d.securityGroups
+		i.securityGroups = d.VpcSecurityGroupIds
 	}
-	if d.subnetGroup != nil || d.zone != nil {
-		if err := r.placeInstance(&i, d.subnetGroup, d.zone); err != nil {
+	if d.DBSubnetGroupName != nil || d.AvailabilityZone != nil {
+		if err := r.placeInstance(&i, d.DBSubnetGroupName, d.AvailabilityZone); err != nil {
 			return nil, err
 		}
 	}
-	if d.paramGroup != nil {
-		name, err := r.paramGroupFor(i.eng, i.engineVersion, *d.paramGroup)
+	if d.DBParameterGroupName != nil {
+		name, err := r.paramGroupFor(i.eng, i.engineVersion, *d.DBParameterGroupName)
 		if err != nil {
 			return nil, err
 		}
@@ -72,6 +80,17 @@ func (i *instance) startCreating(call *core.Call) {
 	if i.backupRetention > 0 {
 		i.life.Then(phase{status: statusBackingUp}, call.Transition)
 	}
+}
+
+// addDerived starts the creation of i, an instance made from another, and records it with the
+// request's tags; it returns i described. The caller holds the backend's mutex.
+func (r *region) addDerived(call *core.Call, i *instance, tags []types.Tag) (*types.DBInstance, error) {
+	i.startCreating(call)
+	if err := r.add(call, i, tags); err != nil {
+		return nil, err
+	}
+	out := r.describe(i, call.Now)
+	return &out, nil
 }
 
 // add records a new instance with the request's tags, or AWS's error for an identifier in use.
@@ -92,11 +111,7 @@ func (r *region) add(call *core.Call, i *instance, tags []types.Tag) error {
 // (ReadReplicaSourceDBInstanceIdentifier names the source, whose
 // ReadReplicaDBInstanceIdentifiers list it), and the request's class, placement and groups.
 func (b *Backend) createDBInstanceReadReplica(call *core.Call, in *rds.CreateDBInstanceReadReplicaInput) (*rds.CreateDBInstanceReadReplicaOutput, error) {
-	id, err := checkIdentifier("DBInstanceIdentifier", aws.ToString(in.DBInstanceIdentifier), 63)
-	if err != nil {
-		return nil, err
-	}
-	return core.Locked(b.state, call, func(r *region) (*rds.CreateDBInstanceReadReplicaOutput, error) {
+	return creating(b, call, instanceKind, "DBInstanceIdentifier", in.DBInstanceIdentifier, false, func(r *region, id string) (*rds.CreateDBInstanceReadReplicaOutput, error) {
 		src := r.instance(aws.ToString(in.SourceDBInstanceIdentifier), call.Now)
 		switch {
 		case src == nil:
@@ -109,20 +124,18 @@ func (b *Backend) createDBInstanceReadReplica(call *core.Call, in *rds.CreateDBI
 		case src.status() != statusAvailable && src.status() != statusBackingUp:
 			return nil, core.Errorf("InvalidDBInstanceState", "DB Instance %s is not in available state.", src.id)
 		}
-		i, err := r.derive(call, id, *src, derived{class: in.DBInstanceClass, subnetGroup: in.DBSubnetGroupName, zone: in.AvailabilityZone,
-			paramGroup: in.DBParameterGroupName, multiAZ: in.MultiAZ, public: in.PubliclyAccessible, deletionProtection: in.DeletionProtection,
-			copyTags: in.CopyTagsToSnapshot, securityGroups: in.VpcSecurityGroupIds})
+		d := derivedFrom(in)
+		i, err := r.derive(call, id, *src, d)
 		if err != nil {
 			return nil, err
 		}
 		i.backupRetention, i.replicaOf = 0, src.id
-		i.startCreating(call)
-		if err := r.add(call, i, in.Tags); err != nil {
+		out, err := r.addDerived(call, i, d.Tags)
+		if err != nil {
 			return nil, err
 		}
 		src.replicas = append(src.replicas, i.id)
-		out := r.describe(i, call.Now)
-		return &rds.CreateDBInstanceReadReplicaOutput{DBInstance: &out}, nil
+		return &rds.CreateDBInstanceReadReplicaOutput{DBInstance: out}, nil
 	})
 }
 

@@ -2,7 +2,6 @@ package rds
 
 import (
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/rds"
@@ -11,46 +10,15 @@ import (
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
-// snapshot is one manual DB snapshot: what it recorded of its instance, and when it is ready.
-type snapshot struct {
-	view    types.DBSnapshot // without status, progress and tags
-	readyAt time.Time
-	// instance is the instance as it was when the snapshot was taken, which a restore
-	// recreates (its master password included, as a restored instance keeps it).
-	instance instance
-}
-
-// describeSnapshot returns a snapshot as DescribeDBSnapshots reports it: creating for a
-// transition, then available.
-func (r *region) describeSnapshot(s *snapshot, now time.Time) types.DBSnapshot {
-	d := s.view
-	d.Status, d.PercentProgress = aws.String("available"), aws.Int32(100)
-	if now.Before(s.readyAt) {
-		d.Status, d.PercentProgress = aws.String("creating"), aws.Int32(0)
-	}
-	d.TagList = r.tagList(aws.ToString(s.view.DBSnapshotArn))
-	return d
-}
-
-func snapshotNotFound(id string) *core.APIError {
-	return core.NotFoundf("DBSnapshotNotFound", "DBSnapshot not found: %s", id)
-}
-
 // takeSnapshot records a manual snapshot of an instance (DeleteDBInstance's final snapshot, or
 // CreateDBSnapshot's, whose identifier field is field), with the instance's tags when it copies
 // tags to snapshots, and returns it.
 func (r *region) takeSnapshot(call *core.Call, i *instance, field, name string) (*snapshot, error) {
-	id, err := checkIdentifier(field, name, 255)
+	id, err := dbSnapshots.newID(r, field, name, i.id, i.status() == statusCreating)
 	if err != nil {
 		return nil, err
 	}
-	if i.status() == statusCreating {
-		return nil, core.Errorf("InvalidDBInstanceState", "Instance %s is currently creating - a snapshot cannot be taken.", i.id)
-	}
-	if _, ok := r.snapshots[id]; ok {
-		return nil, core.Errorf("DBSnapshotAlreadyExists", "Cannot create the snapshot because a snapshot with the identifier %s already exists.", id)
-	}
-	s := &snapshot{readyAt: call.Now.Add(call.Transition), instance: *i}
+	s := &snapshot{readyAt: call.Now.Add(call.Transition), source: *i}
 	iops, throughput := i.performance()
 	s.view = types.DBSnapshot{
 		DBSnapshotIdentifier: aws.String(id), DBSnapshotArn: aws.String(r.scope.ARN("rds", "snapshot:"+id)),
@@ -65,19 +33,16 @@ func (r *region) takeSnapshot(call *core.Call, i *instance, field, name string) 
 	if i.encrypted {
 		s.view.KmsKeyId = aws.String(i.kmsKey)
 	}
-	if i.copyTags {
-		r.tags.Copy(i.arn, *s.view.DBSnapshotArn)
-	}
-	r.snapshots[id] = s
+	dbSnapshots.keep(r, id, s, i.arn, i.copyTags)
 	return s, nil
 }
 
 // createDBSnapshot takes a manual snapshot of an available instance, with the request's tags.
 func (b *Backend) createDBSnapshot(call *core.Call, in *rds.CreateDBSnapshotInput) (*rds.CreateDBSnapshotOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*rds.CreateDBSnapshotOutput, error) {
-		i := r.instance(aws.ToString(in.DBInstanceIdentifier), call.Now)
-		if i == nil {
-			return nil, instanceNotFound(aws.ToString(in.DBInstanceIdentifier))
+		i, err := instanceKind.named(r, in.DBInstanceIdentifier, call.Now)
+		if err != nil {
+			return nil, err
 		}
 		if i.cluster != "" {
 			return nil, invalidValue("The specified instance is a member of a cluster and a snapshot cannot be created directly. " +
@@ -90,24 +55,13 @@ func (b *Backend) createDBSnapshot(call *core.Call, in *rds.CreateDBSnapshotInpu
 		if err != nil {
 			return nil, err
 		}
-		if err := r.tags.Merge(requestTags(in.Tags), aws.ToString(s.view.DBSnapshotArn)); err != nil {
-			return nil, err
-		}
-		out := r.describeSnapshot(s, call.Now)
-		return &rds.CreateDBSnapshotOutput{DBSnapshot: &out}, nil
+		out, err := dbSnapshots.created(r, s, in.Tags, call.Now)
+		return &rds.CreateDBSnapshotOutput{DBSnapshot: out}, err
 	})
 }
 
 func (b *Backend) describeDBSnapshots(call *core.Call, in *rds.DescribeDBSnapshotsInput) (*rds.DescribeDBSnapshotsOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBSnapshotsOutput, error) {
-		ids := core.SortedKeys(r.snapshots)
-		if in.DBSnapshotIdentifier != nil {
-			id := strings.ToLower(r.nameFromARN(*in.DBSnapshotIdentifier, "snapshot"))
-			if _, ok := r.snapshots[id]; !ok {
-				return nil, snapshotNotFound(*in.DBSnapshotIdentifier)
-			}
-			ids = []string{id}
-		}
 		// DBInstanceIdentifier (not case-sensitive), DbiResourceId and SnapshotType select as their
 		// filters do.
 		filters := in.Filters
@@ -119,21 +73,13 @@ func (b *Backend) describeDBSnapshots(call *core.Call, in *rds.DescribeDBSnapsho
 				filters = append(filters, types.Filter{Name: aws.String(name), Values: []string{*v}})
 			}
 		}
-		var found []types.DBSnapshot
-		for _, id := range ids {
-			s := r.describeSnapshot(r.snapshots[id], call.Now)
+		found, err := dbSnapshots.listed(r, in.DBSnapshotIdentifier, filters, call.Now, func(id string, s types.DBSnapshot) map[string][]string {
 			instanceID := aws.ToString(s.DBInstanceIdentifier)
-			ok, err := matchFilters(filters, map[string][]string{"db-instance-id": {instanceID, r.scope.ARN("rds", "db:"+instanceID)},
+			return map[string][]string{"db-instance-id": {instanceID, r.scope.ARN("rds", "db:"+instanceID)},
 				"db-snapshot-id": {id}, "dbi-resource-id": {aws.ToString(s.DbiResourceId)}, "snapshot-type": {aws.ToString(s.SnapshotType)},
-				"engine": {aws.ToString(s.Engine)}})
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				found = append(found, s)
-			}
-		}
-		return page(found, in.Marker, in.MaxRecords, func(out []types.DBSnapshot, marker *string) *rds.DescribeDBSnapshotsOutput {
+				"engine": {aws.ToString(s.Engine)}}
+		})
+		return page(found, err, in.Marker, in.MaxRecords, func(out []types.DBSnapshot, marker *string) *rds.DescribeDBSnapshotsOutput {
 			return &rds.DescribeDBSnapshotsOutput{DBSnapshots: out, Marker: marker}
 		})
 	})
@@ -141,18 +87,76 @@ func (b *Backend) describeDBSnapshots(call *core.Call, in *rds.DescribeDBSnapsho
 
 func (b *Backend) deleteDBSnapshot(call *core.Call, in *rds.DeleteDBSnapshotInput) (*rds.DeleteDBSnapshotOutput, error) {
 	return core.Locked(b.state, call, func(r *region) (*rds.DeleteDBSnapshotOutput, error) {
-		id := strings.ToLower(aws.ToString(in.DBSnapshotIdentifier))
-		s, ok := r.snapshots[id]
-		if !ok {
-			return nil, snapshotNotFound(aws.ToString(in.DBSnapshotIdentifier))
+		out, err := dbSnapshots.remove(r, in.DBSnapshotIdentifier, call.Now)
+		return &rds.DeleteDBSnapshotOutput{DBSnapshot: out}, err
+	})
+}
+
+// takeClusterSnapshot records a manual snapshot of a cluster (DeleteDBCluster's final snapshot,
+// whose identifier field is field), with the cluster's tags when it copies tags to snapshots.
+func (r *region) takeClusterSnapshot(call *core.Call, c *cluster, field, name string) (*clusterSnapshot, error) {
+	id, err := clusterSnapshots.newID(r, field, name, c.id, c.status() == statusCreating)
+	if err != nil {
+		return nil, err
+	}
+	s := &clusterSnapshot{readyAt: call.Now.Add(call.Transition), source: *c}
+	s.view = types.DBClusterSnapshot{
+		DBClusterSnapshotIdentifier: aws.String(id), DBClusterSnapshotArn: aws.String(r.scope.ARN("rds", "cluster-snapshot:"+id)),
+		DBClusterIdentifier: aws.String(c.id), DbClusterResourceId: aws.String(c.resourceID), SnapshotType: aws.String("manual"),
+		SnapshotCreateTime: aws.Time(call.Now), ClusterCreateTime: aws.Time(c.created), Engine: aws.String(c.eng.name),
+		EngineVersion: aws.String(c.engineVersion), EngineMode: aws.String("provisioned"), LicenseModel: aws.String(c.eng.license),
+		AllocatedStorage: aws.Int32(1), StorageType: aws.String("aurora"), Port: aws.Int32(c.port), MasterUsername: aws.String(c.masterUsername),
+		StorageEncrypted: aws.Bool(c.encrypted), IAMDatabaseAuthenticationEnabled: aws.Bool(false),
+		AvailabilityZones: []string{zoneOf(r.scope.Region, 0), zoneOf(r.scope.Region, 1), zoneOf(r.scope.Region, 2)},
+	}
+	if c.encrypted {
+		s.view.KmsKeyId = aws.String(c.kmsKey)
+	}
+	clusterSnapshots.keep(r, id, s, c.arn, c.copyTags)
+	return s, nil
+}
+
+// createDBClusterSnapshot takes a manual snapshot of an available cluster, with the request's
+// tags.
+func (b *Backend) createDBClusterSnapshot(call *core.Call, in *rds.CreateDBClusterSnapshotInput) (*rds.CreateDBClusterSnapshotOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*rds.CreateDBClusterSnapshotOutput, error) {
+		c, err := clusterKind.available(r, in.DBClusterIdentifier, call.Now, func(c *cluster) error { return clusterState("DBCluster %s is not in available state.", c.id) })
+		if err != nil {
+			return nil, err
 		}
-		out := r.describeSnapshot(s, call.Now)
-		if aws.ToString(out.Status) != "available" {
-			return nil, core.Errorf("InvalidDBSnapshotState", "Cannot delete the snapshot %s because it is in state %s.", id, aws.ToString(out.Status))
+		s, err := r.takeClusterSnapshot(call, c, "DBClusterSnapshotIdentifier", aws.ToString(in.DBClusterSnapshotIdentifier))
+		if err != nil {
+			return nil, err
 		}
-		delete(r.snapshots, id)
-		r.tags.Delete(*s.view.DBSnapshotArn)
-		out.Status = aws.String("deleted")
-		return &rds.DeleteDBSnapshotOutput{DBSnapshot: &out}, nil
+		out, err := clusterSnapshots.created(r, s, in.Tags, call.Now)
+		return &rds.CreateDBClusterSnapshotOutput{DBClusterSnapshot: out}, err
+	})
+}
+
+func (b *Backend) describeDBClusterSnapshots(call *core.Call, in *rds.DescribeDBClusterSnapshotsInput) (*rds.DescribeDBClusterSnapshotsOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*rds.DescribeDBClusterSnapshotsOutput, error) {
+		filters := in.Filters
+		if in.DBClusterIdentifier != nil {
+			id := strings.ToLower(r.nameFromARN(*in.DBClusterIdentifier, "cluster"))
+			filters = append(filters, types.Filter{Name: aws.String("db-cluster-id"), Values: []string{id}})
+		}
+		if in.SnapshotType != nil {
+			filters = append(filters, types.Filter{Name: aws.String("snapshot-type"), Values: []string{*in.SnapshotType}})
+		}
+		found, err := clusterSnapshots.listed(r, in.DBClusterSnapshotIdentifier, filters, call.Now, func(id string, s types.DBClusterSnapshot) map[string][]string {
+			clusterID := aws.ToString(s.DBClusterIdentifier)
+			return map[string][]string{"db-cluster-id": {clusterID, r.scope.ARN("rds", "cluster:"+clusterID)},
+				"db-cluster-snapshot-id": {id}, "snapshot-type": {aws.ToString(s.SnapshotType)}, "engine": {aws.ToString(s.Engine)}}
+		})
+		return page(found, err, in.Marker, in.MaxRecords, func(out []types.DBClusterSnapshot, marker *string) *rds.DescribeDBClusterSnapshotsOutput {
+			return &rds.DescribeDBClusterSnapshotsOutput{DBClusterSnapshots: out, Marker: marker}
+		})
+	})
+}
+
+func (b *Backend) deleteDBClusterSnapshot(call *core.Call, in *rds.DeleteDBClusterSnapshotInput) (*rds.DeleteDBClusterSnapshotOutput, error) {
+	return core.Locked(b.state, call, func(r *region) (*rds.DeleteDBClusterSnapshotOutput, error) {
+		out, err := clusterSnapshots.remove(r, in.DBClusterSnapshotIdentifier, call.Now)
+		return &rds.DeleteDBClusterSnapshotOutput{DBClusterSnapshot: out}, err
 	})
 }

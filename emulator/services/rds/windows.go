@@ -1,6 +1,7 @@
 package rds
 
 import (
+	"strings"
 	"time"
 
 	"github.com/runner-codes/infra-operator/emulator/internal/core"
@@ -40,6 +41,16 @@ func checkWindows(backup, maintenance string) error {
 		return invalidValue("The backup window and maintenance window must not overlap.")
 	}
 	return nil
+}
+
+// setWindows gives the new backup and maintenance windows a request names (nil: unchanged; the
+// maintenance window lowercased, as AWS keeps it) to *backup and *maintenance, and checks them.
+func setWindows(backup, maintenance, newBackup, newMaintenance *string) error {
+	set(backup, newBackup)
+	if newMaintenance != nil {
+		*maintenance = strings.ToLower(*newMaintenance)
+	}
+	return checkWindows(*backup, *maintenance)
 }
 
 // nextMaintenance returns when a maintenance window (valid, as stored) next opens at or after

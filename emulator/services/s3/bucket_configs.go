@@ -38,8 +38,9 @@ func (b *Backend) getBucketAccelerate(call *core.Call, in *s3.GetBucketAccelerat
 	})
 }
 
-// putBucketLogging enables server access logging into a target bucket of the same owner, or
-// disables it with an empty BucketLoggingStatus. No log is written.
+// putBucketLogging enables server access logging into a target bucket of the same owner and
+// region that lets the logging service write there, or disables it with an empty
+// BucketLoggingStatus. No log is written.
 func (b *Backend) putBucketLogging(call *core.Call, in *s3.PutBucketLoggingInput) (*s3.PutBucketLoggingOutput, error) {
 	return &s3.PutBucketLoggingOutput{}, b.withBucket(call, in.Bucket, func(bk *bucket) error {
 		if in.BucketLoggingStatus == nil {
@@ -61,10 +62,33 @@ func (b *Backend) putBucketLogging(call *core.Call, in *s3.PutBucketLoggingInput
 			return core.Errorf("InvalidTargetBucketForLogging", "The owner for the bucket to be logged and the target bucket must be the same.")
 		case target.region != bk.region:
 			return core.Errorf("CrossLocationLoggingProhibitted", "Cross S3 location logging not allowed.")
+		case !logDeliveryAllowed(target, bk, aws.ToString(enabled.TargetPrefix)):
+			return core.Errorf("InvalidTargetBucketForLogging", "You must either provide the necessary permissions to the logging service using a bucket "+
+				"policy or give the log-delivery group WRITE and READ_ACP permissions to the target bucket")
 		}
 		bk.logging = enabled
 		return nil
 	})
+}
+
+// logDeliveryAllowed reports whether the target bucket lets S3's logging service write the
+// access logs of source under prefix, as AWS checks when logging is enabled: its policy allows
+// the service principal logging.s3.amazonaws.com s3:PutObject there (for source's ARN and
+// account, when the statement has those conditions), or its ACL grants the log-delivery group
+// WRITE and READ_ACP.
+func logDeliveryAllowed(target, source *bucket, prefix string) bool {
+	if core.ServiceAllowed(target.policy, "logging.s3.amazonaws.com", "s3:PutObject", "arn:aws:s3:::"+target.name+"/"+prefix+"log",
+		"arn:aws:s3:::"+source.name, source.owner) {
+		return true
+	}
+	write, readACP := false, false
+	for _, g := range target.acl {
+		if g.Grantee != nil && aws.ToString(g.Grantee.URI) == logDelivery {
+			write = write || g.Permission == types.PermissionWrite || g.Permission == types.PermissionFullControl
+			readACP = readACP || g.Permission == types.PermissionReadAcp || g.Permission == types.PermissionFullControl
+		}
+	}
+	return write && readACP
 }
 
 // getBucketLogging returns the logging status: an empty BucketLoggingStatus when logging is

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/elasticache/types"
 
 	"github.com/runner-codes/infra-operator/operators/caching/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/caching/internal/ectags"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
@@ -20,8 +21,9 @@ const groupRetry = time.Minute
 
 // Create makes the subnet group the operator owns (when the spec gives subnets rather than a
 // group), then the cluster, or the replication group where AWS demands one, with every
-// setting of the spec, the AUTH token from its Secret and the desired tags (ownership
-// included); it records the id and the token's hash. ElastiCache has no idempotency token: an
+// setting of the spec (the parameter group included), the AUTH token from its Secret and the
+// desired tags (ownership included); it records the id and the token's hash. A subnet group
+// or a parameter group that does not exist yet is a wait. ElastiCache has no idempotency token: an
 // id taken in the meantime is a wait, and the next Observe claims or refuses the cluster found
 // under it.
 func (d *driver) Create(ctx context.Context, c *v1alpha1.ElastiCacheCluster, req managed.Request) error {
@@ -56,8 +58,9 @@ func (d *driver) Create(ctx context.Context, c *v1alpha1.ElastiCacheCluster, req
 			SnapshotWindow:              optional(s.SnapshotWindow),
 			PreferredMaintenanceWindow:  optional(s.PreferredMaintenanceWindow),
 			CacheSubnetGroupName:        optional(subnetGroupName(c)),
+			CacheParameterGroupName:     optional(s.ParameterGroupName),
 			SecurityGroupIds:            s.SecurityGroupIDs,
-			Tags:                        elasticacheTags(req.Tags),
+			Tags:                        ectags.List(req.Tags),
 		})
 	} else {
 		_, err = d.api.CreateCacheCluster(ctx, &elasticache.CreateCacheClusterInput{
@@ -73,8 +76,9 @@ func (d *driver) Create(ctx context.Context, c *v1alpha1.ElastiCacheCluster, req
 			SnapshotWindow:             optional(s.SnapshotWindow),
 			PreferredMaintenanceWindow: optional(s.PreferredMaintenanceWindow),
 			CacheSubnetGroupName:       optional(subnetGroupName(c)),
+			CacheParameterGroupName:    optional(s.ParameterGroupName),
 			SecurityGroupIds:           s.SecurityGroupIDs,
-			Tags:                       elasticacheTags(req.Tags),
+			Tags:                       ectags.List(req.Tags),
 		})
 	}
 	switch code := awserr.Code(err); {
@@ -82,6 +86,9 @@ func (d *driver) Create(ctx context.Context, c *v1alpha1.ElastiCacheCluster, req
 	case code == "CacheSubnetGroupNotFoundFault":
 		return &managed.WaitingError{Reason: condition.ReasonGroupNotFound, After: groupRetry,
 			Message: fmt.Sprintf("cache subnet group %q does not exist in AWS; create it or change spec.subnetGroupName (%s)", subnetGroupName(c), awserr.Describe(err))}
+	case code == "CacheParameterGroupNotFound":
+		return &managed.WaitingError{Reason: condition.ReasonGroupNotFound, After: groupRetry,
+			Message: fmt.Sprintf("cache parameter group %q does not exist in AWS; create it or change spec.parameterGroupName (%s)", s.ParameterGroupName, awserr.Describe(err))}
 	case code == "CacheClusterAlreadyExists" || code == "ReplicationGroupAlreadyExists":
 		return managed.Waiting(condition.ReasonIdentifierTaken,
 			"an ElastiCache cluster named %s appeared in AWS while this one was being created; checking whether it belongs to this object", id)

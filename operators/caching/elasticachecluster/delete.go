@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/elasticache"
 
 	"github.com/runner-codes/infra-operator/operators/caching/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/caching/internal/ectags"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
@@ -63,37 +64,20 @@ func (d *driver) deleteSubnetGroup(ctx context.Context, c *v1alpha1.ElastiCacheC
 }
 
 // ReleaseOwnership removes the ownership tags of the cluster (or replication group) and of the
-// subnet group the operator made, for deletionPolicy Orphan. ElastiCache refuses to remove a
-// tag a resource does not carry (TagNotFound), so only the ownership tags still there are
-// removed, and a release interrupted half-way completes when tried again.
+// subnet group the operator made, for deletionPolicy Orphan (see ectags.Release).
 func (d *driver) ReleaseOwnership(ctx context.Context, _ *v1alpha1.ElastiCacheCluster, obs managed.Observation[State]) error {
 	if obs.State.Cluster != nil {
-		if err := d.releaseTags(ctx, obs.State.arn(), obs.Tags); err != nil {
+		if err := ectags.Release(ctx, d.api, obs.State.arn(), obs.Tags); err != nil {
 			return err
 		}
 	}
 	if g := obs.State.SubnetGroup; g != nil {
 		arn := aws.ToString(g.ARN)
-		tags, err := d.tags(ctx, arn)
+		tags, err := ectags.Read(ctx, d.api, arn)
 		if err != nil {
 			return err
 		}
-		return d.releaseTags(ctx, arn, tags)
+		return ectags.Release(ctx, d.api, arn, tags)
 	}
 	return nil
-}
-
-// releaseTags removes the ownership tags among tags from the resource arn.
-func (d *driver) releaseTags(ctx context.Context, arn string, tags map[string]string) error {
-	var keys []string
-	for _, k := range managed.OwnershipTagKeys() {
-		if _, ok := tags[k]; ok {
-			keys = append(keys, k)
-		}
-	}
-	if len(keys) == 0 {
-		return nil
-	}
-	_, err := d.api.RemoveTagsFromResource(ctx, &elasticache.RemoveTagsFromResourceInput{ResourceName: aws.String(arn), TagKeys: keys})
-	return managed.Wrap(err, "remove ownership tags of %s", arn)
 }

@@ -31,6 +31,9 @@ func Kind() managed.Kind[*v1alpha1.ElastiCacheCluster, State] {
 			managed.List(targets.Subnet, "spec.subnetRefs", "", func(c *v1alpha1.ElastiCacheCluster) ([]shared.Reference, *shared.Selector, *[]string) {
 				return c.Spec.SubnetRefs, nil, &c.Spec.SubnetIDs
 			}),
+			managed.One(targets.ElastiCacheParameterGroup, "spec.parameterGroupRef", func(c *v1alpha1.ElastiCacheCluster) (*shared.Reference, *string) {
+				return c.Spec.ParameterGroupRef, &c.Spec.ParameterGroupName
+			}),
 		},
 		Connect: func(s *provider.Session, kube client.Reader, _ *v1alpha1.ElastiCacheCluster) managed.Driver[*v1alpha1.ElastiCacheCluster, State] {
 			return &driver{api: provider.Client(s, "elasticache", func(c aws.Config) *elasticache.Client { return elasticache.NewFromConfig(c) }), kube: kube}

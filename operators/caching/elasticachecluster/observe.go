@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/elasticache/types"
 
 	"github.com/runner-codes/infra-operator/operators/caching/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/caching/internal/ectags"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
@@ -81,7 +82,7 @@ func (d *driver) Observe(ctx context.Context, c *v1alpha1.ElastiCacheCluster, re
 		if req.Deleting && st.SubnetGroup != nil {
 			// Only a group whose ownership tags name this object is left to delete: one of the
 			// same name made by hand (untagged) is never touched.
-			tags, err := d.tags(ctx, aws.ToString(st.SubnetGroup.ARN))
+			tags, err := ectags.Read(ctx, d.api, aws.ToString(st.SubnetGroup.ARN))
 			if err != nil {
 				return managed.Observation[State]{}, err
 			}
@@ -91,7 +92,7 @@ func (d *driver) Observe(ctx context.Context, c *v1alpha1.ElastiCacheCluster, re
 		}
 		return managed.Observation[State]{}, nil
 	}
-	tags, err := d.tags(ctx, st.arn())
+	tags, err := ectags.Read(ctx, d.api, st.arn())
 	if err != nil {
 		return managed.Observation[State]{}, err
 	}
@@ -124,7 +125,7 @@ func (d *driver) Observe(ctx context.Context, c *v1alpha1.ElastiCacheCluster, re
 		// written) keeps its token: only a later change of the Secret is applied.
 		c.Status.AuthTokenHash = token.hash
 	}
-	d.planTags(&obs.Changes, st.arn(), req.Tags, tags)
+	ectags.Plan(&obs.Changes, d.api, st.arn(), req.Tags, tags)
 	if err := d.planSubnetGroup(ctx, &obs.Changes, c, st.SubnetGroup, req.Tags); err != nil {
 		return managed.Observation[State]{}, err
 	}
@@ -203,18 +204,4 @@ func (d *driver) cluster(ctx context.Context, id string) (*types.CacheCluster, e
 		return nil, fmt.Errorf("describe cache cluster %s: %w", id, err)
 	}
 	return &out.CacheClusters[0], nil
-}
-
-// tags returns the tags of the resource arn.
-func (d *driver) tags(ctx context.Context, arn string) (map[string]string, error) {
-	out, err := d.api.ListTagsForResource(ctx, &elasticache.ListTagsForResourceInput{ResourceName: aws.String(arn)})
-	if err != nil {
-		return nil, fmt.Errorf("list tags of %s: %w", arn, err)
-	}
-	return managed.TagMap(out.TagList, func(t types.Tag) (string, string) { return aws.ToString(t.Key), aws.ToString(t.Value) }), nil
-}
-
-// elasticacheTags returns tags in ElastiCache's form, sorted by key for stable requests.
-func elasticacheTags(tags map[string]string) []types.Tag {
-	return managed.TagList(tags, func(k, v string) types.Tag { return types.Tag{Key: aws.String(k), Value: aws.String(v)} })
 }

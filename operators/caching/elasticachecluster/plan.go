@@ -13,22 +13,12 @@ import (
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
-// planTags plans the tag change that makes the resource arn carry exactly desired.
-func (d *driver) planTags(changes *managed.Plan, arn string, desired, observed map[string]string) {
-	changes.AddTags(desired, observed, managed.TagCalls(func(ctx context.Context, set map[string]string) error {
-		_, err := d.api.AddTagsToResource(ctx, &elasticache.AddTagsToResourceInput{ResourceName: aws.String(arn), Tags: elasticacheTags(set)})
-		return managed.Wrap(err, "tag %s", arn)
-	}, func(ctx context.Context, remove []string) error {
-		_, err := d.api.RemoveTagsFromResource(ctx, &elasticache.RemoveTagsFromResourceInput{ResourceName: aws.String(arn), TagKeys: remove})
-		return managed.Wrap(err, "untag %s", arn)
-	}))
-}
-
 // modification is what differs from the spec, in the fields ModifyCacheCluster and
 // ModifyReplicationGroup share (NumCacheNodes is a standalone cluster's only; failover, which
 // sets automatic failover and Multi-AZ together, a replication group's only).
 type modification struct {
 	nodeType, engineVersion, snapshotWindow, maintenanceWindow, authToken *string
+	parameterGroup                                                        *string
 	numCacheNodes, snapshotRetention                                      *int32
 	securityGroups                                                        []string
 	failover                                                              *bool
@@ -60,14 +50,14 @@ func (d *driver) planModify(changes *managed.Plan, c *v1alpha1.ElastiCacheCluste
 			_, err = d.api.ModifyReplicationGroup(ctx, &elasticache.ModifyReplicationGroupInput{ReplicationGroupId: aws.String(id), ApplyImmediately: now,
 				CacheNodeType: m.nodeType, EngineVersion: m.engineVersion, SnapshotRetentionLimit: m.snapshotRetention, SnapshotWindow: m.snapshotWindow,
 				PreferredMaintenanceWindow: m.maintenanceWindow, SecurityGroupIds: m.securityGroups, AuthToken: m.authToken, AuthTokenUpdateStrategy: strategy,
-				AutomaticFailoverEnabled: m.failover, MultiAZEnabled: m.failover})
+				AutomaticFailoverEnabled: m.failover, MultiAZEnabled: m.failover, CacheParameterGroupName: m.parameterGroup})
 			err = managed.Wrap(err, "modify replication group %s (%s)", id, strings.Join(fields, ", "))
 		} else {
 			id := aws.ToString(st.Cluster.CacheClusterId)
 			_, err = d.api.ModifyCacheCluster(ctx, &elasticache.ModifyCacheClusterInput{CacheClusterId: aws.String(id), ApplyImmediately: now,
 				CacheNodeType: m.nodeType, EngineVersion: m.engineVersion, NumCacheNodes: m.numCacheNodes, CacheNodeIdsToRemove: nodesToRemove(st.Cluster, m.numCacheNodes),
 				SnapshotRetentionLimit: m.snapshotRetention, SnapshotWindow: m.snapshotWindow, PreferredMaintenanceWindow: m.maintenanceWindow,
-				SecurityGroupIds: m.securityGroups, AuthToken: m.authToken, AuthTokenUpdateStrategy: strategy})
+				SecurityGroupIds: m.securityGroups, AuthToken: m.authToken, AuthTokenUpdateStrategy: strategy, CacheParameterGroupName: m.parameterGroup})
 			err = managed.Wrap(err, "modify cache cluster %s (%s)", id, strings.Join(fields, ", "))
 		}
 		if err == nil && m.authToken != nil {
@@ -106,6 +96,8 @@ func plan(s *v1alpha1.ElastiCacheClusterSpec, st *State) (modification, []string
 	change("preferredMaintenanceWindow", s.PreferredMaintenanceWindow != "" && !strings.EqualFold(aws.ToString(cl.PreferredMaintenanceWindow), s.PreferredMaintenanceWindow),
 		func() { m.maintenanceWindow = aws.String(s.PreferredMaintenanceWindow) })
 	change("securityGroupIDs", len(s.SecurityGroupIDs) > 0 && !managed.SameSet(s.SecurityGroupIDs, securityGroups(cl)), func() { m.securityGroups = s.SecurityGroupIDs })
+	change("parameterGroupName", s.ParameterGroupName != "" && !strings.EqualFold(parameterGroup(cl), s.ParameterGroupName),
+		func() { m.parameterGroup = aws.String(s.ParameterGroupName) })
 	if g := st.Group; g != nil {
 		want, differs := wantFailover(s, g)
 		change("automaticFailover", differs, func() { m.failover = aws.Bool(want) })
@@ -139,6 +131,7 @@ func shown(s *v1alpha1.ElastiCacheClusterSpec, st *State) map[string]managed.Val
 		"snapshotWindow":             managed.ValuesOf(aws.ToString(window), s.SnapshotWindow),
 		"preferredMaintenanceWindow": managed.ValuesOf(aws.ToString(cl.PreferredMaintenanceWindow), s.PreferredMaintenanceWindow),
 		"securityGroupIDs":           managed.ValuesOf(set(securityGroups(cl)), set(s.SecurityGroupIDs)),
+		"parameterGroupName":         managed.ValuesOf(parameterGroup(cl), s.ParameterGroupName),
 	}
 	if g := st.Group; g != nil {
 		want, _ := wantFailover(s, g)
@@ -156,6 +149,14 @@ func target[T any](current, pending *T) (v T) {
 		v = *current
 	}
 	return v
+}
+
+// parameterGroup returns the name of the cache parameter group the cluster uses.
+func parameterGroup(cl *types.CacheCluster) string {
+	if g := cl.CacheParameterGroup; g != nil {
+		return aws.ToString(g.CacheParameterGroupName)
+	}
+	return ""
 }
 
 // securityGroups returns the VPC security groups of the cluster.

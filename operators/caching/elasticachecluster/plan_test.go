@@ -38,6 +38,20 @@ func TestPlan(t *testing.T) {
 		"Unmanaged": {reason: "Settings the spec leaves unset are not managed.", spec: spec(func(s *v1alpha1.ElastiCacheClusterSpec) {
 			s.EngineVersion, s.NodeType = "", "cache.t3.micro"
 		}), state: cluster(nil)},
+		"ParameterGroupMoved": {reason: "A parameter group of another name (in any case) than the cluster's is set.", spec: spec(func(s *v1alpha1.ElastiCacheClusterSpec) {
+			s.EngineVersion, s.NodeType, s.ParameterGroupName = "", "cache.t3.micro", "Tuned"
+		}), state: func() *State {
+			st := cluster(nil)
+			st.Cluster.CacheParameterGroup = &types.CacheParameterGroupStatus{CacheParameterGroupName: aws.String("default.redis7")}
+			return st
+		}(), want: []string{"parameterGroupName"}},
+		"ParameterGroupSame": {reason: "The cluster's parameter group, named in another case, is not set again.", spec: spec(func(s *v1alpha1.ElastiCacheClusterSpec) {
+			s.EngineVersion, s.NodeType, s.ParameterGroupName = "", "cache.t3.micro", "Tuned"
+		}), state: func() *State {
+			st := cluster(nil)
+			st.Cluster.CacheParameterGroup = &types.CacheParameterGroupStatus{CacheParameterGroupName: aws.String("tuned")}
+			return st
+		}()},
 		"GroupSnapshots": {reason: "A replication group's snapshot retention is its own, not its member's.", spec: spec(func(s *v1alpha1.ElastiCacheClusterSpec) {
 			s.EngineVersion, s.NodeType, s.SnapshotRetentionLimit = "", "cache.t3.micro", aws.Int32(5)
 		}), state: func() *State {

@@ -16,6 +16,14 @@ func fillStatus(c *v1alpha1.ElastiCacheCluster, st *State) {
 	s.EngineVersion, s.NodeType = aws.ToString(cl.EngineVersion), aws.ToString(cl.CacheNodeType)
 	s.SubnetGroupName = aws.ToString(cl.CacheSubnetGroupName)
 	s.PendingModifiedValues = pendingValues(cl.PendingModifiedValues)
+	s.ParameterGroupName, s.ParameterApplyStatus = parameterGroup(cl), ""
+	if g := cl.CacheParameterGroup; g != nil {
+		s.ParameterApplyStatus = aws.ToString(g.ParameterApplyStatus)
+	}
+	if s.ParameterApplyStatus == "pending-reboot" {
+		// The operator never reboots a cluster by itself: the change waits for the owner.
+		s.PendingModifiedValues = append(s.PendingModifiedValues, "parameters (pending-reboot: reboot the cluster's nodes to apply them)")
+	}
 	s.Endpoint, s.Port, s.ReaderEndpoint, s.NodeEndpoints = "", 0, "", nil
 	if g := st.Group; g != nil {
 		s.ClusterID, s.Mode = aws.ToString(g.ReplicationGroupId), v1alpha1.ModeReplicationGroup

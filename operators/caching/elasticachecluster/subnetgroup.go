@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/elasticache/types"
 
 	"github.com/runner-codes/infra-operator/operators/caching/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/caching/internal/ectags"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
@@ -47,7 +48,7 @@ func (d *driver) subnetGroupCompanion(c *v1alpha1.ElastiCacheCluster, name strin
 		Create: func(ctx context.Context) error {
 			_, err := d.api.CreateCacheSubnetGroup(ctx, &elasticache.CreateCacheSubnetGroupInput{CacheSubnetGroupName: aws.String(name),
 				CacheSubnetGroupDescription: aws.String(fmt.Sprintf("Subnets of ElastiCache cluster %s (infra-operator ElastiCacheCluster %s/%s)", name, c.Namespace, c.Name)),
-				SubnetIds:                   c.Spec.SubnetIDs, Tags: elasticacheTags(tags)})
+				SubnetIds:                   c.Spec.SubnetIDs, Tags: ectags.List(tags)})
 			return err
 		},
 		Tags: func(ctx context.Context) (map[string]string, error) {
@@ -55,7 +56,7 @@ func (d *driver) subnetGroupCompanion(c *v1alpha1.ElastiCacheCluster, name strin
 			if err != nil || g == nil {
 				return nil, err
 			}
-			return d.tags(ctx, aws.ToString(g.ARN))
+			return ectags.Read(ctx, d.api, aws.ToString(g.ARN))
 		},
 	}
 }
@@ -77,7 +78,7 @@ func (d *driver) planSubnetGroup(ctx context.Context, changes *managed.Plan, c *
 		return nil
 	}
 	arn := aws.ToString(g.ARN)
-	tags, err := d.tags(ctx, arn)
+	tags, err := ectags.Read(ctx, d.api, arn)
 	if err != nil {
 		return err
 	}
@@ -93,6 +94,6 @@ func (d *driver) planSubnetGroup(ctx context.Context, changes *managed.Plan, c *
 		_, err := d.api.ModifyCacheSubnetGroup(ctx, &elasticache.ModifyCacheSubnetGroupInput{CacheSubnetGroupName: aws.String(companion.Name), SubnetIds: c.Spec.SubnetIDs})
 		return err
 	})
-	d.planTags(changes, arn, desired, tags)
+	ectags.Plan(changes, d.api, arn, desired, tags)
 	return nil
 }

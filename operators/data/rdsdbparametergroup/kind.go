@@ -1,7 +1,8 @@
-// Package rdsdbparametergroup manages custom RDS DB parameter groups for the
-// RDSDBParameterGroup kind: the group of a family, and its parameters reconciled as a set
-// (modified in batches of 20, reset to the engine's defaults when the spec drops them), with the
-// apply method each parameter's type allows when the spec gives none.
+// Package rdsdbparametergroup manages custom RDS DB parameter groups and, for spec.scope
+// Cluster, DB cluster parameter groups (Aurora) for the RDSDBParameterGroup kind: the group of a
+// family, and its parameters reconciled as a set (modified in batches of 20, reset to the
+// engine's defaults when the spec drops them), with the apply method each parameter's type
+// allows when the spec gives none. The two scopes differ only in RDS's calls (see groups).
 package rdsdbparametergroup
 
 import (
@@ -17,18 +18,22 @@ import (
 )
 
 // Kind declares the RDSDBParameterGroup kind to the engine. A group is usable as soon as RDS
-// answers its creation.
+// answers its creation. The driver calls the API of the group's scope, which cannot change.
 func Kind() managed.Kind[*v1alpha1.RDSDBParameterGroup, State] {
 	return managed.Kind[*v1alpha1.RDSDBParameterGroup, State]{
-		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.RDSDBParameterGroup) managed.Driver[*v1alpha1.RDSDBParameterGroup, State] {
-			return &driver{api: provider.Client(s, "rds", func(c aws.Config) *rds.Client { return rds.NewFromConfig(c) })}
+		Connect: func(s *provider.Session, _ client.Reader, g *v1alpha1.RDSDBParameterGroup) managed.Driver[*v1alpha1.RDSDBParameterGroup, State] {
+			c := provider.Client(s, "rds", func(c aws.Config) *rds.Client { return rds.NewFromConfig(c) })
+			return &driver{api: c, groups: groupsOf(c, g.Spec.Scope)}
 		},
 	}
 }
 
-// driver manages one provider's DB parameter groups.
+// driver manages one provider's parameter groups of one scope.
 type driver struct {
-	api *rds.Client
+	// api tags the groups.
+	api api
+	// groups are the calls of the group's scope.
+	groups groups
 }
 
 // groupName returns the group's name as RDS keeps it (lower case): the recorded one, else the

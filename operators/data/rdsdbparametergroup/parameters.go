@@ -2,46 +2,32 @@ package rdsdbparametergroup
 
 import (
 	"context"
-	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/rds"
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
-// batch is how many parameters one ModifyDBParameterGroup or ResetDBParameterGroup takes.
+// batch is how many parameters one ModifyDBParameterGroup or ResetDBParameterGroup (or their
+// cluster counterparts) takes.
 const batch = 20
 
-// planParameters plans what makes the group's user-set parameters the spec's: the parameters
-// to set (added, of another value, or of another apply method than the spec names) and those to
-// reset to the engine's defaults (set in AWS, not in the spec), shown with AWS's and the spec's
-// values, in one plan entry.
+// planParameters plans what makes the group's user-set parameters the spec's (see
+// managed.PlanParameters): a parameter of the spec's value is set again when the spec names
+// another apply method than AWS reports.
 func (d *driver) planParameters(changes *managed.Plan, g *v1alpha1.RDSDBParameterGroup, name string, user map[string]types.Parameter) {
-	var set []v1alpha1.DBParameter
-	var reset, fields []string
-	values := map[string]managed.Values{}
-	for _, p := range g.Spec.Parameters {
-		cur, ok := user[p.Name]
-		if ok && aws.ToString(cur.ParameterValue) == p.Value && (p.ApplyMethod == "" || string(cur.ApplyMethod) == p.ApplyMethod) {
-			continue
-		}
-		set = append(set, p)
-		field := "parameters[" + p.Name + "]"
-		fields, values[field] = append(fields, field), managed.ValuesOf(aws.ToString(cur.ParameterValue), p.Value)
+	current := make(map[string]string, len(user))
+	for n, p := range user {
+		current[n] = aws.ToString(p.ParameterValue)
 	}
-	for n, cur := range user {
-		if !slices.ContainsFunc(g.Spec.Parameters, func(p v1alpha1.DBParameter) bool { return p.Name == n }) {
-			reset = append(reset, n)
-			field := "parameters[" + n + "]"
-			fields, values[field] = append(fields, field), managed.ValuesOf(aws.ToString(cur.ParameterValue), "(engine default)")
-		}
-	}
-	slices.Sort(reset)
-	slices.Sort(fields)
-	changes.AddFieldValues(fields, values, func(ctx context.Context) error {
+	managed.PlanParameters(changes, managed.ParameterSet[v1alpha1.DBParameter]{Desired: g.Spec.Parameters, Current: current,
+		Name: func(p v1alpha1.DBParameter) string { return p.Name }, Value: func(p v1alpha1.DBParameter) string { return p.Value },
+		InSync: func(p v1alpha1.DBParameter) bool {
+			cur, ok := user[p.Name]
+			return ok && aws.ToString(cur.ParameterValue) == p.Value && (p.ApplyMethod == "" || string(cur.ApplyMethod) == p.ApplyMethod)
+		}}, func(ctx context.Context, set []v1alpha1.DBParameter, reset []string) error {
 		if err := d.setParameters(ctx, name, set); err != nil {
 			return err
 		}
@@ -71,25 +57,19 @@ func (d *driver) setParameters(ctx context.Context, name string, params []v1alph
 		}
 		out = append(out, types.Parameter{ParameterName: aws.String(p.Name), ParameterValue: aws.String(p.Value), ApplyMethod: method})
 	}
-	for chunk := range slices.Chunk(out, batch) {
-		if _, err := d.api.ModifyDBParameterGroup(ctx, &rds.ModifyDBParameterGroupInput{DBParameterGroupName: aws.String(name), Parameters: chunk}); err != nil {
-			return managed.Wrap(err, "set parameters of DB parameter group %s", name)
-		}
-	}
-	return nil
+	return managed.InBatches(out, batch, func(chunk []types.Parameter) error {
+		return managed.Wrap(d.groups.modify(ctx, name, chunk), "set parameters of %s %s", d.groups.what(), name)
+	})
 }
 
 // resetParameters returns parameters to the engine's defaults in batches of 20, applied at the
 // instances' next reboot (the method every parameter takes).
 func (d *driver) resetParameters(ctx context.Context, name string, names []string) error {
-	for chunk := range slices.Chunk(names, batch) {
+	return managed.InBatches(names, batch, func(chunk []string) error {
 		params := make([]types.Parameter, 0, len(chunk))
 		for _, n := range chunk {
 			params = append(params, types.Parameter{ParameterName: aws.String(n), ApplyMethod: types.ApplyMethodPendingReboot})
 		}
-		if _, err := d.api.ResetDBParameterGroup(ctx, &rds.ResetDBParameterGroupInput{DBParameterGroupName: aws.String(name), Parameters: params}); err != nil {
-			return managed.Wrap(err, "reset parameters of DB parameter group %s", name)
-		}
-	}
-	return nil
+		return managed.Wrap(d.groups.reset(ctx, name, params), "reset parameters of %s %s", d.groups.what(), name)
+	})
 }

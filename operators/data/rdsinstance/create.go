@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/rds"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/data/internal/rdsinsights"
 	"github.com/runner-codes/infra-operator/operators/data/internal/rdstags"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
@@ -51,7 +52,7 @@ func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance, req manage
 		KmsKeyId:                   optional(s.KMSKeyID),
 		DBName:                     optional(s.DBName),
 		MasterUsername:             aws.String(s.MasterUsername),
-		MasterUserPassword:         aws.String(pw.value),
+		MasterUserPassword:         aws.String(pw.Value),
 		Port:                       s.Port,
 		MultiAZ:                    aws.Bool(s.MultiAZ),
 		BackupRetentionPeriod:      s.BackupRetentionPeriod,
@@ -67,7 +68,7 @@ func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance, req manage
 		DeletionProtection:         aws.Bool(aws.ToBool(s.DeletionProtection)),
 		Tags:                       rdstags.List(req.Tags),
 	}
-	in.EnablePerformanceInsights, in.PerformanceInsightsRetentionPeriod, in.PerformanceInsightsKMSKeyId = performanceInsights(s.PerformanceInsights)
+	in.EnablePerformanceInsights, in.PerformanceInsightsRetentionPeriod, in.PerformanceInsightsKMSKeyId = rdsinsights.Settings(s.PerformanceInsights)
 	if _, err := d.api.CreateDBInstance(ctx, in); err != nil {
 		if w := groupError(s, err); w != nil {
 			return w
@@ -79,7 +80,7 @@ func (d *driver) Create(ctx context.Context, i *v1alpha1.RDSInstance, req manage
 		return fmt.Errorf("create DB instance %s: %w", id, err)
 	}
 	managed.SetExternalName(i, id)
-	i.Status.MasterUserPasswordVersion = pw.version
+	i.Status.MasterUserPasswordVersion = pw.Version
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/data/internal/rdswindows"
 	"github.com/runner-codes/infra-operator/shared/api/targets"
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/managed"
@@ -73,7 +74,7 @@ func validate(i *v1alpha1.RDSInstance) error {
 	if s.MaxAllocatedStorage != nil && *s.MaxAllocatedStorage <= s.AllocatedStorage {
 		return errors.New("maxAllocatedStorage must be greater than allocatedStorage")
 	}
-	return checkWindows(s.PreferredBackupWindow, s.PreferredMaintenanceWindow)
+	return rdswindows.Check(s.PreferredBackupWindow, s.PreferredMaintenanceWindow)
 }
 
 // identifier returns the instance's identifier as RDS stores it: lowercased.

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/data/internal/rdsgroupscope"
 	"github.com/runner-codes/infra-operator/operators/data/internal/rdstags"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
@@ -32,8 +33,9 @@ type State struct {
 	SubnetGroup *types.DBSubnetGroup
 }
 
-// Observe reads the instance (its tags come along) from the provider's listing at a periodic
-// sync of a recorded instance, otherwise with one DescribeDBInstances call, the DB subnet
+// Observe refuses a dbParameterGroupRef that names a group of scope Cluster (see
+// rdsgroupscope), then reads the instance (its tags come along) from the provider's listing at
+// a periodic sync of a recorded instance, otherwise with one DescribeDBInstances call, the DB subnet
 // group the operator made for it with its tags (DescribeDBSubnetGroups, ListTagsForResource)
 // when the spec gives subnets, and the password Secret; fills the status and plans what
 // differs from the spec: the tags with their own calls, the owned subnet group's subnets and
@@ -43,6 +45,11 @@ type State struct {
 // the subnet group the operator made is reported once the instance is gone, so that Delete
 // removes it; a group of its name that this object did not make is never reported.
 func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance, req managed.Request) (managed.Observation[State], error) {
+	if !req.Deleting {
+		if err := rdsgroupscope.Check(ctx, d.kube, i.Namespace, "spec.dbParameterGroupRef", i.Spec.DBParameterGroupRef, v1alpha1.ParameterGroupScopeInstance); err != nil {
+			return managed.Observation[State]{}, err
+		}
+	}
 	id := identifier(i)
 	inst, err := d.describe(ctx, i, id)
 	if err != nil {
@@ -82,7 +89,7 @@ func (d *driver) Observe(ctx context.Context, i *v1alpha1.RDSInstance, req manag
 	if i.Status.MasterUserPasswordVersion == "" {
 		// An adopted instance (or one whose create was interrupted before its status was
 		// written) keeps its password: only a later change of the Secret is applied.
-		i.Status.MasterUserPasswordVersion = pw.version
+		i.Status.MasterUserPasswordVersion = pw.Version
 	}
 	rdstags.Plan(&obs.Changes, d.api, "DB instance", aws.ToString(inst.DBInstanceArn), req.Tags, tags)
 	if err := d.planSubnetGroup(&obs.Changes, i, group, groupTags, req.Tags); err != nil && obs.Conflict == nil {

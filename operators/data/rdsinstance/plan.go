@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/data/internal/rdsinsights"
+	"github.com/runner-codes/infra-operator/operators/data/internal/rdspassword"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
@@ -21,7 +23,7 @@ import (
 // either way. The password's version is recorded once RDS has taken the password. The plan
 // shows the values of the settings (see shown), never the password's. For a read replica
 // (replica), what it inherits from its source is not compared.
-func (d *driver) planModify(changes *managed.Plan, i *v1alpha1.RDSInstance, inst *types.DBInstance, pw password, replica bool) {
+func (d *driver) planModify(changes *managed.Plan, i *v1alpha1.RDSInstance, inst *types.DBInstance, pw rdspassword.Password, replica bool) {
 	spec := applied(i)
 	if replica {
 		// A read replica follows its source's engine version and password, and keeps no
@@ -29,8 +31,8 @@ func (d *driver) planModify(changes *managed.Plan, i *v1alpha1.RDSInstance, inst
 		spec.EngineVersion, spec.BackupRetentionPeriod = "", nil
 	}
 	in, fields := plan(spec, inst)
-	if pw.version != i.Status.MasterUserPasswordVersion && !replica {
-		in.MasterUserPassword, fields = aws.String(pw.value), append(fields, "masterUserPassword")
+	if pw.Version != i.Status.MasterUserPasswordVersion && !replica {
+		in.MasterUserPassword, fields = aws.String(pw.Value), append(fields, "masterUserPassword")
 	}
 	id := aws.ToString(inst.DBInstanceIdentifier)
 	in.DBInstanceIdentifier, in.ApplyImmediately = aws.String(id), aws.Bool(i.Spec.ApplyImmediately)
@@ -42,7 +44,7 @@ func (d *driver) planModify(changes *managed.Plan, i *v1alpha1.RDSInstance, inst
 			return fmt.Errorf("modify DB instance %s (%s): %w", id, strings.Join(fields, ", "), err)
 		}
 		if in.MasterUserPassword != nil {
-			i.Status.MasterUserPasswordVersion = pw.version
+			i.Status.MasterUserPasswordVersion = pw.Version
 		}
 		return nil
 	})
@@ -98,8 +100,8 @@ func plan(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) (*rds.ModifyDBIns
 	change("autoMinorVersionUpgrade", s.AutoMinorVersionUpgrade != nil && aws.ToBool(inst.AutoMinorVersionUpgrade) != *s.AutoMinorVersionUpgrade,
 		func() { in.AutoMinorVersionUpgrade = s.AutoMinorVersionUpgrade })
 	change("copyTagsToSnapshot", aws.ToBool(inst.CopyTagsToSnapshot) != s.CopyTagsToSnapshot, func() { in.CopyTagsToSnapshot = aws.Bool(s.CopyTagsToSnapshot) })
-	change("performanceInsights", s.PerformanceInsights != nil && !samePerformanceInsights(s.PerformanceInsights, inst), func() {
-		in.EnablePerformanceInsights, in.PerformanceInsightsRetentionPeriod, in.PerformanceInsightsKMSKeyId = performanceInsights(s.PerformanceInsights)
+	change("performanceInsights", s.PerformanceInsights != nil && !rdsinsights.Same(s.PerformanceInsights, inst), func() {
+		in.EnablePerformanceInsights, in.PerformanceInsightsRetentionPeriod, in.PerformanceInsightsKMSKeyId = rdsinsights.Settings(s.PerformanceInsights)
 	})
 	change("deletionProtection", s.DeletionProtection != nil && aws.ToBool(inst.DeletionProtection) != *s.DeletionProtection, func() { in.DeletionProtection = s.DeletionProtection })
 	return in, fields
@@ -206,35 +208,6 @@ func hasOptionGroup(inst *types.DBInstance, name string, pending bool) bool {
 		}
 		return strings.EqualFold(aws.ToString(g.OptionGroupName), name)
 	})
-}
-
-// samePerformanceInsights reports whether the instance's Performance Insights match want; the
-// retention period and key are compared only when want sets them.
-func samePerformanceInsights(want *v1alpha1.RDSPerformanceInsights, inst *types.DBInstance) bool {
-	if aws.ToBool(inst.PerformanceInsightsEnabled) != want.Enabled {
-		return false
-	}
-	if !want.Enabled {
-		return true
-	}
-	if want.RetentionPeriod != nil && aws.ToInt32(inst.PerformanceInsightsRetentionPeriod) != *want.RetentionPeriod {
-		return false
-	}
-	return want.KMSKeyID == "" || sameKey(want.KMSKeyID, aws.ToString(inst.PerformanceInsightsKMSKeyId))
-}
-
-// performanceInsights returns the Performance Insights settings of a request for want, none
-// when want is nil: the retention period and key go only with insights enabled.
-func performanceInsights(want *v1alpha1.RDSPerformanceInsights) (enabled *bool, retention *int32, key *string) {
-	switch {
-	case want == nil:
-		return nil, nil, nil
-	case !want.Enabled:
-		return aws.Bool(false), nil, nil
-	case want.KMSKeyID != "":
-		key = aws.String(want.KMSKeyID)
-	}
-	return aws.Bool(true), want.RetentionPeriod, key
 }
 
 // sameKey reports whether the KMS key ARN got is the key want names by ARN, key ID or alias.

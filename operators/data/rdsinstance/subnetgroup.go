@@ -4,13 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/rds"
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
-	"github.com/runner-codes/infra-operator/operators/data/internal/rdstags"
-	"github.com/runner-codes/infra-operator/shared/awserr"
+	"github.com/runner-codes/infra-operator/operators/data/internal/rdssubnetgroup"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
 
@@ -37,16 +34,11 @@ func applied(i *v1alpha1.RDSInstance) *v1alpha1.RDSInstanceSpec {
 	return &s
 }
 
-// subnetGroup returns DB subnet group name, nil when it does not exist.
-func (d *driver) subnetGroup(ctx context.Context, name string) (*types.DBSubnetGroup, error) {
-	out, err := d.api.DescribeDBSubnetGroups(ctx, &rds.DescribeDBSubnetGroupsInput{DBSubnetGroupName: aws.String(name)})
-	if awserr.IsNotFound(err) || (err == nil && len(out.DBSubnetGroups) == 0) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("describe DB subnet group %s: %w", name, err)
-	}
-	return &out.DBSubnetGroups[0], nil
+// subnetGroup returns the DB subnet group the operator owns for i (see rdssubnetgroup).
+func (d *driver) subnetGroup(i *v1alpha1.RDSInstance) rdssubnetgroup.Group {
+	name := identifier(i)
+	return rdssubnetgroup.Group{API: d.api, Object: i, Name: name, SubnetIDs: i.Spec.SubnetIDs,
+		Description: fmt.Sprintf("Subnets of DB instance %s (infra-operator RDSInstance %s/%s)", name, i.Namespace, i.Name)}
 }
 
 // ownedSubnetGroup returns the DB subnet group the operator makes for i, with its tags; nil
@@ -55,36 +47,7 @@ func (d *driver) ownedSubnetGroup(ctx context.Context, i *v1alpha1.RDSInstance) 
 	if !owned(&i.Spec) {
 		return nil, nil, nil
 	}
-	g, err := d.subnetGroup(ctx, identifier(i))
-	if err != nil || g == nil {
-		return nil, nil, err
-	}
-	tags, err := rdstags.Read(ctx, d.api, "DB subnet group", aws.ToString(g.DBSubnetGroupArn))
-	if err != nil {
-		return nil, nil, err
-	}
-	return g, tags, nil
-}
-
-// subnetGroupCompanion returns the DB subnet group the operator owns for i, made with i's
-// subnets and tagged with tags (ownership included).
-func (d *driver) subnetGroupCompanion(i *v1alpha1.RDSInstance, tags map[string]string) managed.Companion {
-	name := identifier(i)
-	return managed.Companion{Kind: "DB subnet group", Name: name, Instead: "spec.dbSubnetGroupName", Taken: "DBSubnetGroupAlreadyExists",
-		Create: func(ctx context.Context) error {
-			_, err := d.api.CreateDBSubnetGroup(ctx, &rds.CreateDBSubnetGroupInput{DBSubnetGroupName: aws.String(name),
-				DBSubnetGroupDescription: aws.String(fmt.Sprintf("Subnets of DB instance %s (infra-operator RDSInstance %s/%s)", name, i.Namespace, i.Name)),
-				SubnetIds:                i.Spec.SubnetIDs, Tags: rdstags.List(tags)})
-			return err
-		},
-		Tags: func(ctx context.Context) (map[string]string, error) {
-			g, err := d.subnetGroup(ctx, name)
-			if err != nil || g == nil {
-				return nil, err
-			}
-			return rdstags.Read(ctx, d.api, "DB subnet group", aws.ToString(g.DBSubnetGroupArn))
-		},
-	}
+	return d.subnetGroup(i).Observe(ctx)
 }
 
 // ensureSubnetGroup makes the DB subnet group the operator owns for the instance, tagged with
@@ -93,43 +56,21 @@ func (d *driver) ensureSubnetGroup(ctx context.Context, i *v1alpha1.RDSInstance,
 	if !owned(&i.Spec) {
 		return nil
 	}
-	return d.subnetGroupCompanion(i, tags).Ensure(ctx, i)
+	return d.subnetGroup(i).Ensure(ctx, tags)
 }
 
 // planSubnetGroup plans the changes that bring the DB subnet group the operator owns for the
-// instance in line with the spec: made again when it is missing, its subnets changed to
-// spec.subnetIDs and its tags to desired (the instance's, ownership included). It returns a
-// terminal error, and plans nothing, when a group of its name is not this object's.
+// instance in line with the spec (see rdssubnetgroup.Group.Plan); nothing when the spec names a
+// group.
 func (d *driver) planSubnetGroup(changes *managed.Plan, i *v1alpha1.RDSInstance, g *types.DBSubnetGroup, tags, desired map[string]string) error {
 	if !owned(&i.Spec) {
 		return nil
 	}
-	c := d.subnetGroupCompanion(i, desired)
-	if g == nil {
-		changes.Add("subnetIDs", func(ctx context.Context) error { return c.Ensure(ctx, i) })
-		return nil
-	}
-	if err := c.Check(i, tags); err != nil {
-		return err
-	}
-	var have []string
-	for _, s := range g.Subnets {
-		have = append(have, aws.ToString(s.SubnetIdentifier))
-	}
-	c.PlanMembers(changes, "subnetIDs", have, i.Spec.SubnetIDs, func(ctx context.Context) error {
-		_, err := d.api.ModifyDBSubnetGroup(ctx, &rds.ModifyDBSubnetGroupInput{DBSubnetGroupName: aws.String(c.Name), SubnetIds: i.Spec.SubnetIDs})
-		return err
-	})
-	rdstags.Plan(changes, d.api, "DB subnet group", aws.ToString(g.DBSubnetGroupArn), desired, tags)
-	return nil
+	return d.subnetGroup(i).Plan(changes, g, tags, desired)
 }
 
 // deleteSubnetGroup deletes the DB subnet group the operator made for the instance; RDS
 // refuses while an instance is still in it.
 func (d *driver) deleteSubnetGroup(ctx context.Context, i *v1alpha1.RDSInstance) error {
-	c := d.subnetGroupCompanion(i, nil)
-	return c.Delete(ctx, func(ctx context.Context) error {
-		_, err := d.api.DeleteDBSubnetGroup(ctx, &rds.DeleteDBSubnetGroupInput{DBSubnetGroupName: aws.String(c.Name)})
-		return err
-	})
+	return d.subnetGroup(i).Delete(ctx)
 }

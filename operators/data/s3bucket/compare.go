@@ -97,10 +97,11 @@ func (d *driver) compare(b *v1alpha1.S3Bucket, st *State, desiredTags map[string
 }
 
 // desiredPolicy returns the bucket policy to write ("" for none) and whether it differs from
-// the observed one: the spec's statements with the statements CloudFrontDistributions granted
-// in the policy of the bucket with bucketARN kept, each exactly as the operator writes it
-// (policy.Document.Granted). Any other statement under policy.ReservedSidPrefix, added or
-// widened outside the operator, is a difference like any other: the spec never holds one.
+// the observed one: the spec's statements with the statements CloudFrontDistributions and
+// other buckets' logging granted in the policy of the bucket with bucketARN kept, each
+// exactly as the operator writes it (policy.Document.Granted). Any other statement under
+// policy.ReservedSidPrefix, added or widened outside the operator, is a difference like any
+// other: the spec never holds one.
 // Policies are compared by what they say: AWS keeps neither the spec's spacing nor always its
 // form. An observed policy that is not JSON holds no granted statement and is replaced.
 func desiredPolicy(spec, observed, bucketARN string) (string, bool) {
@@ -108,7 +109,7 @@ func desiredPolicy(spec, observed, bucketARN string) (string, bool) {
 	if err != nil {
 		return spec, !policy.Equivalent(spec, observed)
 	}
-	granted := have.Granted(policy.CloudFrontRead, bucketARN)
+	granted := append(have.Granted(policy.CloudFrontRead, bucketARN), have.Granted(policy.LogDelivery, bucketARN)...)
 	if len(granted) == 0 {
 		return spec, !policy.Equivalent(spec, observed)
 	}

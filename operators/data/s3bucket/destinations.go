@@ -26,6 +26,9 @@ const s3Principal = "s3.amazonaws.com"
 // permissionsField names, in plans, the statements the bucket keeps in its destinations.
 const permissionsField = "notificationPermissions"
 
+// byNotification says, in messages, what names a notification's destination.
+const byNotification = "a notification of the bucket"
+
 // queueAPI is the part of the SQS API that reads and writes a queue's policy and reads its tags.
 type queueAPI interface {
 	GetQueueUrl(ctx context.Context, in *sqs.GetQueueUrlInput, opts ...func(*sqs.Options)) (*sqs.GetQueueUrlOutput, error)
@@ -51,6 +54,10 @@ var (
 type holder struct {
 	// what names the resource in messages, for example "SQS queue".
 	what, arn string
+	// by says, in messages, what names the resource, for example "a notification of the bucket".
+	by string
+	// field names, in plans, the writes of the statement.
+	field string
 	// statement is the bucket's statement.
 	statement map[string]any
 	// read returns the resource's policy; found is false when the resource does not exist, and
@@ -90,7 +97,7 @@ func (d *driver) queueHolder(queueARN, bucketARN string) holder {
 		}
 		return false, false, fmt.Errorf("get the URL of queue %s: %w", queueARN, err)
 	}
-	return holder{what: "SQS queue", arn: queueARN, statement: policy.S3SendStatement(bucketARN, queueARN),
+	return holder{what: "SQS queue", arn: queueARN, by: byNotification, field: permissionsField, statement: policy.S3SendStatement(bucketARN, queueARN),
 		read: func(ctx context.Context) (policy.Document, bool, bool, error) {
 			found, readable, err := locate(ctx)
 			if !found || !readable || err != nil {
@@ -126,7 +133,7 @@ func (d *driver) queueHolder(queueARN, bucketARN string) holder {
 // topicHolder returns the holder of the policy of the topic with topicARN: read with
 // GetTopicAttributes, written with SetTopicAttributes, its tags read with ListTagsForResource.
 func (d *driver) topicHolder(topicARN, bucketARN string) holder {
-	return holder{what: "SNS topic", arn: topicARN, statement: policy.S3PublishStatement(bucketARN, topicARN),
+	return holder{what: "SNS topic", arn: topicARN, by: byNotification, field: permissionsField, statement: policy.S3PublishStatement(bucketARN, topicARN),
 		read: func(ctx context.Context) (policy.Document, bool, bool, error) {
 			out, err := d.sns.GetTopicAttributes(ctx, &sns.GetTopicAttributesInput{TopicArn: aws.String(topicARN)})
 			switch awserr.Classify(err) {
@@ -166,14 +173,14 @@ func grant(ctx context.Context, p *managed.Plan, b *v1alpha1.S3Bucket, h holder)
 	case err != nil:
 		return err
 	case !found:
-		return managed.Waiting(condition.ReasonNotFoundInAWS, "the %s %s that a notification of the bucket names does not exist", h.what, h.arn)
+		return managed.Waiting(condition.ReasonNotFoundInAWS, "the %s %s that %s names does not exist", h.what, h.arn, h.by)
 	case !readable || doc.Has(h.statement):
 		return nil
 	}
 	if err := mayWrite(ctx, b, h); err != nil {
 		return err
 	}
-	p.Add(permissionsField, func(ctx context.Context) error {
+	p.Add(h.field, func(ctx context.Context) error {
 		// Read again, so that what the resource's owner wrote since stays.
 		doc, found, _, err := h.read(ctx)
 		if err != nil || !found {

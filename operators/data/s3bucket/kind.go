@@ -2,6 +2,7 @@
 package s3bucket
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -24,6 +25,7 @@ import (
 func Kind() managed.Kind[*v1alpha1.S3Bucket, State] {
 	return managed.Kind[*v1alpha1.S3Bucket, State]{
 		Validate: validate,
+		Guard:    guard,
 		References: []managed.Ref[*v1alpha1.S3Bucket]{
 			managed.One(targets.KMSKey, "spec.encryption.kmsKeyRef", func(b *v1alpha1.S3Bucket) (*shared.Reference, *string) {
 				if e := b.Spec.Encryption; e != nil {
@@ -40,14 +42,27 @@ func Kind() managed.Kind[*v1alpha1.S3Bucket, State] {
 			managed.Each(targets.LambdaFunction, "spec.notifications[%d].functionRef", func(b *v1alpha1.S3Bucket) []managed.Slot {
 				return notificationSlots(b, func(n *v1alpha1.S3Notification) (*shared.Reference, *string) { return n.FunctionRef, &n.FunctionARN })
 			}).Writing(),
+			managed.One(targets.IAMRole, "spec.replication.roleRef", func(b *v1alpha1.S3Bucket) (*shared.Reference, *string) {
+				if r := b.Spec.Replication; r != nil {
+					return r.RoleRef, &r.RoleARN
+				}
+				return nil, nil
+			}),
+			managed.Each(targets.S3Bucket, "spec.replication.rules[%d].destination.bucketRef", replicationSlots).Writing(),
+			managed.One(targets.S3Bucket, "spec.logging.targetBucketRef", func(b *v1alpha1.S3Bucket) (*shared.Reference, *string) {
+				if l := b.Spec.Logging; l != nil {
+					return l.TargetBucketRef, &l.TargetBucketName
+				}
+				return nil, nil
+			}).Writing(),
 		},
-		Connect: func(s *provider.Session, _ client.Reader, _ *v1alpha1.S3Bucket) managed.Driver[*v1alpha1.S3Bucket, State] {
+		Connect: func(s *provider.Session, kube client.Reader, _ *v1alpha1.S3Bucket) managed.Driver[*v1alpha1.S3Bucket, State] {
 			// A custom endpoint (the emulator, LocalStack) has no per-bucket host names.
 			pathStyle := s.Provider.ProviderSpec().Endpoint != ""
 			api := provider.Client(s, "s3", func(c aws.Config) *s3.Client {
 				return s3.NewFromConfig(c, func(o *s3.Options) { o.UsePathStyle = pathStyle })
 			})
-			return &driver{api: api, region: s.Config.Region,
+			return &driver{api: api, region: s.Config.Region, kube: kube, account: s.AccountID,
 				sqs:    provider.Client(s, "sqs", func(c aws.Config) *sqs.Client { return sqs.NewFromConfig(c) }),
 				sns:    provider.Client(s, "sns", func(c aws.Config) *sns.Client { return sns.NewFromConfig(c) }),
 				lambda: provider.Client(s, "lambda", func(c aws.Config) *lambda.Client { return lambda.NewFromConfig(c) })}
@@ -78,6 +93,11 @@ type driver struct {
 	sqs    queueAPI
 	sns    topicAPI
 	lambda lambdagrant.API
+	// kube reads the S3Buckets that replication rules name as destinations.
+	kube client.Reader
+	// account returns the provider's AWS account, which the statement that lets the logging
+	// service write into a target bucket names.
+	account func(ctx context.Context) (string, error)
 }
 
 // notificationSlots returns one slot per notification of b: the reference at picks and the

@@ -14,6 +14,7 @@ import (
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/api/condition"
+	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 	"github.com/runner-codes/infra-operator/shared/provider"
@@ -46,12 +47,21 @@ type State struct {
 	Notifications []notification
 	// EventBridge is whether the bucket sends its events to EventBridge too.
 	EventBridge bool
+	// Replication is the replication configuration, or nil; ReplicationComplete is false when
+	// it holds what the spec cannot express.
+	Replication         *replication
+	ReplicationComplete bool
+	// Logging is the server access logging configuration, or nil; LoggingComplete is false
+	// when it holds what the spec cannot express.
+	Logging         *logging
+	LoggingComplete bool
 }
 
 // Observe reads the bucket (HeadBucket and GetBucketTagging, then, unless it is being
 // deleted, its configuration: see readConfiguration), fills the status and plans the changes
 // that make it match the spec, with what the destinations of its event notifications need to
-// accept S3's events (see planNotifications). A bucket is ready as soon as it exists: the engine applies the
+// accept S3's events (see planNotifications), its replication (planReplication) and its access
+// logging (planLogging). A bucket is ready as soon as it exists: the engine applies the
 // plan before it calls a managed bucket Ready, and a bucket that differs from the spec under
 // driftPolicy Report or managementPolicy ObserveOnly is still usable.
 func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket, req managed.Request) (managed.Observation[State], error) {
@@ -86,6 +96,13 @@ func (d *driver) Observe(ctx context.Context, b *v1alpha1.S3Bucket, req managed.
 		if err := d.planNotifications(ctx, &obs.Changes, b, st, bucketARN(st)); err != nil {
 			return managed.Observation[State]{}, err
 		}
+		observeOnly := b.Spec.ManagementPolicy == shared.ManagementPolicyObserveOnly
+		if err := d.planReplication(ctx, &obs.Changes, b, st, observeOnly); err != nil {
+			return managed.Observation[State]{}, err
+		}
+		if err := d.planLogging(ctx, &obs.Changes, b, st, observeOnly); err != nil {
+			return managed.Observation[State]{}, err
+		}
 		obs.Ready = true
 	}
 	b.Status.BucketName, b.Status.Region = name, st.Region
@@ -100,8 +117,8 @@ func bucketARN(st *State) string {
 	return "arn:" + provider.Partition(st.Region) + ":s3:::" + st.Name
 }
 
-// readConfiguration reads the lifecycle rules, CORS rules, notification configuration and
-// policy into st, and the versioning, encryption, public access block and ownership controls
+// readConfiguration reads the lifecycle rules, CORS rules, notification, replication and
+// logging configurations and the policy into st, and the versioning, encryption, public access block and ownership controls
 // only when the spec manages them. S3 answers a configuration that was never set with an error code of its own,
 // which means none.
 func (d *driver) readConfiguration(ctx context.Context, s *v1alpha1.S3BucketSpec, st *State) error {
@@ -123,6 +140,19 @@ func (d *driver) readConfiguration(ctx context.Context, s *v1alpha1.S3BucketSpec
 		return fmt.Errorf("get notification configuration of bucket %s: %w", st.Name, err)
 	}
 	st.Notifications, st.EventBridge = observedNotifications(out), out.EventBridgeConfiguration != nil
+	switch out, err := d.api.GetBucketReplication(ctx, &s3.GetBucketReplicationInput{Bucket: bucket}); {
+	case err == nil:
+		st.Replication, st.ReplicationComplete = observedReplication(out.ReplicationConfiguration)
+	case awserr.Code(err) == "ReplicationConfigurationNotFoundError":
+		st.ReplicationComplete = true
+	default:
+		return fmt.Errorf("get replication configuration of bucket %s: %w", st.Name, err)
+	}
+	logs, err := d.api.GetBucketLogging(ctx, &s3.GetBucketLoggingInput{Bucket: bucket})
+	if err != nil {
+		return fmt.Errorf("get logging of bucket %s: %w", st.Name, err)
+	}
+	st.Logging, st.LoggingComplete = observedLogging(logs)
 	switch out, err := d.api.GetBucketPolicy(ctx, &s3.GetBucketPolicyInput{Bucket: bucket}); {
 	case err == nil:
 		st.Policy = aws.ToString(out.Policy)

@@ -56,7 +56,8 @@ func (d *driver) putTags(ctx context.Context, name string, tags map[string]strin
 }
 
 // Delete deletes the bucket, after removing from its notifications' destinations the
-// statements that let S3 deliver to them. With spec.forceDestroy it first deletes every object version and
+// statements that let S3 deliver to them, and from its logging target the statement that lets
+// the logging service write there. With spec.forceDestroy it first deletes every object version and
 // delete marker, a bounded number of pages per pass. Without it, a bucket that still holds
 // objects is kept and the object waits with a terminal condition until forceDestroy is set (a
 // spec change wakes it) or the deletion policy changes.
@@ -70,6 +71,9 @@ func (d *driver) Delete(ctx context.Context, b *v1alpha1.S3Bucket, obs managed.O
 		return fmt.Errorf("get notification configuration of bucket %s: %w", name, err)
 	}
 	if err := d.revokeAll(ctx, b, bucketARN(obs.State), observedNotifications(notifications)); err != nil {
+		return err
+	}
+	if err := d.revokeLogging(ctx, b, obs.State); err != nil {
 		return err
 	}
 	if b.Spec.ForceDestroy {

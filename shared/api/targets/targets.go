@@ -139,6 +139,13 @@ var (
 	RDSDBParameterGroup = Target{Kind: "RDSDBParameterGroup", Family: "data", ID: []string{"status", "name"}}
 )
 
+// Kinds of the caching family that references may name.
+var (
+	// ElastiCacheParameterGroup resolves to the cache parameter group's name (an ElastiCache
+	// cluster's parameterGroupRef).
+	ElastiCacheParameterGroup = Target{Kind: "ElastiCacheParameterGroup", Family: "caching", ID: []string{"status", "name"}}
+)
+
 // Kinds of the messaging family that references may name.
 var (
 	// SQSQueue resolves to the queue ARN.

@@ -41,6 +41,7 @@ const (
 // +kubebuilder:validation:XValidation:rule="!has(self.authTokenSecretRef) || (has(self.transitEncryptionEnabled) && self.transitEncryptionEnabled)",message="authTokenSecretRef needs transitEncryptionEnabled: true (AWS sends the AUTH token only over TLS)"
 // +kubebuilder:validation:XValidation:rule="!has(self.authTokenSecretRef) || self.engine != 'memcached'",message="authTokenSecretRef is for redis and valkey only"
 // +kubebuilder:validation:XValidation:rule="!has(self.subnetGroupName) || !(has(self.subnetIDs) || has(self.subnetRefs))",message="give the subnets either as subnetGroupName or as subnetIDs/subnetRefs (the operator then makes a subnet group named after clusterID), not both"
+// +kubebuilder:validation:XValidation:rule="!(has(self.parameterGroupName) && has(self.parameterGroupRef))",message="give the parameter group as at most one of parameterGroupName and parameterGroupRef"
 type ElastiCacheClusterSpec struct {
 	shared.ManagedSpec `json:",inline"`
 
@@ -124,6 +125,22 @@ type ElastiCacheClusterSpec struct {
 	// +optional
 	// +kubebuilder:validation:MaxItems=5
 	SecurityGroupRefs []shared.Reference `json:"securityGroupRefs,omitempty"`
+
+	// ParameterGroupName is an existing cache parameter group of the family of the cluster's
+	// engine version (for example default.redis7 or one made outside this cluster), used as
+	// is; empty (with no parameterGroupRef) takes the family's default group at creation and
+	// leaves the group as AWS has it after. A change moves the cluster to the other group.
+	// +optional
+	// +kubebuilder:validation:MaxLength=255
+	ParameterGroupName string `json:"parameterGroupName,omitempty"`
+
+	// ParameterGroupRef names an ElastiCacheParameterGroup in this namespace, instead of
+	// parameterGroupName; the cluster waits (Ready False, ReferenceNotFound or
+	// ReferenceNotReady) until the group is Ready. Changes of the group's parameters that wait
+	// for a reboot show in status.parameterApplyStatus (pending-reboot) and
+	// status.pendingModifiedValues: the operator never reboots a cluster by itself.
+	// +optional
+	ParameterGroupRef *shared.Reference `json:"parameterGroupRef,omitempty"`
 
 	// SnapshotRetentionLimit is how many days automatic snapshots are kept (redis and valkey
 	// only); 0 turns them off. Unset leaves AWS's value (0).
@@ -239,6 +256,16 @@ type ElastiCacheClusterStatus struct {
 	// SubnetGroupName is the cache subnet group the cluster is in.
 	// +optional
 	SubnetGroupName string `json:"subnetGroupName,omitempty"`
+
+	// ParameterGroupName is the cache parameter group the cluster uses.
+	// +optional
+	ParameterGroupName string `json:"parameterGroupName,omitempty"`
+
+	// ParameterApplyStatus is how far the parameter group's changes are applied to the
+	// cluster: in-sync, applying, or pending-reboot (changes wait for the cluster's nodes to
+	// reboot).
+	// +optional
+	ParameterApplyStatus string `json:"parameterApplyStatus,omitempty"`
 
 	// AuthTokenHash is a salted, stretched hash of the AUTH token last applied (never the
 	// token), by which a change of the Secret is seen without reading the token back.

@@ -16,6 +16,7 @@ var (
 	SchemeBuilder = runtime.NewSchemeBuilder(func(s *runtime.Scheme) error {
 		s.AddKnownTypes(shared.GroupVersion,
 			&ElastiCacheCluster{}, &ElastiCacheClusterList{},
+			&ElastiCacheParameterGroup{}, &ElastiCacheParameterGroupList{},
 		)
 		return nil
 	})

@@ -19,6 +19,7 @@ var (
 			&DynamoDBTable{}, &DynamoDBTableList{},
 			&RDSInstance{}, &RDSInstanceList{},
 			&RDSDBParameterGroup{}, &RDSDBParameterGroupList{},
+			&RDSDBCluster{}, &RDSDBClusterList{},
 		)
 		return nil
 	})

@@ -6,11 +6,29 @@ import (
 	shared "github.com/runner-codes/infra-operator/shared/api/v1alpha1"
 )
 
+// Scopes of an RDSDBParameterGroup (spec.scope).
+const (
+	// ParameterGroupScopeInstance is a DB parameter group, for RDSInstance objects.
+	ParameterGroupScopeInstance = "Instance"
+	// ParameterGroupScopeCluster is a DB cluster parameter group, for RDSDBCluster objects.
+	ParameterGroupScopeCluster = "Cluster"
+)
+
 // RDSDBParameterGroupSpec is the desired state of an RDSDBParameterGroup: a custom DB parameter
 // group of one family and the parameters it sets, for RDSInstance objects that name it with
-// dbParameterGroupRef.
+// dbParameterGroupRef, or, of scope Cluster, a DB cluster parameter group for RDSDBCluster
+// objects that name it with dbClusterParameterGroupRef.
 type RDSDBParameterGroupSpec struct {
 	shared.ManagedSpec `json:",inline"`
+
+	// Scope is Instance for a DB parameter group (RDSInstance's dbParameterGroupRef) or
+	// Cluster for a DB cluster parameter group (RDSDBCluster's dbClusterParameterGroupRef):
+	// RDS keeps the two apart, under the same families. It cannot change.
+	// +optional
+	// +kubebuilder:default=Instance
+	// +kubebuilder:validation:Enum=Instance;Cluster
+	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="scope cannot change; create a new RDSDBParameterGroup of the other scope"
+	Scope string `json:"scope,omitempty"`
 
 	// Name is the group's name in AWS, unique in the account and region: 1 to 255 letters,
 	// digits and hyphens, starting with a letter, not ending with a hyphen nor holding two in a
@@ -22,7 +40,8 @@ type RDSDBParameterGroupSpec struct {
 	Name string `json:"name,omitempty"`
 
 	// Family is the DB parameter group family: the engine and major version the group is for,
-	// for example postgres17 or mysql8.0. It cannot change.
+	// for example postgres17 or mysql8.0, or aurora-postgresql16 for a cluster group. It cannot
+	// change.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=64
 	// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="family cannot change; create a new RDSDBParameterGroup for the other family"
@@ -87,6 +106,7 @@ type RDSDBParameterGroupStatus struct {
 // +kubebuilder:printcolumn:name="SYNCED",type=string,JSONPath=`.status.conditions[?(@.type=="Synced")].status`
 // +kubebuilder:printcolumn:name="NAME",type=string,JSONPath=`.status.name`
 // +kubebuilder:printcolumn:name="FAMILY",type=string,JSONPath=`.spec.family`
+// +kubebuilder:printcolumn:name="SCOPE",type=string,JSONPath=`.spec.scope`
 // +kubebuilder:printcolumn:name="AGE",type=date,JSONPath=`.metadata.creationTimestamp`
 type RDSDBParameterGroup struct {
 	metav1.TypeMeta   `json:",inline"`

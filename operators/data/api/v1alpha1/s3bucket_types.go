@@ -232,11 +232,139 @@ type S3Notification struct {
 	FunctionARN string `json:"functionARN,omitempty"`
 }
 
+// S3ReplicationFilter limits a replication rule to the objects whose keys start with a prefix
+// and that carry every tag given; none replicates every object.
+type S3ReplicationFilter struct {
+	// Prefix the keys start with, for example documents/.
+	// +optional
+	// +kubebuilder:validation:MaxLength=1024
+	Prefix string `json:"prefix,omitempty"`
+
+	// Tags the objects must all carry, by key and value.
+	// +optional
+	// +kubebuilder:validation:MaxProperties=10
+	Tags map[string]string `json:"tags,omitempty"`
+}
+
+// S3ReplicationDestination is the bucket a replication rule copies objects into: an S3Bucket
+// of this namespace by reference, or a bucket by name. Its versioning must be enabled: the
+// bucket waits (Ready False, DestinationNotVersioned) until it is.
+// +kubebuilder:validation:XValidation:rule="has(self.bucketRef) != has(self.bucketName)",message="give the replication destination as exactly one of bucketRef or bucketName"
+type S3ReplicationDestination struct {
+	// BucketRef names an S3Bucket in this namespace to replicate into: the bucket waits until it
+	// is Ready, and its spec must enable versioning.
+	// +optional
+	BucketRef *shared.Reference `json:"bucketRef,omitempty"`
+
+	// BucketName is the name of the bucket to replicate into. The operator replicates into it
+	// only when an object of this namespace made it (or the administrator allows writing into
+	// others).
+	// +optional
+	// +kubebuilder:validation:MinLength=3
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9][a-z0-9.-]*[a-z0-9]$`
+	BucketName string `json:"bucketName,omitempty"`
+
+	// StorageClass of the replicas; unset keeps the source object's.
+	// +optional
+	// +kubebuilder:validation:Enum=STANDARD;REDUCED_REDUNDANCY;STANDARD_IA;ONEZONE_IA;INTELLIGENT_TIERING;GLACIER;DEEP_ARCHIVE;GLACIER_IR
+	StorageClass string `json:"storageClass,omitempty"`
+}
+
+// S3ReplicationRule copies the objects a filter selects into a destination bucket.
+// +kubebuilder:validation:XValidation:rule="!has(self.deleteMarkerReplication) || !self.deleteMarkerReplication || !has(self.filter) || !has(self.filter.tags) || size(self.filter.tags) == 0",message="deleteMarkerReplication cannot be used with a tag filter: S3 does not replicate delete markers for tag-based rules"
+type S3ReplicationRule struct {
+	// ID names the rule; unique within the bucket.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=255
+	ID string `json:"id"`
+
+	// Priority decides which rule applies when the filters of several rules match one object
+	// and their destinations are the same: the higher wins. Unique within the bucket when it
+	// has more than one rule.
+	// +optional
+	// +kubebuilder:default=0
+	// +kubebuilder:validation:Minimum=0
+	Priority int32 `json:"priority"`
+
+	// Status is Enabled (the rule replicates) or Disabled (kept, replicates nothing).
+	// +optional
+	// +kubebuilder:default=Enabled
+	// +kubebuilder:validation:Enum=Enabled;Disabled
+	Status string `json:"status,omitempty"`
+
+	// Filter selects the objects replicated, by key prefix and tags; none replicates every
+	// object.
+	// +optional
+	Filter *S3ReplicationFilter `json:"filter,omitempty"`
+
+	// Destination is the bucket the objects are copied into.
+	Destination S3ReplicationDestination `json:"destination"`
+
+	// DeleteMarkerReplication copies delete markers too, so that an object deleted in this
+	// bucket (without a version id) is deleted in the destination as well.
+	// +optional
+	DeleteMarkerReplication bool `json:"deleteMarkerReplication,omitempty"`
+}
+
+// S3Replication copies the bucket's new objects into other buckets, with an IAM role S3
+// assumes (its trust policy names s3.amazonaws.com). It needs versioning enabled on this bucket
+// and on every destination.
+// +kubebuilder:validation:XValidation:rule="has(self.roleRef) != has(self.roleARN)",message="give the replication role as exactly one of roleRef or roleARN"
+// +kubebuilder:validation:XValidation:rule="size(self.rules) <= 1 || self.rules.all(r, self.rules.exists_one(o, o.priority == r.priority))",message="replication rules need distinct priorities when there is more than one"
+type S3Replication struct {
+	// RoleRef names an IAMRole (security family) in this namespace that S3 assumes to
+	// replicate, by its ARN: the bucket waits until it is Ready.
+	// +optional
+	RoleRef *shared.Reference `json:"roleRef,omitempty"`
+
+	// RoleARN is the ARN of the IAM role S3 assumes to replicate. The operator passes only
+	// roles the namespace's IAMRoles made and those the administrator allows.
+	// +optional
+	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:Pattern=`^arn:aws[a-z-]*:iam::[0-9]{12}:role/.+$`
+	RoleARN string `json:"roleARN,omitempty"`
+
+	// Rules are the replication rules, one destination each.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=100
+	// +listType=map
+	// +listMapKey=id
+	Rules []S3ReplicationRule `json:"rules"`
+}
+
+// S3Logging writes the bucket's server access logs into a target bucket, in this bucket's
+// account and region. The operator adds to the target bucket's policy the statement that lets
+// the logging service write there (under the reserved Sid prefix, which the target's S3Bucket
+// keeps beside its own policy), and removes it when logging goes.
+// +kubebuilder:validation:XValidation:rule="has(self.targetBucketRef) != has(self.targetBucketName)",message="give the logging target as exactly one of targetBucketRef or targetBucketName"
+type S3Logging struct {
+	// TargetBucketRef names an S3Bucket in this namespace to write the logs into: the bucket
+	// waits until it is Ready.
+	// +optional
+	TargetBucketRef *shared.Reference `json:"targetBucketRef,omitempty"`
+
+	// TargetBucketName is the name of the bucket to write the logs into. The operator writes
+	// into its policy only when an object of this namespace made it (or the administrator
+	// allows writing into others).
+	// +optional
+	// +kubebuilder:validation:MinLength=3
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9][a-z0-9.-]*[a-z0-9]$`
+	TargetBucketName string `json:"targetBucketName,omitempty"`
+
+	// TargetPrefix starts the key of every log object, for example logs/orders/.
+	// +optional
+	// +kubebuilder:validation:MaxLength=512
+	TargetPrefix string `json:"targetPrefix,omitempty"`
+}
+
 // S3BucketSpec is the desired state of an S3 bucket. Lifecycle rules, CORS rules, event
-// notifications, the policy and the tags are always managed: removing them from the spec
-// removes them from the bucket.
+// notifications, replication, access logging, the policy and the tags are always managed:
+// removing them from the spec removes them from the bucket.
 // Versioning, encryption, the public access block and object ownership are managed when set.
 // +kubebuilder:validation:XValidation:rule="self.bucketName == oldSelf.bucketName",message="bucketName cannot change; create a new S3Bucket to use another name"
+// +kubebuilder:validation:XValidation:rule="!has(self.replication) || (has(self.versioning) && self.versioning.enabled)",message="replication needs versioning.enabled: true on this bucket; S3 replicates only from versioned buckets"
 type S3BucketSpec struct {
 	shared.ManagedSpec `json:",inline"`
 
@@ -282,6 +410,16 @@ type S3BucketSpec struct {
 	// +listMapKey=id
 	Notifications []S3Notification `json:"notifications,omitempty"`
 
+	// Replication copies new objects into other buckets. The bucket's whole replication
+	// configuration is the spec's: a configuration made outside is removed, and none means none.
+	// +optional
+	Replication *S3Replication `json:"replication,omitempty"`
+
+	// Logging writes server access logs into another bucket. Like replication, it is always
+	// managed: none turns access logging off.
+	// +optional
+	Logging *S3Logging `json:"logging,omitempty"`
+
 	// ObjectOwnership decides who owns uploaded objects and whether ACLs apply:
 	// BucketOwnerEnforced (ACLs off, AWS's default), BucketOwnerPreferred or ObjectWriter.
 	// +optional
@@ -290,7 +428,8 @@ type S3BucketSpec struct {
 
 	// Policy is the bucket policy, a JSON document. Statements whose Sid starts with
 	// InfraOperator are reserved for the statements other objects grant in the bucket's policy
-	// (a CloudFrontDistribution lets its origin access control read the bucket); the operator
+	// (a CloudFrontDistribution lets its origin access control read the bucket, another
+	// S3Bucket's logging lets the logging service write its logs); the operator
 	// keeps them beside this policy, and does not delete the bucket policy while any remains.
 	// +optional
 	// +kubebuilder:validation:MaxLength=20480

@@ -53,3 +53,10 @@ func Plan(changes *managed.Plan, api API, what, arn string, desired, observed ma
 		return managed.Wrap(err, "untag %s %s", what, arn)
 	}))
 }
+
+// Release removes the ownership tags of the RDS resource arn (what names its kind in
+// messages), for deletionPolicy Orphan.
+func Release(ctx context.Context, api API, what, arn string) error {
+	_, err := api.RemoveTagsFromResource(ctx, &rds.RemoveTagsFromResourceInput{ResourceName: aws.String(arn), TagKeys: managed.OwnershipTagKeys()})
+	return managed.Wrap(err, "remove ownership tags of %s %s", what, arn)
+}

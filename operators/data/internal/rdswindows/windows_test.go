@@ -1,4 +1,4 @@
-package rdsinstance
+package rdswindows
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestCheckWindows checks which backup and maintenance windows checkWindows finds overlapping.
+// TestCheckWindows checks which backup and maintenance windows Check finds overlapping.
 func TestCheckWindows(t *testing.T) {
 	type args struct{ backup, maintenance string }
 	cases := map[string]struct {
@@ -27,9 +27,9 @@ func TestCheckWindows(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			err := checkWindows(tc.args.backup, tc.args.maintenance)
+			err := Check(tc.args.backup, tc.args.maintenance)
 			if diff := cmp.Diff(tc.want, err != nil); diff != "" {
-				t.Errorf("%s\ncheckWindows(%q, %q) = %v; error wanted (-want +got):\n%s", tc.reason, tc.args.backup, tc.args.maintenance, err, diff)
+				t.Errorf("%s\nCheck(%q, %q) = %v; error wanted (-want +got):\n%s", tc.reason, tc.args.backup, tc.args.maintenance, err, diff)
 			}
 		})
 	}

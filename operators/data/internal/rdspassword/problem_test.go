@@ -1,4 +1,4 @@
-package rdsinstance
+package rdspassword
 
 import (
 	"strings"
@@ -7,8 +7,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestPasswordProblem checks the passwords RDS would refuse by engine, and that the problem
-// never repeats the password.
+// TestPasswordProblem checks the passwords RDS would refuse by engine of RDSInstance (see
+// Problem), and that the problem never repeats the password.
 func TestPasswordProblem(t *testing.T) {
 	type args struct{ engine, password string }
 	cases := map[string]struct {
@@ -35,7 +35,7 @@ func TestPasswordProblem(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got := passwordProblem(tc.args.engine, tc.args.password)
+			got := Problem(tc.args.engine, tc.args.password)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\npasswordProblem(%q, ...) -want +got:\n%s", tc.reason, tc.args.engine, diff)
 			}
