@@ -3,17 +3,16 @@ package rdsdbcluster
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/rds"
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/data/internal/rdscreation"
 	"github.com/runner-codes/infra-operator/operators/data/internal/rdsgroupscope"
 	"github.com/runner-codes/infra-operator/operators/data/internal/rdspassword"
 	"github.com/runner-codes/infra-operator/operators/data/internal/rdstags"
-	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
@@ -138,29 +137,11 @@ func (d *driver) leftSubnetGroup(ctx context.Context, c *v1alpha1.RDSDBCluster) 
 // (engine, master user name, database name, encryption and its key) are not the spec's: an
 // adopted cluster, or an identifier taken over.
 func createdAsSpecified(s *v1alpha1.RDSDBClusterSpec, cl *types.DBCluster) error {
-	id := aws.ToString(cl.DBClusterIdentifier)
-	differs := func(field, aws, spec string) error {
-		return managed.Terminal(condition.ReasonInvalidSpec, "DB cluster %s has %s %q in AWS, not the spec's %q; %s is set only when a cluster is created",
-			id, field, aws, spec, field)
-	}
-	switch {
-	case !strings.EqualFold(aws.ToString(cl.Engine), s.Engine):
-		return differs("engine", aws.ToString(cl.Engine), s.Engine)
-	case !strings.EqualFold(aws.ToString(cl.MasterUsername), s.MasterUsername):
-		return differs("masterUsername", aws.ToString(cl.MasterUsername), s.MasterUsername)
-	case s.DatabaseName != "" && !strings.EqualFold(aws.ToString(cl.DatabaseName), s.DatabaseName):
-		return differs("databaseName", aws.ToString(cl.DatabaseName), s.DatabaseName)
-	case aws.ToBool(cl.StorageEncrypted) != aws.ToBool(s.StorageEncrypted):
-		return differs("storageEncrypted", fmt.Sprint(aws.ToBool(cl.StorageEncrypted)), fmt.Sprint(aws.ToBool(s.StorageEncrypted)))
-	case s.KMSKeyID != "" && !sameKey(s.KMSKeyID, aws.ToString(cl.KmsKeyId)):
-		return differs("kmsKeyID", aws.ToString(cl.KmsKeyId), s.KMSKeyID)
-	}
-	return nil
-}
-
-// sameKey reports whether the KMS key ARN got is the key want names by ARN, key ID or alias.
-func sameKey(want, got string) bool {
-	return managed.SameKMSKey(want, got) || strings.HasSuffix(got, ":"+want)
+	return rdscreation.Check("DB cluster "+aws.ToString(cl.DBClusterIdentifier),
+		rdscreation.Settings{Engine: s.Engine, MasterUsername: s.MasterUsername, DBNameField: "databaseName", DBName: s.DatabaseName,
+			StorageEncrypted: aws.ToBool(s.StorageEncrypted), KMSKeyID: s.KMSKeyID},
+		rdscreation.Settings{Engine: aws.ToString(cl.Engine), MasterUsername: aws.ToString(cl.MasterUsername), DBName: aws.ToString(cl.DatabaseName),
+			StorageEncrypted: aws.ToBool(cl.StorageEncrypted), KMSKeyID: aws.ToString(cl.KmsKeyId)})
 }
 
 // fillStatus copies what the status shows from AWS's description of the cluster and its

@@ -3,16 +3,15 @@ package rdsinstance
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/rds"
 	"github.com/aws/aws-sdk-go-v2/service/rds/types"
 
 	"github.com/runner-codes/infra-operator/operators/data/api/v1alpha1"
+	"github.com/runner-codes/infra-operator/operators/data/internal/rdscreation"
 	"github.com/runner-codes/infra-operator/operators/data/internal/rdsgroupscope"
 	"github.com/runner-codes/infra-operator/operators/data/internal/rdstags"
-	"github.com/runner-codes/infra-operator/shared/api/condition"
 	"github.com/runner-codes/infra-operator/shared/awserr"
 	"github.com/runner-codes/infra-operator/shared/managed"
 )
@@ -120,24 +119,11 @@ func (d *driver) leftSubnetGroup(ctx context.Context, i *v1alpha1.RDSInstance) (
 // (engine, master user name, database name, encryption and its key) are not the spec's: an
 // adopted instance, or an identifier taken over.
 func createdAsSpecified(s *v1alpha1.RDSInstanceSpec, inst *types.DBInstance) error {
-	id := aws.ToString(inst.DBInstanceIdentifier)
-	differs := func(field, aws, spec string) error {
-		return managed.Terminal(condition.ReasonInvalidSpec, "DB instance %s has %s %q in AWS, not the spec's %q; %s is set only when an instance is created",
-			id, field, aws, spec, field)
-	}
-	switch {
-	case !strings.EqualFold(aws.ToString(inst.Engine), s.Engine):
-		return differs("engine", aws.ToString(inst.Engine), s.Engine)
-	case !strings.EqualFold(aws.ToString(inst.MasterUsername), s.MasterUsername):
-		return differs("masterUsername", aws.ToString(inst.MasterUsername), s.MasterUsername)
-	case s.DBName != "" && !strings.EqualFold(aws.ToString(inst.DBName), s.DBName):
-		return differs("dbName", aws.ToString(inst.DBName), s.DBName)
-	case aws.ToBool(inst.StorageEncrypted) != aws.ToBool(s.StorageEncrypted):
-		return differs("storageEncrypted", fmt.Sprint(aws.ToBool(inst.StorageEncrypted)), fmt.Sprint(aws.ToBool(s.StorageEncrypted)))
-	case s.KMSKeyID != "" && !sameKey(s.KMSKeyID, aws.ToString(inst.KmsKeyId)):
-		return differs("kmsKeyID", aws.ToString(inst.KmsKeyId), s.KMSKeyID)
-	}
-	return nil
+	return rdscreation.Check("DB instance "+aws.ToString(inst.DBInstanceIdentifier),
+		rdscreation.Settings{Engine: s.Engine, MasterUsername: s.MasterUsername, DBNameField: "dbName", DBName: s.DBName,
+			StorageEncrypted: aws.ToBool(s.StorageEncrypted), KMSKeyID: s.KMSKeyID},
+		rdscreation.Settings{Engine: aws.ToString(inst.Engine), MasterUsername: aws.ToString(inst.MasterUsername), DBName: aws.ToString(inst.DBName),
+			StorageEncrypted: aws.ToBool(inst.StorageEncrypted), KMSKeyID: aws.ToString(inst.KmsKeyId)})
 }
 
 // fillStatus copies what the status shows from AWS's description.

@@ -209,8 +209,3 @@ func hasOptionGroup(inst *types.DBInstance, name string, pending bool) bool {
 		return strings.EqualFold(aws.ToString(g.OptionGroupName), name)
 	})
 }
-
-// sameKey reports whether the KMS key ARN got is the key want names by ARN, key ID or alias.
-func sameKey(want, got string) bool {
-	return got == want || strings.HasSuffix(got, "/"+want) || strings.HasSuffix(got, ":"+want)
-}
