@@ -69,7 +69,7 @@ func init() {
 	// each major version in 2025.
 	add(engine{name: "aurora-postgresql", port: 5432, license: "postgresql-license", latest: "17", majorParts: 1, family: joined("aurora-postgresql"),
 		majors:      map[string]string{"17": "17.5", "16": "16.9", "15": "15.13"},
-		passwordMax: 99, dbName: regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,62}$`)})
+		passwordMax: 41, dbName: regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,62}$`)})
 	add(engine{name: "aurora-mysql", port: 3306, license: "general-public-license", latest: "8.0", majorParts: 2, family: joined("aurora-mysql"),
 		majors:      map[string]string{"8.0": "8.0.mysql_aurora.3.10.0"},
 		passwordMax: 41, dbName: regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)})

@@ -44,8 +44,8 @@ func Read(ctx context.Context, kube client.Reader, namespace, field string, ref 
 // or returns "". The rules are AWS's (CreateDBInstance and CreateDBCluster references,
 // MasterUserPassword): printable ASCII except /, " and @, and no spaces (the RDS console's
 // rule, which the emulator follows), for Oracle neither & nor '; 8 to 41 characters for
-// MariaDB, MySQL and Aurora MySQL, 8 to 30 for Oracle, 8 to 99 for Aurora PostgreSQL, 8 to 128
-// for PostgreSQL and SQL Server.
+// MariaDB, MySQL and Aurora (CreateDBCluster's reference gives 8 to 41 for every Aurora
+// cluster), 8 to 30 for Oracle, 8 to 128 for PostgreSQL and SQL Server.
 func Problem(engine, p string) string {
 	forbidden, described := `/"@`, `/, ", @ or spaces`
 	if strings.HasPrefix(engine, "oracle") {
@@ -61,10 +61,8 @@ func Problem(engine, p string) string {
 	}
 	longest := 128
 	switch {
-	case engine == "mysql" || engine == "mariadb" || engine == "aurora-mysql":
+	case engine == "mysql" || engine == "mariadb" || strings.HasPrefix(engine, "aurora"):
 		longest = 41
-	case engine == "aurora-postgresql":
-		longest = 99
 	case strings.HasPrefix(engine, "oracle"):
 		longest = 30
 	}
