@@ -82,3 +82,18 @@ func (b *Backend[R]) All() iter.Seq2[Scope, R] {
 		}
 	}
 }
+
+// Search returns the first value f finds in a state of account made so far, looking region by
+// region in order, holding the backend's mutex; ok is false when none has one. It is the form
+// for what another service asks of every region of an account (Route 53's alias targets).
+func Search[R, T any](b *Backend[R], account string, f func(r R) (T, bool)) (v T, ok bool) {
+	for scope, r := range b.All() {
+		if scope.Account != account {
+			continue
+		}
+		if v, ok = f(r); ok {
+			return v, true
+		}
+	}
+	return v, false
+}

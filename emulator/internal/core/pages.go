@@ -33,3 +33,17 @@ func RecordsPage[T any](items []T, marker *string, maxRecords *int32) ([]T, *str
 	}
 	return out, next, nil
 }
+
+// PageValues returns what value makes of each key on page, a page of keys that a paging
+// function selected (an empty list rather than nil for none), with next, the marker of the page
+// after it; or the paging function's error err.
+func PageValues[T any](page []string, next *string, err error, value func(key string) T) ([]T, *string, error) {
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]T, 0, len(page))
+	for _, k := range page {
+		out = append(out, value(k))
+	}
+	return out, next, nil
+}

@@ -241,15 +241,8 @@ func (c *certificate) load(in *acm.ImportCertificateInput, im *imported, now tim
 // importCertificate imports a certificate with its private key and chain, or reimports one into
 // the ARN of an imported certificate.
 func (b *Backend) importCertificate(call *core.Call, in *acm.ImportCertificateInput) (*acm.ImportCertificateOutput, error) {
-	im, err := parseImport(in, call.Now)
-	if err != nil {
-		return nil, err
-	}
-	tags, err := core.RequestTags(tagRules, in.Tags, core.TagPair[types.Tag])
-	if err != nil {
-		return nil, err
-	}
-	return core.Locked(b.state, call, func(r *region) (*acm.ImportCertificateOutput, error) {
+	check := func() (*imported, error) { return parseImport(in, call.Now) }
+	return creating(b, call, in.Tags, check, func(r *region, im *imported, tags map[string]string) (*acm.ImportCertificateOutput, error) {
 		if in.CertificateArn != nil {
 			// Reimport: the certificate keeps its ARN, tags and users.
 			arn := aws.ToString(in.CertificateArn)
@@ -273,15 +266,12 @@ func (b *Backend) importCertificate(call *core.Call, in *acm.ImportCertificateIn
 			c.load(in, im, call.Now)
 			return &acm.ImportCertificateOutput{CertificateArn: aws.String(arn)}, nil
 		}
-		arn := call.Scope().ARN("acm", "certificate/"+core.NewUUID())
-		if err := b.tags.Replace(arn, tags); err != nil {
+		c, err := b.newCertificate(call, tags)
+		if err != nil {
 			return nil, err
 		}
-		c := &certificate{arn: arn, account: call.Account,
-			options: types.CertificateOptions{CertificateTransparencyLoggingPreference: types.CertificateTransparencyLoggingPreferenceEnabled,
-				Export: types.CertificateExportDisabled}}
 		c.load(in, im, call.Now)
-		r.certs[arn] = c
-		return &acm.ImportCertificateOutput{CertificateArn: aws.String(arn)}, nil
+		r.certs[c.arn] = c
+		return &acm.ImportCertificateOutput{CertificateArn: aws.String(c.arn)}, nil
 	})
 }

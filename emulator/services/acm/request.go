@@ -110,15 +110,8 @@ func checkRequest(in *acm.RequestCertificateInput) ([]string, error) {
 // transition time has passed. The same idempotency token within an hour answers the same
 // certificate.
 func (b *Backend) requestCertificate(call *core.Call, in *acm.RequestCertificateInput) (*acm.RequestCertificateOutput, error) {
-	names, err := checkRequest(in)
-	if err != nil {
-		return nil, err
-	}
-	tags, err := core.RequestTags(tagRules, in.Tags, core.TagPair[types.Tag])
-	if err != nil {
-		return nil, err
-	}
-	return core.Locked(b.state, call, func(r *region) (*acm.RequestCertificateOutput, error) {
+	check := func() ([]string, error) { return checkRequest(in) }
+	return creating(b, call, in.Tags, check, func(r *region, names []string, tags map[string]string) (*acm.RequestCertificateOutput, error) {
 		if t := in.IdempotencyToken; t != nil {
 			// The same token within an hour requests the same certificate (RequestCertificate,
 			// IdempotencyToken).
@@ -128,18 +121,14 @@ func (b *Backend) requestCertificate(call *core.Call, in *acm.RequestCertificate
 				}
 			}
 		}
-		arn := call.Scope().ARN("acm", "certificate/"+core.NewUUID())
-		if err := b.tags.Replace(arn, tags); err != nil {
+		c, err := b.newCertificate(call, tags)
+		if err != nil {
 			return nil, err
 		}
-		c := &certificate{
-			arn: arn, account: call.Account, typ: types.CertificateTypeAmazonIssued, status: types.CertificateStatusPendingValidation,
-			domain: names[0], sans: names, method: in.ValidationMethod, algorithm: in.KeyAlgorithm, validateAt: map[string]string{},
-			created: aws.Time(call.Now), issueAt: call.Now.Add(call.Transition), dns: b.dns, validated: map[string]bool{},
-			readableAt: call.Now.Add(time.Duration(call.Fault.ReadAfterCreateDelay)),
-			options: types.CertificateOptions{CertificateTransparencyLoggingPreference: types.CertificateTransparencyLoggingPreferenceEnabled,
-				Export: types.CertificateExportDisabled},
-		}
+		c.typ, c.status, c.domain, c.sans = types.CertificateTypeAmazonIssued, types.CertificateStatusPendingValidation, names[0], names
+		c.method, c.algorithm, c.validateAt, c.validated = in.ValidationMethod, in.KeyAlgorithm, map[string]string{}, map[string]bool{}
+		c.created, c.issueAt, c.dns = aws.Time(call.Now), call.Now.Add(call.Transition), b.dns
+		c.readableAt = call.Now.Add(time.Duration(call.Fault.ReadAfterCreateDelay))
 		if c.method == "" {
 			c.method = types.ValidationMethodEmail
 		}
@@ -158,10 +147,10 @@ func (b *Backend) requestCertificate(call *core.Call, in *acm.RequestCertificate
 			}
 		}
 		c.settle(call.Now)
-		r.certs[arn] = c
+		r.certs[c.arn] = c
 		if t := in.IdempotencyToken; t != nil {
-			r.tokens[*t] = token{arn: arn, expires: call.Now.Add(tokenLifetime)}
+			r.tokens[*t] = token{arn: c.arn, expires: call.Now.Add(tokenLifetime)}
 		}
-		return &acm.RequestCertificateOutput{CertificateArn: aws.String(arn)}, nil
+		return &acm.RequestCertificateOutput{CertificateArn: aws.String(c.arn)}, nil
 	})
 }

@@ -4,16 +4,15 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/runner-codes/infra-operator/emulator/internal/core"
 )
 
 // AliasZone returns the Route 53 hosted zone of the custom domain name of the account, in any
 // region, whose regional or distribution domain name is name, for the emulated Route 53's checks
 // of alias targets.
 func (b *Backend) AliasZone(account, name string) (zone string, ok bool) {
-	for scope, r := range b.state.All() {
-		if scope.Account != account {
-			continue
-		}
+	return core.Search(b.state, account, func(r *region) (string, bool) {
 		for _, d := range r.domains {
 			switch {
 			case strings.EqualFold(aws.ToString(d.cfg.RegionalDomainName), name):
@@ -22,6 +21,6 @@ func (b *Backend) AliasZone(account, name string) (zone string, ok bool) {
 				return aws.ToString(d.cfg.DistributionHostedZoneId), true
 			}
 		}
-	}
-	return "", false
+		return "", false
+	})
 }

@@ -308,11 +308,7 @@ func patchIntegration(it *types.Integration, p patchOp) error {
 	case "cacheNamespace":
 		it.CacheNamespace = p.str()
 	case "timeoutInMillis":
-		v, err := p.integer()
-		if err != nil {
-			return err
-		}
-		it.TimeoutInMillis = v
+		return set(&it.TimeoutInMillis, p.integer)
 	case "requestParameters":
 		if len(p.parts) != 2 {
 			return p.invalidPath()

@@ -74,6 +74,17 @@ func (p patchOp) integer() (int32, error) {
 	return int32(v), err
 }
 
+// set stores in *dst the value parse makes of the operation's value, or returns parse's error
+// and leaves *dst alone.
+func set[T any](dst *T, parse func() (T, error)) error {
+	v, err := parse()
+	if err != nil {
+		return err
+	}
+	*dst = v
+	return nil
+}
+
 // setEntry adds, replaces or removes the entry of a string map the operation's last path
 // part names.
 func (p patchOp) setEntry(m map[string]string) map[string]string {

@@ -136,11 +136,7 @@ func patchRestAPI(cfg *types.RestApi, p patchOp) error {
 	case "apiKeySource":
 		cfg.ApiKeySource = types.ApiKeySourceType(aws.ToString(p.value))
 	case "disableExecuteApiEndpoint":
-		v, err := p.boolean()
-		if err != nil {
-			return err
-		}
-		cfg.DisableExecuteApiEndpoint = v
+		return set(&cfg.DisableExecuteApiEndpoint, p.boolean)
 	case "minimumCompressionSize":
 		if p.str() == nil || *p.value == "" {
 			cfg.MinimumCompressionSize = nil

@@ -143,17 +143,9 @@ func (a *restAPI) patchStage(s *types.Stage, p patchOp) error {
 		}
 		s.DeploymentId = p.value
 	case "tracingEnabled":
-		v, err := p.boolean()
-		if err != nil {
-			return err
-		}
-		s.TracingEnabled = v
+		return set(&s.TracingEnabled, p.boolean)
 	case "cacheClusterEnabled":
-		v, err := p.boolean()
-		if err != nil {
-			return err
-		}
-		s.CacheClusterEnabled = v
+		return set(&s.CacheClusterEnabled, p.boolean)
 	case "variables":
 		if len(p.parts) != 2 {
 			return p.invalidPath()

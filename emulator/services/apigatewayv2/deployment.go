@@ -80,17 +80,13 @@ func (b *Backend) getDeployments(call *core.Call, in *apigatewayv2.GetDeployment
 }
 
 func (b *Backend) deleteDeployment(call *core.Call, in *apigatewayv2.DeleteDeploymentInput) (*apigatewayv2.DeleteDeploymentOutput, error) {
-	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.DeleteDeploymentOutput, error) {
-		a, d, err := deployments.find(r, call, in.ApiId, in.DeploymentId)
-		if err != nil {
-			return nil, err
-		}
+	return remove[apigatewayv2.DeleteDeploymentOutput](deployments, b, call, in.ApiId, in.DeploymentId, func(_ *region, a *api, d *types.Deployment) error {
 		for _, s := range a.stages {
 			if aws.ToString(s.cfg.DeploymentId) == aws.ToString(d.DeploymentId) {
-				return nil, badRequest("Active stages pointing to this deployment must be moved or deleted")
+				return badRequest("Active stages pointing to this deployment must be moved or deleted")
 			}
 		}
 		delete(a.deployments, aws.ToString(d.DeploymentId))
-		return &apigatewayv2.DeleteDeploymentOutput{}, nil
+		return nil
 	})
 }

@@ -241,3 +241,19 @@ func (b *Backend) deleteAPIMapping(call *core.Call, in *apigatewayv2.DeleteApiMa
 		return &apigatewayv2.DeleteApiMappingOutput{}, nil
 	})
 }
+
+// AliasZone returns the Route 53 hosted zone of the custom domain name of the account, in any
+// region, whose API Gateway domain name is name, for the emulated Route 53's checks of alias
+// targets.
+func (b *Backend) AliasZone(account, name string) (zone string, ok bool) {
+	return core.Search(b.state, account, func(r *region) (string, bool) {
+		for _, d := range r.domains {
+			for _, cfg := range d.cfg.DomainNameConfigurations {
+				if strings.EqualFold(aws.ToString(cfg.ApiGatewayDomainName), name) {
+					return aws.ToString(cfg.HostedZoneId), true
+				}
+			}
+		}
+		return "", false
+	})
+}

@@ -148,12 +148,7 @@ func (b *Backend) getIntegrations(call *core.Call, in *apigatewayv2.GetIntegrati
 }
 
 func (b *Backend) updateIntegration(call *core.Call, in *apigatewayv2.UpdateIntegrationInput) (*apigatewayv2.UpdateIntegrationOutput, error) {
-	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.UpdateIntegrationOutput, error) {
-		a, old, err := integrations.find(r, call, in.ApiId, in.IntegrationId)
-		if err != nil {
-			return nil, err
-		}
-		it := *old
+	return update[apigatewayv2.UpdateIntegrationOutput](integrations, b, call, in.ApiId, in.IntegrationId, func(r *region, a *api, it *types.Integration) error {
 		if in.IntegrationType != "" {
 			it.IntegrationType = in.IntegrationType
 		}
@@ -173,28 +168,21 @@ func (b *Backend) updateIntegration(call *core.Call, in *apigatewayv2.UpdateInte
 		if in.RequestParameters != nil {
 			it.RequestParameters = in.RequestParameters
 		}
-		defaults(a, &it)
-		if err := r.checkIntegration(call, a, &it); err != nil {
-			return nil, err
-		}
-		return store[apigatewayv2.UpdateIntegrationOutput](integrations, r, call, a, aws.ToString(it.IntegrationId), &it)
+		defaults(a, it)
+		return r.checkIntegration(call, a, it)
 	})
 }
 
 func (b *Backend) deleteIntegration(call *core.Call, in *apigatewayv2.DeleteIntegrationInput) (*apigatewayv2.DeleteIntegrationOutput, error) {
-	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.DeleteIntegrationOutput, error) {
-		a, it, err := integrations.find(r, call, in.ApiId, in.IntegrationId)
-		if err != nil {
-			return nil, err
-		}
+	return remove[apigatewayv2.DeleteIntegrationOutput](integrations, b, call, in.ApiId, in.IntegrationId, func(r *region, a *api, it *types.Integration) error {
 		target := "integrations/" + aws.ToString(it.IntegrationId)
 		for _, rt := range a.routes {
 			if aws.ToString(rt.Target) == target {
-				return nil, conflict("Integration %s is used by route %s. Remove it from the route first", aws.ToString(it.IntegrationId), aws.ToString(rt.RouteKey))
+				return conflict("Integration %s is used by route %s. Remove it from the route first", aws.ToString(it.IntegrationId), aws.ToString(rt.RouteKey))
 			}
 		}
 		delete(a.integrations, aws.ToString(it.IntegrationId))
 		r.changed(call, a)
-		return &apigatewayv2.DeleteIntegrationOutput{}, nil
+		return nil
 	})
 }

@@ -52,3 +52,34 @@ func store[O, T any](m member[T], r *region, call *core.Call, a *api, id string,
 	core.Fill(out, v)
 	return out, nil
 }
+
+// update answers an Update operation of the member id of the API apiID, holding the backend's
+// mutex: change edits a copy of the member (or refuses the request), which then takes its place.
+func update[O, T any](m member[T], b *Backend, call *core.Call, apiID, id *string, change func(r *region, a *api, v *T) error) (*O, error) {
+	return core.Locked(b.state, call, func(r *region) (*O, error) {
+		a, old, err := m.find(r, call, apiID, id)
+		if err != nil {
+			return nil, err
+		}
+		v := *old
+		if err := change(r, a, &v); err != nil {
+			return nil, err
+		}
+		return store[O](m, r, call, a, aws.ToString(id), &v)
+	})
+}
+
+// remove answers a Delete operation of the member id of the API apiID, holding the backend's
+// mutex: del removes the member from its API a (or refuses the request, for a member in use).
+func remove[O, T any](m member[T], b *Backend, call *core.Call, apiID, id *string, del func(r *region, a *api, v *T) error) (*O, error) {
+	return core.Locked(b.state, call, func(r *region) (*O, error) {
+		a, v, err := m.find(r, call, apiID, id)
+		if err != nil {
+			return nil, err
+		}
+		if err := del(r, a, v); err != nil {
+			return nil, err
+		}
+		return new(O), nil
+	})
+}

@@ -111,27 +111,22 @@ func (b *Backend) getRoutes(call *core.Call, in *apigatewayv2.GetRoutesInput) (*
 }
 
 func (b *Backend) updateRoute(call *core.Call, in *apigatewayv2.UpdateRouteInput) (*apigatewayv2.UpdateRouteOutput, error) {
-	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.UpdateRouteOutput, error) {
-		a, old, err := routes.find(r, call, in.ApiId, in.RouteId)
-		if err != nil {
-			return nil, err
-		}
-		rt := *old
+	return update[apigatewayv2.UpdateRouteOutput](routes, b, call, in.ApiId, in.RouteId, func(_ *region, a *api, rt *types.Route) error {
 		if in.RouteKey != nil {
 			if err := a.checkRouteKey(*in.RouteKey); err != nil {
-				return nil, err
+				return err
 			}
 			if err := a.routeKeyTaken(*in.RouteKey, aws.ToString(rt.RouteId)); err != nil {
-				return nil, err
+				return err
 			}
 			rt.RouteKey = in.RouteKey
 		}
 		if err := a.checkTarget(in.Target); err != nil {
-			return nil, err
+			return err
 		}
 		if in.AuthorizationType != "" || in.AuthorizerId != nil {
 			if err := a.checkAuthorization(aws.ToString(rt.RouteKey), in.AuthorizationType, in.AuthorizerId); err != nil {
-				return nil, err
+				return err
 			}
 			rt.AuthorizationType = in.AuthorizationType
 		}
@@ -146,21 +141,17 @@ func (b *Backend) updateRoute(call *core.Call, in *apigatewayv2.UpdateRouteInput
 		if in.RequestModels != nil {
 			rt.RequestModels = in.RequestModels
 		}
-		return store[apigatewayv2.UpdateRouteOutput](routes, r, call, a, aws.ToString(rt.RouteId), &rt)
+		return nil
 	})
 }
 
 func (b *Backend) deleteRoute(call *core.Call, in *apigatewayv2.DeleteRouteInput) (*apigatewayv2.DeleteRouteOutput, error) {
-	return core.Locked(b.state, call, func(r *region) (*apigatewayv2.DeleteRouteOutput, error) {
-		a, rt, err := routes.find(r, call, in.ApiId, in.RouteId)
-		if err != nil {
-			return nil, err
-		}
+	return remove[apigatewayv2.DeleteRouteOutput](routes, b, call, in.ApiId, in.RouteId, func(r *region, a *api, rt *types.Route) error {
 		delete(a.routes, aws.ToString(rt.RouteId))
 		for _, s := range a.stages {
 			delete(s.cfg.RouteSettings, aws.ToString(rt.RouteKey))
 		}
 		r.changed(call, a)
-		return &apigatewayv2.DeleteRouteOutput{}, nil
+		return nil
 	})
 }

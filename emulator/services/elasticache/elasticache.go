@@ -158,12 +158,5 @@ func (b *Backend) dump() any {
 // the error of a bad marker or page size.
 func describedPage[T any](ids []string, marker *string, maxRecords *int32, describe func(id string) T) ([]T, *string, error) {
 	page, next, err := core.RecordsPage(ids, marker, maxRecords)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := make([]T, 0, len(page))
-	for _, id := range page {
-		out = append(out, describe(id))
-	}
-	return out, next, nil
+	return core.PageValues(page, next, err, describe)
 }

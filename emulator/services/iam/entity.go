@@ -1,6 +1,7 @@
 package iam
 
 import (
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -89,6 +90,19 @@ func checkNew[E named](entities map[string]E, name, exists, quota string, limit 
 	if len(entities) >= limit {
 		return quotaExceeded(quota, limit)
 	}
+	return nil
+}
+
+// appendCapped appends v to *list, a list of at most limit distinct values (the quota named
+// quota), unless it holds v already; a list already full answers LimitExceeded.
+func appendCapped[T comparable](list *[]T, v T, quota string, limit int) error {
+	if slices.Contains(*list, v) {
+		return nil
+	}
+	if len(*list) >= limit {
+		return quotaExceeded(quota, limit)
+	}
+	*list = append(*list, v)
 	return nil
 }
 

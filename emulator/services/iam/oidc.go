@@ -185,14 +185,7 @@ func (b *Backend) addClientIDToOpenIDConnectProvider(call *core.Call, in *iam.Ad
 		return nil, err
 	}
 	return withEntity(b, call, (*account).oidcProviderByARN, in.OpenIDConnectProviderArn, func(_ *account, p *oidcProvider) (*iam.AddClientIDToOpenIDConnectProviderOutput, error) {
-		if slices.Contains(p.clientIDs, id) {
-			return &iam.AddClientIDToOpenIDConnectProviderOutput{}, nil
-		}
-		if len(p.clientIDs) >= maxClientIDs {
-			return nil, quotaExceeded("ClientIdsPerOpenIdConnectProvider", maxClientIDs)
-		}
-		p.clientIDs = append(p.clientIDs, id)
-		return &iam.AddClientIDToOpenIDConnectProviderOutput{}, nil
+		return &iam.AddClientIDToOpenIDConnectProviderOutput{}, appendCapped(&p.clientIDs, id, "ClientIdsPerOpenIdConnectProvider", maxClientIDs)
 	})
 }
 

@@ -262,46 +262,40 @@ func dataKeyLength(spec types.DataKeySpec, number *int32) (int, error) {
 	return 0, enumError("keySpec", string(spec), []string{string(types.DataKeySpecAes256), string(types.DataKeySpecAes128)})
 }
 
-// dataKey makes a data key under the key ref names and returns the key, the plaintext data key
-// and its ciphertext blob. The caller holds b.mu.
-func (b *Backend) dataKey(call *core.Call, ref string, spec types.DataKeySpec, length *int32, context map[string]string, dry *bool, operation string) (*key, []byte, []byte, error) {
+// dataKey makes a data key under the key ref names, holding b.mu, and answers it as
+// GenerateDataKey does: in plaintext and encrypted under the key.
+func (b *Backend) dataKey(call *core.Call, ref string, spec types.DataKeySpec, length *int32, context map[string]string, dry *bool, operation string) (*kms.GenerateDataKeyOutput, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	n, err := dataKeyLength(spec, length)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	_, k, err := b.lookup(call, ref, true)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	if err := k.encryptsWith(operation); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	if err := dryRun(dry); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	plaintext := make([]byte, n)
 	_, _ = rand.Read(plaintext)
-	return k, plaintext, k.seal(plaintext, context), nil
+	return &kms.GenerateDataKeyOutput{Plaintext: plaintext, CiphertextBlob: k.seal(plaintext, context), KeyId: aws.String(k.arn), KeyMaterialId: aws.String(k.material.id)}, nil
 }
 
 // generateDataKey makes a data key and answers it in plaintext and encrypted under a key (GenerateDataKey).
 func (b *Backend) generateDataKey(call *core.Call, in *kms.GenerateDataKeyInput) (*kms.GenerateDataKeyOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	k, plaintext, ciphertext, err := b.dataKey(call, aws.ToString(in.KeyId), in.KeySpec, in.NumberOfBytes, in.EncryptionContext, in.DryRun, "GenerateDataKey")
-	if err != nil {
-		return nil, err
-	}
-	return &kms.GenerateDataKeyOutput{Plaintext: plaintext, CiphertextBlob: ciphertext, KeyId: aws.String(k.arn), KeyMaterialId: aws.String(k.material.id)}, nil
+	return b.dataKey(call, aws.ToString(in.KeyId), in.KeySpec, in.NumberOfBytes, in.EncryptionContext, in.DryRun, "GenerateDataKey")
 }
 
 // generateDataKeyWithoutPlaintext makes a data key and answers it encrypted under a key only (GenerateDataKeyWithoutPlaintext).
 func (b *Backend) generateDataKeyWithoutPlaintext(call *core.Call, in *kms.GenerateDataKeyWithoutPlaintextInput) (*kms.GenerateDataKeyWithoutPlaintextOutput, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	k, _, ciphertext, err := b.dataKey(call, aws.ToString(in.KeyId), in.KeySpec, in.NumberOfBytes, in.EncryptionContext, in.DryRun, "GenerateDataKeyWithoutPlaintext")
+	d, err := b.dataKey(call, aws.ToString(in.KeyId), in.KeySpec, in.NumberOfBytes, in.EncryptionContext, in.DryRun, "GenerateDataKeyWithoutPlaintext")
 	if err != nil {
 		return nil, err
 	}
-	return &kms.GenerateDataKeyWithoutPlaintextOutput{CiphertextBlob: ciphertext, KeyId: aws.String(k.arn), KeyMaterialId: aws.String(k.material.id)}, nil
+	return &kms.GenerateDataKeyWithoutPlaintextOutput{CiphertextBlob: d.CiphertextBlob, KeyId: d.KeyId, KeyMaterialId: d.KeyMaterialId}, nil
 }

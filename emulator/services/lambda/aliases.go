@@ -161,25 +161,14 @@ func (b *Backend) deleteAlias(call *core.Call, in *lambda.DeleteAliasInput) (*la
 // listAliases lists a function's aliases by name, of one version when FunctionVersion is
 // given, MaxItems (1 to 10000, default 50) at a time.
 func (b *Backend) listAliases(call *core.Call, in *lambda.ListAliasesInput) (*lambda.ListAliasesOutput, error) {
-	size, err := maxItems(in.MaxItems, 50, 10000)
-	if err != nil {
-		return nil, err
-	}
-	return withUnqualified(b, call, in.FunctionName, func(f *function) (*lambda.ListAliasesOutput, error) {
+	return listedOf(b, call, in.FunctionName, in.MaxItems, 50, 10000, func(f *function, size int) (*lambda.ListAliasesOutput, error) {
 		var names []string
 		for _, name := range core.SortedKeys(f.aliases) {
 			if in.FunctionVersion == nil || aws.ToString(f.aliases[name].FunctionVersion) == aws.ToString(in.FunctionVersion) {
 				names = append(names, name)
 			}
 		}
-		page, next, err := pageOf(names, in.Marker, size)
-		if err != nil {
-			return nil, err
-		}
-		out := &lambda.ListAliasesOutput{Aliases: []types.AliasConfiguration{}, NextMarker: next}
-		for _, name := range page {
-			out.Aliases = append(out.Aliases, *f.aliases[name])
-		}
-		return out, nil
+		list, next, err := pageOfKeys(names, in.Marker, size, func(name string) types.AliasConfiguration { return *f.aliases[name] })
+		return &lambda.ListAliasesOutput{Aliases: list, NextMarker: next}, err
 	})
 }

@@ -73,24 +73,14 @@ func (b *Backend) Service() *core.Service {
 // listFunctions lists the functions of the call's region by name, their unpublished ($LATEST)
 // configuration, MaxItems (1 to 10000, default 50) at a time.
 func (b *Backend) listFunctions(call *core.Call, in *lambda.ListFunctionsInput) (*lambda.ListFunctionsOutput, error) {
-	size, err := maxItems(in.MaxItems, 50, 10000)
-	if err != nil {
-		return nil, err
-	}
-	b.state.Lock()
-	defer b.state.Unlock()
-	functions := b.state.Of(call)
-	names, next, err := pageOf(core.SortedKeys(functions), in.Marker, size)
-	if err != nil {
-		return nil, err
-	}
-	out := &lambda.ListFunctionsOutput{Functions: []types.FunctionConfiguration{}, NextMarker: next}
-	for _, name := range names {
-		f := functions[name]
-		b.settle(call, f)
-		out.Functions = append(out.Functions, f.cfg)
-	}
-	return out, nil
+	return listed(b, in.MaxItems, 50, 10000, func(size int) (*lambda.ListFunctionsOutput, error) {
+		functions := b.state.Of(call)
+		list, next, err := pageOfKeys(core.SortedKeys(functions), in.Marker, size, func(name string) types.FunctionConfiguration {
+			b.settle(call, functions[name])
+			return functions[name].cfg
+		})
+		return &lambda.ListFunctionsOutput{Functions: list, NextMarker: next}, err
+	})
 }
 
 // pageOf returns the page of all that a List request's Marker and page size select, and the
@@ -106,6 +96,14 @@ func pageOf[T any](all []T, marker *string, size int) ([]T, *string, error) {
 	return page, aws.String(next), nil
 }
 
+// pageOfKeys returns what value makes of each key on the page of keys that a List request's
+// Marker and page size select (an empty list for none), and the NextMarker of the page after it,
+// or the error for an unknown Marker.
+func pageOfKeys[T any](keys []string, marker *string, size int, value func(key string) T) ([]T, *string, error) {
+	page, next, err := pageOf(keys, marker, size)
+	return core.PageValues(page, next, err, value)
+}
+
 // maxItems checks a MaxItems parameter against its range 1..limit and returns the page size it
 // asks for, def when absent.
 func maxItems(v *int32, def, limit int) (int, error) {
@@ -116,6 +114,23 @@ func maxItems(v *int32, def, limit int) (int, error) {
 		return 0, validationf("Value '%d' at 'maxItems' failed to satisfy constraint: Member must have value between 1 and %d", *v, limit)
 	}
 	return int(*v), nil
+}
+
+// listed checks a List request's MaxItems (1 to limit, default def) and runs list on the page
+// size it gives, holding the backend's mutex.
+func listed[O any](b *Backend, requested *int32, def, limit int, list func(size int) (*O, error)) (*O, error) {
+	return core.Holding(b.state, func() (int, error) { return maxItems(requested, def, limit) }, list)
+}
+
+// listedOf checks a List request's MaxItems (1 to limit, default def) and runs list, holding the
+// backend's mutex, on the function the request names, as withUnqualified finds it, and the page
+// size.
+func listedOf[O any](b *Backend, call *core.Call, nameOrARN *string, requested *int32, def, limit int, list func(f *function, size int) (*O, error)) (*O, error) {
+	size, err := maxItems(requested, def, limit)
+	if err != nil {
+		return nil, err
+	}
+	return withUnqualified(b, call, nameOrARN, func(f *function) (*O, error) { return list(f, size) })
 }
 
 // dump returns the functions of every account and region, for debugging.

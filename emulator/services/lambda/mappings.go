@@ -383,37 +383,26 @@ func (b *Backend) deleteEventSourceMapping(call *core.Call, in *lambda.DeleteEve
 // listEventSourceMappings lists the caller's mappings, of one function (by name or ARN) and of
 // one source when the request names them, MaxItems (1 to 10000, default 100) at a time.
 func (b *Backend) listEventSourceMappings(call *core.Call, in *lambda.ListEventSourceMappingsInput) (*lambda.ListEventSourceMappingsOutput, error) {
-	size, err := maxItems(in.MaxItems, 100, 10000)
-	if err != nil {
-		return nil, err
-	}
-	b.state.Lock()
-	defer b.state.Unlock()
-	fn := ""
-	if in.FunctionName != nil {
-		t, err := parseTarget(call, in.FunctionName, nil)
-		if err != nil {
-			return nil, err
+	return listed(b, in.MaxItems, 100, 10000, func(size int) (*lambda.ListEventSourceMappingsOutput, error) {
+		fn := ""
+		if in.FunctionName != nil {
+			t, err := parseTarget(call, in.FunctionName, nil)
+			if err != nil {
+				return nil, err
+			}
+			fn = t.arn(call)
 		}
-		fn = t.arn(call)
-	}
-	b.settleMappings(call.Now)
-	var ids []string
-	for _, id := range core.SortedKeys(b.mappings) {
-		m := b.mappings[id]
-		if m.scope != call.Scope() || in.EventSourceArn != nil && aws.ToString(m.cfg.EventSourceArn) != aws.ToString(in.EventSourceArn) ||
-			fn != "" && aws.ToString(m.cfg.FunctionArn) != fn {
-			continue
+		b.settleMappings(call.Now)
+		var ids []string
+		for _, id := range core.SortedKeys(b.mappings) {
+			m := b.mappings[id]
+			if m.scope != call.Scope() || in.EventSourceArn != nil && aws.ToString(m.cfg.EventSourceArn) != aws.ToString(in.EventSourceArn) ||
+				fn != "" && aws.ToString(m.cfg.FunctionArn) != fn {
+				continue
+			}
+			ids = append(ids, id)
 		}
-		ids = append(ids, id)
-	}
-	page, next, err := pageOf(ids, in.Marker, size)
-	if err != nil {
-		return nil, err
-	}
-	out := &lambda.ListEventSourceMappingsOutput{EventSourceMappings: []types.EventSourceMappingConfiguration{}, NextMarker: next}
-	for _, id := range page {
-		out.EventSourceMappings = append(out.EventSourceMappings, b.mappings[id].cfg)
-	}
-	return out, nil
+		list, next, err := pageOfKeys(ids, in.Marker, size, func(id string) types.EventSourceMappingConfiguration { return b.mappings[id].cfg })
+		return &lambda.ListEventSourceMappingsOutput{EventSourceMappings: list, NextMarker: next}, err
+	})
 }

@@ -11,13 +11,7 @@ import (
 // withTarget runs f, holding the backend's lock, on the function or version a request's
 // FunctionName and Qualifier name (parseTarget), and returns f's answer or parseTarget's error.
 func withTarget[O any](b *Backend, call *core.Call, name, qualifier *string, f func(t target) (*O, error)) (*O, error) {
-	t, err := parseTarget(call, name, qualifier)
-	if err != nil {
-		return nil, err
-	}
-	b.state.Lock()
-	defer b.state.Unlock()
-	return f(t)
+	return core.Holding(b.state, func() (target, error) { return parseTarget(call, name, qualifier) }, f)
 }
 
 // view returns the configuration and deployment package a qualified request reads: the

@@ -186,11 +186,7 @@ func (b *Backend) deleteFunctionURLConfig(call *core.Call, in *lambda.DeleteFunc
 // listFunctionURLConfigs lists a function's URLs (without aliases, at most one), MaxItems (1 to
 // 50, default 50) at a time.
 func (b *Backend) listFunctionURLConfigs(call *core.Call, in *lambda.ListFunctionUrlConfigsInput) (*lambda.ListFunctionUrlConfigsOutput, error) {
-	size, err := maxItems(in.MaxItems, 50, 50)
-	if err != nil {
-		return nil, err
-	}
-	return withUnqualified(b, call, in.FunctionName, func(f *function) (*lambda.ListFunctionUrlConfigsOutput, error) {
+	return listedOf(b, call, in.FunctionName, in.MaxItems, 50, 50, func(f *function, size int) (*lambda.ListFunctionUrlConfigsOutput, error) {
 		all := []types.FunctionUrlConfig{}
 		if f.url != nil {
 			all = append(all, *f.url)

@@ -79,11 +79,7 @@ func (b *Backend) publishVersion(call *core.Call, in *lambda.PublishVersionInput
 // listVersionsByFunction lists $LATEST (under its qualified ARN) and then the published
 // versions in order, MaxItems (1 to 10000, default 50) at a time.
 func (b *Backend) listVersionsByFunction(call *core.Call, in *lambda.ListVersionsByFunctionInput) (*lambda.ListVersionsByFunctionOutput, error) {
-	size, err := maxItems(in.MaxItems, 50, 10000)
-	if err != nil {
-		return nil, err
-	}
-	return withUnqualified(b, call, in.FunctionName, func(f *function) (*lambda.ListVersionsByFunctionOutput, error) {
+	return listedOf(b, call, in.FunctionName, in.MaxItems, 50, 10000, func(f *function, size int) (*lambda.ListVersionsByFunctionOutput, error) {
 		latest := f.cfg
 		latest.FunctionArn = aws.String(aws.ToString(f.cfg.FunctionArn) + ":$LATEST")
 		all := []types.FunctionConfiguration{latest}

@@ -32,7 +32,6 @@ package s3
 import (
 	"net/http"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -230,16 +229,10 @@ func (b *Backend) listBuckets(call *core.Call, _ *s3.ListBucketsInput) (*s3.List
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := &s3.ListBucketsOutput{Owner: &types.Owner{ID: aws.String(canonicalID(call.Account))}, Buckets: []types.Bucket{}}
-	var names []string
-	for name, bk := range b.buckets {
-		if bk.owner == call.Account {
-			names = append(names, name)
+	for _, name := range core.SortedKeys(b.buckets) {
+		if bk := b.buckets[name]; bk.owner == call.Account {
+			out.Buckets = append(out.Buckets, types.Bucket{Name: aws.String(name), CreationDate: aws.Time(bk.created), BucketRegion: aws.String(bk.region)})
 		}
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		bk := b.buckets[name]
-		out.Buckets = append(out.Buckets, types.Bucket{Name: aws.String(name), CreationDate: aws.Time(bk.created), BucketRegion: aws.String(bk.region)})
 	}
 	return out, nil
 }
@@ -249,12 +242,7 @@ func (b *Backend) dump() any {
 	defer b.mu.Unlock()
 	out := map[string]any{}
 	for name, bk := range b.buckets {
-		keys := make([]string, 0, len(bk.objects))
-		for k := range bk.objects {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		out[name] = map[string]any{"owner": bk.owner, "region": bk.region, "versioning": bk.versioning, "objects": keys}
+		out[name] = map[string]any{"owner": bk.owner, "region": bk.region, "versioning": bk.versioning, "objects": core.SortedKeys(bk.objects)}
 	}
 	out["undeliveredNotifications"] = b.undelivered
 	return out
