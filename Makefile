@@ -13,6 +13,13 @@ MODULES := $(patsubst %/go.mod,%,$(wildcard shared/go.mod emulator/go.mod charts
 RACE_MODULES := shared emulator
 # TEST_JOBS is how many modules' tests run at once in `make test`.
 TEST_JOBS ?= 2
+# TEST_FIRST are the test packages that take longest (over two minutes each on 2 cores), started
+# before the other packages of their module (go test runs two at a time), so that none of them
+# starts last and runs alone at the end.
+TEST_FIRST := e2e/networking e2e/compute e2e/data e2e/edge
+# TEST_P sets a module's go test -p (packages built and run at once) as module=N: the integration
+# tests wait on the control plane as much as they compute, so three of them run at once.
+TEST_P ?= e2e=3
 FAMILIES := $(patsubst operators/%/go.mod,%,$(wildcard operators/*/go.mod))
 
 TOOLS := $(CURDIR)/bin
@@ -119,7 +126,7 @@ peers: ## Install (once, cached) the third-party emulators the differential test
 .PHONY: test
 test: vet envtest peers ## Run every module's tests against a real kube-apiserver and etcd.
 	export KUBEBUILDER_ASSETS="$$(hack/envtest-assets.sh)"; \
-	RACE_MODULES="$(RACE_MODULES)" TESTFLAGS="$(TESTFLAGS)" TEST_JOBS="$(TEST_JOBS)" \
+	RACE_MODULES="$(RACE_MODULES)" TESTFLAGS="$(TESTFLAGS)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_P="$(TEST_P)" \
 	  hack/test-modules.sh $(filter e2e,$(MODULES)) $(filter-out e2e,$(MODULES))
 
 .PHONY: bench

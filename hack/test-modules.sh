@@ -6,8 +6,15 @@
 # TEST_JOBS modules (default 2) run at once, started in the order given (name the longest
 # first); each module's output is printed whole when it ends, so outputs never interleave.
 # Every module runs even when one fails; the exit status is non-zero when any failed.
+# TEST_FIRST names packages (module/path) whose tests take longest: go test starts them before
+# the module's other packages, so that the longest do not start last and run alone at the end.
+# TEST_P gives a module's go test -p (how many of its packages build and run at once) as
+# module=N, for example TEST_P="e2e=3"; go test's default is the number of CPUs.
 # TESTFLAGS adds flags to every `go test` (for example TESTFLAGS=-count=1 to ignore Go's cache
 # of passed tests).
+# Test binaries are linked without DWARF and symbol tables (-ldflags='-s -w'; stack traces keep
+# their names and lines), which halves each of the 60-odd links a run makes, and without
+# go test's own vet pass (-vet=off): `make test` runs the full `make vet` first.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 race=" ${RACE_MODULES:-} "
@@ -18,16 +25,20 @@ trap 'rm -rf "$logs"' EXIT
 # run_module runs the tests of module $1, writing its output to $logs/<n>.log and a summary row
 # to $logs/<n>.row, where n is $2.
 run_module() {
-  local m=$1 n=$2 flags=() start result secs
-  [[ "$race" == *" $m "* ]] && flags+=(-race)
+  local m=$1 n=$2 flags=(-vet=off "-ldflags=-s -w") mode=() pkgs=() p start result secs
+  [[ "$race" == *" $m "* ]] && mode=(-race)
+  flags+=("${mode[@]}")
+  for p in ${TEST_P:-}; do [[ "$p" == "$m="* ]] && flags+=(-p "${p#"$m="}"); done
+  for p in ${TEST_FIRST:-}; do [[ "$p" == "$m/"* ]] && pkgs+=("./${p#"$m/"}"); done
+  pkgs+=(./...)
   start=$(date +%s)
   {
-    echo "== $m: go test ${flags[*]} ${TESTFLAGS:-} ./..."
+    echo "== $m: go test ${flags[*]} ${TESTFLAGS:-} ${pkgs[*]}"
     # shellcheck disable=SC2086
-    if (cd "$m" && GOWORK=off go test "${flags[@]}" ${TESTFLAGS:-} ./...); then result=ok; else result=FAIL; fi
+    if (cd "$m" && GOWORK=off go test "${flags[@]}" ${TESTFLAGS:-} "${pkgs[@]}"); then result=ok; else result=FAIL; fi
   } >"$logs/$n.log" 2>&1
   secs=$(( $(date +%s) - start ))
-  printf '%-24s %-4s %4dm%02ds %s\n' "$m" "$result" $((secs / 60)) $((secs % 60)) "${flags[*]}" >"$logs/$n.row"
+  printf '%-24s %-4s %4dm%02ds %s\n' "$m" "$result" $((secs / 60)) $((secs % 60)) "${mode[*]}" >"$logs/$n.row"
   cat "$logs/$n.log"
 }
 

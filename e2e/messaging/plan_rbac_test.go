@@ -35,6 +35,8 @@ func TestPlanRBACExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.provider(planNamespace, "aws")
+	// Until the operator has validated the provider, a plan answers Waiting.
+	kubetest.WaitProviderReady(t, h.env.Client, planNamespace, "aws")
 	for _, o := range kubetest.SeedObjects(t, "../../examples/gitops/ci/rbac.yaml") {
 		kubetest.Create(t, h.env.Client, o)
 		if o.GetNamespace() == "" {

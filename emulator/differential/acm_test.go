@@ -250,9 +250,7 @@ func certSteps(t *testing.T) []step[*certs] {
 // TestACMAgainstMoto compares ACM with moto's, moto validating requests after a second
 // (MOTO_ACM_VALIDATION_WAIT) and the emulator after its transition.
 func TestACMAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, []string{"MOTO_ACM_VALIDATION_WAIT=1"}, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t, "MOTO_ACM_VALIDATION_WAIT=1")
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)
 	t.Cleanup(emu.Close)

@@ -224,9 +224,7 @@ func httpSteps() []step[*gateway] {
 
 // TestAPIGatewayAgainstMoto runs the v1 and v2 sequences on the emulator and on moto_server.
 func TestAPIGatewayAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	side := func(url string) *gateway {

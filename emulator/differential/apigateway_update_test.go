@@ -125,9 +125,7 @@ func updateSteps() []step[*gatewayChanges] {
 
 // TestAPIGatewayUpdatesAgainstMoto runs the update sequence on the emulator and on moto_server.
 func TestAPIGatewayUpdatesAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	side := func(url string) *gatewayChanges {

@@ -230,9 +230,7 @@ func edgeSteps() []step[*edge] {
 // TestCloudFrontAgainstMoto compares CloudFront with moto's, the emulator's changes deploying
 // when its clock moves past the transition.
 func TestCloudFrontAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)
 	t.Cleanup(emu.Close)

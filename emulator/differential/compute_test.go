@@ -287,9 +287,7 @@ func computeSteps() []step[*compute] {
 
 // TestComputeInstancesAgainstMoto compares EC2 instances with moto's EC2.
 func TestComputeInstancesAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)
 	t.Cleanup(emu.Close)

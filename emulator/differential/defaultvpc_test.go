@@ -148,9 +148,7 @@ func defaultVpcSteps() []step[*defaultNetwork] {
 
 // TestDefaultVpcAgainstMoto compares the default VPC of a new account with moto's.
 func TestDefaultVpcAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)
 	t.Cleanup(emu.Close)

@@ -129,9 +129,7 @@ func describeTagsSteps() []step[*taggedNetwork] {
 
 // TestDescribeTagsAgainstMoto compares EC2's DescribeTags with moto's.
 func TestDescribeTagsAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	emuSide := &taggedNetwork{ec2: ec2.NewFromConfig(sdkConfig(t, emu.URL)), roles: map[string]string{}}

@@ -181,9 +181,7 @@ func vpcEndpointSteps() []step[*endpointNetwork] {
 
 // TestVpcEndpointsAgainstMoto compares VPC endpoints with moto's.
 func TestVpcEndpointsAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	emuSide := &endpointNetwork{ec2: ec2.NewFromConfig(sdkConfig(t, emu.URL))}

@@ -158,9 +158,7 @@ func vpcPeeringSteps(settle func()) []step[*peeringNetwork] {
 // emulator/ec2_vpcpeering_test.go only).
 func TestVpcPeeringAgainstMoto(t *testing.T) {
 	const cidrsEarly = "moto shows the CIDR blocks and options of a connection that is not active; AWS only of an active one (VpcPeeringConnection, API reference)"
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	const transition = 20 * time.Millisecond
 	emu := httptest.NewServer(emulator.New(emulator.Options{Transitions: map[string]time.Duration{"EC2": transition}}))
 	t.Cleanup(emu.Close)

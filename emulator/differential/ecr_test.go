@@ -230,9 +230,7 @@ func ecrSteps() []step[*registry] {
 
 // TestECRAgainstMoto compares ECR with moto's.
 func TestECRAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	emuSide := &registry{ecr: ecr.NewFromConfig(sdkConfig(t, emu.URL)), account: emulator.DefaultAccount}

@@ -213,9 +213,7 @@ func deploymentSteps() []step[*containers] {
 // TestECSDeploymentsAgainstMoto compares task definitions, services' deployments and tasks with
 // moto's.
 func TestECSDeploymentsAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)
 	t.Cleanup(emu.Close)

@@ -144,9 +144,7 @@ func networkStep(ctx context.Context) step[*clusters] {
 // eksSides starts moto, or skips the test without it, and an emulator, and returns the clients
 // of each side: the emulator's clock moves a minute at each settle, moto has nothing to settle.
 func eksSides(t *testing.T) (emu, moto *clusters) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	e := emulator.New(emulator.Options{})
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)

@@ -66,9 +66,7 @@ func newDefaultCaches(t *testing.T, url string, settle func()) *defaultCaches {
 // TestElastiCacheDefaultSubnetGroupAgainstMoto compares ElastiCache's "default" cache subnet
 // group with moto's.
 func TestElastiCacheDefaultSubnetGroupAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)
 	t.Cleanup(emu.Close)

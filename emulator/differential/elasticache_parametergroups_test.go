@@ -120,9 +120,7 @@ func cacheParameterSteps() []step[*cacheParams] {
 // TestElastiCacheParameterGroupsAgainstMoto compares ElastiCache's cache parameter groups with
 // moto's.
 func TestElastiCacheParameterGroupsAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)
 	t.Cleanup(emu.Close)

@@ -244,9 +244,7 @@ func newCaches(t *testing.T, url, account string, settle func()) *caches {
 
 // TestElastiCacheAgainstMoto compares ElastiCache with moto's.
 func TestElastiCacheAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)
 	t.Cleanup(emu.Close)

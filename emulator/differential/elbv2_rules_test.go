@@ -204,9 +204,7 @@ func ruleSteps() []step[*balancing] {
 
 // TestELBv2RulesAgainstMoto compares listener rules and target registration with moto's.
 func TestELBv2RulesAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)
 	t.Cleanup(emu.Close)

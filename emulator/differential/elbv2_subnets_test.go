@@ -61,9 +61,7 @@ func subnetSteps() []step[*zonedSubnets] {
 
 // TestELBv2SubnetsAgainstMoto compares the subnets CreateLoadBalancer accepts with moto's.
 func TestELBv2SubnetsAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	emuCfg, peerCfg := sdkConfig(t, emu.URL), sdkConfig(t, peerURL)

@@ -3,7 +3,6 @@ package differential
 import (
 	"context"
 	"net/http/httptest"
-	"strconv"
 	"testing"
 	"time"
 
@@ -119,9 +118,7 @@ func targetSteps() []step[*registering] {
 // TestELBv2TargetsAgainstMoto compares what RegisterTargets checks of instances and Lambda
 // functions with moto.
 func TestELBv2TargetsAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	createMotoRole(t, peerURL)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)

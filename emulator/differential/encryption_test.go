@@ -3,7 +3,6 @@ package differential
 import (
 	"context"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -174,9 +173,7 @@ func encryptionSteps() []step[*encrypting] {
 // TestKMSUsersAgainstMoto compares how SQS, SNS, S3 and DynamoDB take and use KMS keys with
 // moto's.
 func TestKMSUsersAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	side := func(url string) *encrypting {

@@ -564,10 +564,8 @@ func identitySteps() []step[*identity] {
 
 // TestIdentityAgainstMoto compares IAM with moto's IAM.
 func TestIdentityAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
 	// moto loads AWS managed policies, which exist in every AWS account, only when asked to.
-	peerURL := startPeer(t, port, []string{"MOTO_IAM_LOAD_MANAGED_POLICIES=true"}, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t, "MOTO_IAM_LOAD_MANAGED_POLICIES=true")
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	side := func(url, account string) *identity {

@@ -390,9 +390,7 @@ func keyringSteps() []step[*keyring] {
 
 // TestKMSAgainstMoto compares KMS with moto's KMS.
 func TestKMSAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	side := func(url string) *keyring {

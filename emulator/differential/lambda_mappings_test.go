@@ -213,9 +213,7 @@ func mappingSteps(t *testing.T) []step[*mappings] {
 // TestLambdaEventSourceMappingsAgainstMoto compares aliases and event source mappings of SQS
 // queues with moto's Lambda.
 func TestLambdaEventSourceMappingsAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	createMotoRole(t, peerURL)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)

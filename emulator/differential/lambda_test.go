@@ -496,10 +496,8 @@ func createMotoRole(t *testing.T, peerURL string) {
 // TestLambdaAgainstMoto compares Lambda functions, versions, concurrency, URLs and permissions
 // with moto's Lambda.
 func TestLambdaAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
 	// moto enforces the account's concurrency limit only when told it.
-	peerURL := startPeer(t, port, []string{"MOTO_LAMBDA_CONCURRENCY_QUOTA=1000"}, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t, "MOTO_LAMBDA_CONCURRENCY_QUOTA=1000")
 	createMotoRole(t, peerURL)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)

@@ -11,7 +11,6 @@
 package differential
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -20,7 +19,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -96,6 +94,15 @@ func freePort(t *testing.T) int {
 // startPeer runs a peer until the test ends and waits until its port answers HTTP.
 func startPeer(t *testing.T, port int, env []string, name string, args ...string) string {
 	t.Helper()
+	cmd, url := launchPeer(t, port, env, name, args...)
+	t.Cleanup(func() { stopPeer(cmd) })
+	return url
+}
+
+// launchPeer starts a peer and waits until its port answers HTTP; the caller stops it with
+// stopPeer.
+func launchPeer(t *testing.T, port int, env []string, name string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.StdoutPipe()
@@ -106,17 +113,7 @@ func startPeer(t *testing.T, port int, env []string, name string, args ...string
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", name, err)
 	}
-	var logs strings.Builder
-	go func() {
-		s := bufio.NewScanner(out)
-		for s.Scan() {
-			logs.WriteString(s.Text() + "\n")
-		}
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
+	go func() { _, _ = io.Copy(io.Discard, out) }()
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
@@ -124,12 +121,19 @@ func startPeer(t *testing.T, port int, env []string, name string, args ...string
 		if err == nil {
 			_, _ = io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
-			return url
+			return cmd, url
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	stopPeer(cmd)
 	t.Fatalf("%s did not answer on %s within 30s", name, url)
-	return ""
+	return nil, ""
+}
+
+// stopPeer kills a peer and waits for it.
+func stopPeer(cmd *exec.Cmd) {
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
 }
 
 // sdkConfig reaches url with the shared static credentials and no retries, so that every

@@ -205,9 +205,7 @@ const ignoredSettings = "moto ignores the cluster's EngineVersion, DBClusterPara
 
 // TestClustersAgainstMoto runs the Aurora sequence against the emulator and moto.
 func TestClustersAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)
 	t.Cleanup(emu.Close)

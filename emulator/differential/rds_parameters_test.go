@@ -68,9 +68,7 @@ func parameterSteps() []step[*rds.Client] {
 
 // TestParameterGroupsAgainstMoto runs the parameter group sequence against the emulator and moto.
 func TestParameterGroupsAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	compare(t, rds.NewFromConfig(sdkConfig(t, emu.URL)), rds.NewFromConfig(sdkConfig(t, peerURL)), "moto "+motoVersion, parameterSteps(), map[string]string{

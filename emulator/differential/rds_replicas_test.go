@@ -90,9 +90,7 @@ func recoverySteps() []step[*recovery] {
 
 // TestRecoveryAgainstMoto runs the replica and restore sequence against the emulator and moto.
 func TestRecoveryAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)
 	t.Cleanup(emu.Close)

@@ -78,9 +78,7 @@ func subnetGroupSteps() []step[*subnetGroups] {
 // TestSubnetGroupsAgainstMoto compares DB subnet group changes (ModifyDBSubnetGroup) with
 // moto's RDS.
 func TestSubnetGroupsAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	side := func(url string) *subnetGroups {

@@ -83,9 +83,7 @@ func relationalSteps() []step[*relational] {
 
 // TestRelationalAgainstMoto compares RDS tagging with moto's RDS.
 func TestRelationalAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	side := func(url string) *relational { return &relational{rds: rds.NewFromConfig(sdkConfig(t, url))} }

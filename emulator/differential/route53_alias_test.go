@@ -86,9 +86,7 @@ func aliasSteps() []step[*aliasSide] {
 // emulator checks alias targets against the load balancers, distributions and API domains of
 // the account, as AWS does; moto checks none of them.
 func TestRoute53AliasTargetsAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	side := func(cfg aws.Config) *aliasSide {

@@ -237,9 +237,7 @@ func dnsSteps() []step[*dns] {
 // results and error codes; the known differences are where moto departs from AWS's
 // documentation, which the emulator follows.
 func TestRoute53AgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	e := emulator.New(emulator.Options{})
 	emu := httptest.NewServer(e)
 	t.Cleanup(emu.Close)

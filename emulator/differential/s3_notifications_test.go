@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -114,9 +113,7 @@ func notificationSteps() []step[*events] {
 
 // TestS3NotificationsAgainstMoto runs the notification sequence against the emulator and moto.
 func TestS3NotificationsAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	side := func(url string) *events {

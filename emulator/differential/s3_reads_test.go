@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -482,9 +481,7 @@ func sqsReadsSteps() []step[*readers] {
 // TestReadsAgainstMoto compares the S3 bucket and object reads and writes, and SQS's redrive
 // policy and message attributes, with moto_server's.
 func TestReadsAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	side := func(url string) *readers {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
-	"strconv"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -119,9 +118,7 @@ func replicationSteps() []step[*s3.Client] {
 // TestS3ReplicationAgainstMoto runs the replication and logging sequence against the emulator
 // and moto.
 func TestS3ReplicationAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	side := func(url string) *s3.Client {

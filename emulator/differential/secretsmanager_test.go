@@ -278,9 +278,7 @@ func secretSteps() []step[*vault] {
 
 // TestSecretsManagerAgainstMoto compares Secrets Manager with moto's.
 func TestSecretsManagerAgainstMoto(t *testing.T) {
-	bin := motoServer(t)
-	port := freePort(t)
-	peerURL := startPeer(t, port, nil, bin, "-H", "127.0.0.1", "-p", strconv.Itoa(port))
+	peerURL := motoPeer(t)
 	emu := httptest.NewServer(emulator.New(emulator.Options{}))
 	t.Cleanup(emu.Close)
 	side := func(url string) *vault { return &vault{sm: secretsmanager.NewFromConfig(sdkConfig(t, url))} }

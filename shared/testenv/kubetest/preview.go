@@ -41,7 +41,8 @@ func RunPreviewCheck[O shared.Managed](t *testing.T, c client.Client, check Prev
 	t.Helper()
 	o := check.New("preview")
 	o.GetManagedSpec().ChangePolicy = shared.ChangePolicyManual
-	waitProvider(t, c, o)
+	ref := o.GetManagedSpec().ProviderRef
+	WaitProviderReady(t, c, cmp.Or(ref.Namespace, o.GetNamespace()), ref.Name)
 	res, reads := previewOnly(t, c, check.Calls, o)
 	if res.Action != shared.PreviewCreate || len(res.Changes) == 0 {
 		t.Errorf("preview of a new object = %+v, want Create with the spec's values", res)
@@ -86,12 +87,11 @@ func RunPreviewCheck[O shared.Managed](t *testing.T, c client.Client, check Prev
 	WaitGone(t, c, o)
 }
 
-// waitProvider waits until o's AWSProvider is Ready: until then a preview of o, as a pass
-// over it, waits for the provider.
-func waitProvider(t *testing.T, c client.Client, o shared.Managed) {
+// WaitProviderReady waits until the AWSProvider ns/name is Ready: until then a preview or a
+// plan of an object that uses it, as a pass over it, waits for the provider.
+func WaitProviderReady(t testing.TB, c client.Client, ns, name string) {
 	t.Helper()
-	ref := o.GetManagedSpec().ProviderRef
-	key := client.ObjectKey{Namespace: cmp.Or(ref.Namespace, o.GetNamespace()), Name: ref.Name}
+	key := client.ObjectKey{Namespace: ns, Name: name}
 	p := &shared.AWSProvider{}
 	deadline := time.Now().Add(Timeout)
 	for time.Now().Before(deadline) {
