@@ -14,8 +14,8 @@ RACE_MODULES := shared emulator
 # TEST_JOBS is how many modules' tests run at once in `make test`.
 TEST_JOBS ?= 2
 # TEST_FIRST are the test packages that take longest (over two minutes each on 2 cores), started
-# before the other packages of their module (go test runs two at a time), so that none of them
-# starts last and runs alone at the end.
+# before the other packages of their module (go test runs TEST_P of them at a time), so that none
+# of them starts last and runs alone at the end.
 TEST_FIRST := e2e/networking e2e/compute e2e/data e2e/edge
 # TEST_P sets a module's go test -p (packages built and run at once) as module=N. The integration
 # tests wait on the control plane as much as they compute, so three of them run at once where
