@@ -20,7 +20,6 @@ import (
 	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
-	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/runner-codes/infra-operator/shared/api/v1alpha1"
@@ -134,7 +133,7 @@ func metricsOptions(opts Options) metricsserver.Options {
 		BindAddress:    opts.MetricsAddress,
 		SecureServing:  true,
 		CertDir:        opts.MetricsCertDir,
-		FilterProvider: filters.WithAuthenticationAndAuthorization,
+		FilterProvider: metricsAuthFilter,
 	}
 }
 

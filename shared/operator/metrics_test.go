@@ -44,6 +44,9 @@ func TestSecureMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	ns := env.Namespace(t)
+	// The provider's validation sets the operator's own infra_operator_provider_ready, which
+	// the allowed scraper must then read.
+	env.Provider(t, ns, "aws", "AKIDTEST", "secret")
 	allowed := serviceAccountToken(t, kube, ns, "scraper")
 	denied := serviceAccountToken(t, kube, ns, "tenant")
 	role := &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "metrics-reader-" + ns},
