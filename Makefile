@@ -19,8 +19,9 @@ TEST_JOBS ?= 2
 TEST_FIRST := e2e/networking e2e/compute e2e/data e2e/edge
 # TEST_P sets a module's go test -p (packages built and run at once) as module=N. The integration
 # tests wait on the control plane as much as they compute, so three of them run at once where
-# the machine has 16 GB of memory or more (a cold run then peaks at about 5.3 GB), and two
-# otherwise (about 4 GB).
+# the machine has 16 GB of memory or more, and two otherwise. A run's peak is the race
+# compile of the AWS SDK's EC2 client beside the integration tests' compiles (see
+# hack/test-modules.sh: RACE_GOGC).
 E2E_P := $(shell awk '/^MemTotal:/ { print ($$2 >= 16000000 ? 3 : 2) }' /proc/meminfo 2>/dev/null)
 TEST_P ?= e2e=$(or $(E2E_P),2)
 FAMILIES := $(patsubst operators/%/go.mod,%,$(wildcard operators/*/go.mod))

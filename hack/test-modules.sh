@@ -25,17 +25,17 @@ trap 'rm -rf "$logs"' EXIT
 # run_module runs the tests of module $1, writing its output to $logs/<n>.log and a summary row
 # to $logs/<n>.row, where n is $2.
 run_module() {
-  local m=$1 n=$2 flags=(-vet=off "-ldflags=-s -w") mode=() pkgs=() p start result secs
-  [[ "$race" == *" $m "* ]] && mode=(-race)
+  local m=$1 n=$2 flags=(-vet=off "-ldflags=-s -w") mode=() env=() pkgs=() p start result secs
+  [[ "$race" == *" $m "* ]] && mode=(-race) && env=("GOGC=${RACE_GOGC:-50}")
   flags+=("${mode[@]}")
   for p in ${TEST_P:-}; do [[ "$p" == "$m="* ]] && flags+=(-p "${p#"$m="}"); done
   for p in ${TEST_FIRST:-}; do [[ "$p" == "$m/"* ]] && pkgs+=("./${p#"$m/"}"); done
   pkgs+=(./...)
   start=$(date +%s)
   {
-    echo "== $m: go test ${flags[*]} ${TESTFLAGS:-} ${pkgs[*]}"
+    echo "== $m: ${env[*]} go test ${flags[*]} ${TESTFLAGS:-} ${pkgs[*]}"
     # shellcheck disable=SC2086
-    if (cd "$m" && GOWORK=off go test "${flags[@]}" ${TESTFLAGS:-} "${pkgs[@]}"); then result=ok; else result=FAIL; fi
+    if (cd "$m" && env GOWORK=off "${env[@]}" go test "${flags[@]}" ${TESTFLAGS:-} "${pkgs[@]}"); then result=ok; else result=FAIL; fi
   } >"$logs/$n.log" 2>&1
   secs=$(( $(date +%s) - start ))
   printf '%-24s %-4s %4dm%02ds %s\n' "$m" "$result" $((secs / 60)) $((secs % 60)) "${mode[*]}" >"$logs/$n.row"
