@@ -398,6 +398,11 @@ func TestRDSModifyDBCluster(t *testing.T) {
 	ctx := context.Background()
 	in := auroraCluster("main")
 	in.EngineVersion = aws.String("16")
+	// A window an hour away, so that the minor upgrade below waits for it whenever the test runs
+	// (the default one, Sundays 05:00 UTC, may be open).
+	backup, maintenance, _ := maintenanceWindow(e.Clock.Now())
+	in.PreferredBackupWindow, in.PreferredMaintenanceWindow = aws.String(backup), aws.String(maintenance)
+	newBackup, _, _ := maintenanceWindow(e.Clock.Now().Add(6 * time.Hour)) // 18 hours away from the maintenance window
 	if _, err := c.CreateDBCluster(ctx, in); err != nil {
 		t.Fatal(err)
 	}
@@ -413,13 +418,13 @@ func TestRDSModifyDBCluster(t *testing.T) {
 		t.Fatalf("modify while creating: %v", err)
 	}
 	e.Clock.Advance(time.Minute)
-	d, err := modify(&rds.ModifyDBClusterInput{BackupRetentionPeriod: aws.Int32(7), PreferredBackupWindow: aws.String("01:00-01:30"),
+	d, err := modify(&rds.ModifyDBClusterInput{BackupRetentionPeriod: aws.Int32(7), PreferredBackupWindow: aws.String(newBackup),
 		ServerlessV2ScalingConfiguration:  &types.ServerlessV2ScalingConfiguration{MinCapacity: aws.Float64(1), MaxCapacity: aws.Float64(8)},
 		CloudwatchLogsExportConfiguration: &types.CloudwatchLogsExportConfiguration{EnableLogTypes: []string{"postgresql"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if aws.ToInt32(d.BackupRetentionPeriod) != 7 || aws.ToString(d.PreferredBackupWindow) != "01:00-01:30" || aws.ToString(d.Status) != "available" ||
+	if aws.ToInt32(d.BackupRetentionPeriod) != 7 || aws.ToString(d.PreferredBackupWindow) != newBackup || aws.ToString(d.Status) != "available" ||
 		aws.ToFloat64(d.ServerlessV2ScalingConfiguration.MaxCapacity) != 8 || len(d.EnabledCloudwatchLogsExports) != 1 {
 		t.Errorf("modified: %+v", d)
 	}

@@ -56,6 +56,10 @@ func TestElastiCacheClusterAuthTokenAndUpdates(t *testing.T) {
 		c.Spec.TransitEncryptionEnabled = true
 		c.Spec.AuthTokenSecretRef = &shared.SecretKeySelector{Name: "redis-auth", Key: "token"}
 		c.Spec.SnapshotRetentionLimit = aws.Int32(3)
+		// Three days away, so that the upgrade below waits for it whenever the test runs (the
+		// default window, Sundays 05:00 UTC, may be open).
+		day := strings.ToLower(time.Now().UTC().Add(72 * time.Hour).Weekday().String()[:3])
+		c.Spec.PreferredMaintenanceWindow = day + ":10:00-" + day + ":11:00"
 	})
 	kubetest.Create(t, h.c, c)
 	kubetest.WaitCondition(t, h.c, c, "Synced", "False", condition.ReasonSecretNotFound)
