@@ -19,12 +19,16 @@ TEST_JOBS ?= 2
 TEST_FIRST := e2e/networking e2e/compute e2e/data e2e/edge
 # TEST_P sets a module's go test -p (packages built and run at once) as module=N. The integration
 # tests wait on the control plane as much as they compute, so three of them run at once where
-# the machine has 16 GB of memory or more, and two otherwise. A run's peak is the race
-# compile of the AWS SDK's EC2 client beside the integration tests' compiles (see
-# hack/test-modules.sh: RACE_GOGC).
+# the machine has 16 GB of memory or more, and two otherwise. A run's peak is a compile of the
+# AWS SDK's EC2 client beside other compiles (see BUILD_GOGC).
 E2E_P := $(shell awk '/^MemTotal:/ { print ($$2 >= 16000000 ? 3 : 2) }' /proc/meminfo 2>/dev/null)
 TEST_P ?= e2e=$(or $(E2E_P),2)
 FAMILIES := $(patsubst operators/%/go.mod,%,$(wildcard operators/*/go.mod))
+# BUILD_GOGC is the Go garbage collector's target for the compiles of `make vet` and of the
+# race-checked tests: at 50 the largest compile of any build of the repository, the AWS SDK's
+# EC2 client, needs 2.6 GB instead of 3.2 (non-race) and 2.5 GB instead of 3.0 (-race), for
+# about 8 % more CPU.
+BUILD_GOGC ?= 50
 
 TOOLS := $(CURDIR)/bin
 CONTROLLER_GEN_VERSION := v0.23.0
@@ -72,7 +76,7 @@ fmt: ## Format every Go file.
 .PHONY: vet
 vet: ## Run go vet in every module on its own (without go.work, as a release build does), and fail on unformatted files.
 	@unformatted=$$(gofmt -l $(MODULES)); [ -z "$$unformatted" ] || { echo "gofmt needed:"; echo "$$unformatted"; exit 1; }
-	for m in $(MODULES); do (cd $$m && GOWORK=off go vet ./...); done
+	for m in $(MODULES); do (cd $$m && GOWORK=off GOGC=$(BUILD_GOGC) go vet ./...); done
 
 .PHONY: lint
 lint: vet $(STATICCHECK) ## go vet plus staticcheck in every module.
@@ -130,7 +134,7 @@ peers: ## Install (once, cached) the third-party emulators the differential test
 .PHONY: test
 test: vet envtest peers ## Run every module's tests against a real kube-apiserver and etcd.
 	export KUBEBUILDER_ASSETS="$$(hack/envtest-assets.sh)"; \
-	RACE_MODULES="$(RACE_MODULES)" TESTFLAGS="$(TESTFLAGS)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_P="$(TEST_P)" \
+	RACE_MODULES="$(RACE_MODULES)" RACE_GOGC="$(BUILD_GOGC)" TESTFLAGS="$(TESTFLAGS)" TEST_JOBS="$(TEST_JOBS)" TEST_FIRST="$(TEST_FIRST)" TEST_P="$(TEST_P)" \
 	  hack/test-modules.sh $(filter e2e,$(MODULES)) $(filter-out e2e,$(MODULES))
 
 .PHONY: bench

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the tests of each module given as an argument, on its own (GOWORK=off, as a release of
 # that module builds it, sharing the build cache with `make vet`), and prints at the end the time
-# each module's tests took. A module named in RACE_MODULES runs with the race detector; the
-# others without (their concurrency is the shared library's, which its own tests race-check).
+# each module's tests took. A module named in RACE_MODULES runs with the race detector, with
+# GOGC=RACE_GOGC (default 50), which bounds the memory of its compiles; the others without
+# (their concurrency is the shared library's, which its own tests race-check).
 # TEST_JOBS modules (default 2) run at once, started in the order given (name the longest
 # first); each module's output is printed whole when it ends, so outputs never interleave.
 # Every module runs even when one fails; the exit status is non-zero when any failed.
