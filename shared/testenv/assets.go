@@ -32,15 +32,24 @@ var stagingModules = strings.Fields(`api apiextensions-apiserver apimachinery ap
 // CacheDir returns the directory the control plane binaries are cached in:
 // $INFRA_OPERATOR_CACHE, else the user cache directory's infra-operator/, keyed by version.
 func CacheDir() (string, error) {
-	cache := os.Getenv("INFRA_OPERATOR_CACHE")
-	if cache == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return "", fmt.Errorf("find the user cache directory: %w", err)
-		}
-		cache = filepath.Join(base, "infra-operator")
+	cache, err := cacheRoot()
+	if err != nil {
+		return "", err
 	}
 	return filepath.Join(cache, "envtest", AssetsVersion), nil
+}
+
+// cacheRoot returns the directory the project caches what its tests build outside the
+// repository: $INFRA_OPERATOR_CACHE, else the user cache directory's infra-operator/.
+func cacheRoot() (string, error) {
+	if cache := os.Getenv("INFRA_OPERATOR_CACHE"); cache != "" {
+		return cache, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("find the user cache directory: %w", err)
+	}
+	return filepath.Join(base, "infra-operator"), nil
 }
 
 // built reports whether dir holds the three control plane binaries.

@@ -2,6 +2,9 @@ package testenv
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -24,9 +27,14 @@ type Binary struct {
 // RunBinary builds the main package in dir (for example ".") and starts it with args. The
 // process is killed when the test ends, if it is still running. The binary is linked without
 // DWARF and symbol tables, which halves the link; its panics still name functions and lines.
+// It is written to the project's cache (see binaryPath), where go build finds it up to date
+// and does not link it again, as it would every time into a new directory.
 func RunBinary(t testing.TB, dir string, args ...string) *Binary {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "operator")
+	bin, err := binaryPath(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	build := exec.Command("go", "build", "-ldflags=-s -w", "-o", bin, ".")
 	build.Dir = dir
 	build.Stderr = os.Stderr
@@ -45,6 +53,21 @@ func RunBinary(t testing.TB, dir string, args ...string) *Binary {
 		}
 	})
 	return b
+}
+
+// binaryPath returns where RunBinary writes the binary of the main package in dir: a path in
+// the project's cache named after dir's absolute path, so that two checkouts never share one.
+func binaryPath(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("find the directory of %s: %w", dir, err)
+	}
+	root, err := cacheRoot()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(root, "test-bin", hex.EncodeToString(sum[:8]), filepath.Base(abs)), nil
 }
 
 // PID returns the process id of the running binary.

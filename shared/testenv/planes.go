@@ -1,23 +1,30 @@
 package testenv
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/metadata"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
 
 // A test package whose TestMain calls Main shares its control planes between its tests, one
-// test at a time: a test with CRDs gets the control plane the previous test used when that one
-// holds the same CRDs (any it lacks are installed), after every object of those CRDs was
-// deleted at the end of the previous test (see wipe). Booting kube-apiserver and installing the
-// CRDs is most of the CPU a family's integration test spends, so sharing it halves the time of
-// the test run on two cores. A test that asks for no CRD at all (an installer's test, which
-// brings its own) still gets a control plane of its own, booted ahead while the previous
-// such test runs.
+// test at a time: a test with CRDs gets the control plane the previous test used, after every
+// object of its CRDs was deleted at the end of the previous test (see wipe), holding exactly
+// the CRDs the test asks for (see fit: those it lacks are installed, the others uninstalled).
+// Booting kube-apiserver and installing the CRDs is most of the CPU a family's integration test
+// spends, so sharing it halves the time of the test run on two cores. A test that asks for no
+// CRD at all (an installer's test, which brings its own) still gets a control plane of its own,
+// booted ahead while the previous such test runs.
 var planes struct {
 	mu      sync.Mutex
 	enabled bool
@@ -87,14 +94,12 @@ func startPlane(t testing.TB, assets string, defs []*apiextensionsv1.CustomResou
 	planes.mu.Unlock()
 
 	if idle != nil {
-		if missing, ok := idle.accepts(defs); ok {
-			if err := idle.install(missing); err != nil {
-				stopInBackground(idle)
-				return nil, err
-			}
+		err := idle.fit(defs)
+		if err == nil {
 			t.Cleanup(func() { release(t, idle) })
 			return idle, nil
 		}
+		t.Logf("testenv: a new control plane, as the previous one could not be prepared: %v", err)
 		stopInBackground(idle)
 	}
 	// A new control plane: the one booted ahead, if any; a bare test boots the next one ahead.
@@ -128,25 +133,30 @@ func startPlane(t testing.TB, assets string, defs []*apiextensionsv1.CustomResou
 	return cp, nil
 }
 
-// accepts reports whether a test asking for defs may use c, and which of defs c lacks: every
-// CRD c holds must be among defs, unchanged.
-func (c *ControlPlane) accepts(defs []*apiextensionsv1.CustomResourceDefinition) (missing []*apiextensionsv1.CustomResourceDefinition, ok bool) {
+// fit makes c hold exactly defs for the next test: it uninstalls the CRDs c holds that defs
+// lack or define differently, and installs those of defs it lacks. Reusing a control plane this
+// way costs a fraction of booting a new one and installing every CRD again.
+func (c *ControlPlane) fit(defs []*apiextensionsv1.CustomResourceDefinition) error {
 	asked := map[string]*apiextensionsv1.CustomResourceDefinition{}
 	for _, d := range defs {
 		asked[d.Name] = d
 	}
+	var surplus []*apiextensionsv1.CustomResourceDefinition
 	for name, have := range c.installed {
-		d, found := asked[name]
-		if !found || !equalCRD(have, d) {
-			return nil, false
+		if d, found := asked[name]; !found || !equalCRD(have, d) {
+			surplus = append(surplus, have)
 		}
 	}
+	if err := c.uninstall(surplus); err != nil {
+		return err
+	}
+	var missing []*apiextensionsv1.CustomResourceDefinition
 	for _, d := range defs {
 		if c.installed[d.Name] == nil {
 			missing = append(missing, d)
 		}
 	}
-	return missing, true
+	return c.install(missing)
 }
 
 // install installs defs into c and records them as installed.
@@ -166,6 +176,64 @@ func (c *ControlPlane) install(defs []*apiextensionsv1.CustomResourceDefinition)
 		c.installed[d.Name] = d
 	}
 	return nil
+}
+
+// uninstall deletes defs from c and waits until the API server no longer serves them, so that
+// the next test finds them absent, as on a new control plane.
+func (c *ControlPlane) uninstall(defs []*apiextensionsv1.CustomResourceDefinition) error {
+	if len(defs) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), uninstallTimeout)
+	defer cancel()
+	mc, err := metadata.NewForConfig(c.Config)
+	if err != nil {
+		return fmt.Errorf("metadata client: %w", err)
+	}
+	dc, err := discovery.NewDiscoveryClientForConfig(c.Config)
+	if err != nil {
+		return fmt.Errorf("discovery client: %w", err)
+	}
+	crds := mc.Resource(apiextensionsv1.SchemeGroupVersion.WithResource("customresourcedefinitions"))
+	for _, d := range defs {
+		if err := crds.Delete(ctx, d.Name, metav1.DeleteOptions{}); err != nil && !apierrors.IsNotFound(err) {
+			return fmt.Errorf("uninstall the CRD %s: %w", d.Name, err)
+		}
+	}
+	for _, d := range defs {
+		err := wait.PollUntilContextCancel(ctx, 50*time.Millisecond, true, func(ctx context.Context) (bool, error) {
+			if _, err := crds.Get(ctx, d.Name, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+				return false, nil
+			}
+			return !served(dc, d), nil
+		})
+		if err != nil {
+			return fmt.Errorf("wait for the CRD %s to be gone: %w", d.Name, err)
+		}
+		delete(c.installed, d.Name)
+	}
+	return nil
+}
+
+// served reports whether the API server's discovery still lists d's resource in any of its
+// versions.
+func served(dc discovery.DiscoveryInterface, d *apiextensionsv1.CustomResourceDefinition) bool {
+	for _, v := range d.Spec.Versions {
+		list, err := dc.ServerResourcesForGroupVersion(d.Spec.Group + "/" + v.Name)
+		if err != nil {
+			// The group version is gone (NotFound), or discovery failed: look again.
+			if apierrors.IsNotFound(err) {
+				continue
+			}
+			return true
+		}
+		for _, r := range list.APIResources {
+			if r.Name == d.Spec.Names.Plural {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // release hands cp, which the test t held, to the next test once every object of its CRDs is

@@ -15,8 +15,12 @@ import (
 	"k8s.io/client-go/metadata"
 )
 
-// wipeTimeout bounds the deletion of a finished test's objects.
-const wipeTimeout = 30 * time.Second
+const (
+	// wipeTimeout bounds the deletion of a finished test's objects.
+	wipeTimeout = 30 * time.Second
+	// uninstallTimeout bounds the removal of the CRDs the next test does not ask for.
+	uninstallTimeout = 30 * time.Second
+)
 
 // builtins are the built-in namespaced resources that tests and the operators they run write
 // (credentials and outputs, events, leader election leases, RBAC), which wipe deletes outside
