@@ -30,6 +30,12 @@ FAMILIES := $(patsubst operators/%/go.mod,%,$(wildcard operators/*/go.mod))
 # about 8 % more CPU.
 BUILD_GOGC ?= 50
 
+# Every go command make runs builds with -trimpath (added to the caller's GOFLAGS): a build then
+# does not depend on the checkout's directory, so every checkout of the same code shares the
+# compiled packages and the test binaries of `make test`, and `make infractl` (`make sandbox`)
+# links from its build.
+export GOFLAGS := $(strip $(filter-out -trimpath,$(GOFLAGS)) -trimpath)
+
 TOOLS := $(CURDIR)/bin
 CONTROLLER_GEN_VERSION := v0.23.0
 CONTROLLER_GEN := $(TOOLS)/controller-gen-$(CONTROLLER_GEN_VERSION)
@@ -107,8 +113,8 @@ build-standalone: ## Build and vet every module on its own, tests included, with
 INFRACTL ?= $(TOOLS)/infractl
 SANDBOX_FLAGS ?= --examples examples
 
-# Built as `make test` builds the CLI's packages (no -trimpath, without go.work), so that
-# `make sandbox` after `make test` links from the build cache instead of compiling again.
+# Built as `make test` builds the CLI's packages (with GOFLAGS' -trimpath, without go.work), so
+# that `make sandbox` after `make test` links from the build cache instead of compiling again.
 .PHONY: infractl
 infractl: ## Build infractl into bin/.
 	cd cli && GOWORK=off go build -o $(INFRACTL) ./cmd/infractl

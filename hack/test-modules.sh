@@ -16,27 +16,54 @@
 # Test binaries are linked without DWARF and symbol tables (-ldflags='-s -w'; stack traces keep
 # their names and lines), which halves each of the 60-odd links a run makes, and without
 # go test's own vet pass (-vet=off): `make test` runs the full `make vet` first.
+# They are written (go test -o) to $BIN_ROOT/<module>/ (default
+# ~/.cache/infra-operator/test-bin/go-test), where go test finds an unchanged test binary up to
+# date and runs it without linking it again, as it otherwise would on every run. Built with
+# -trimpath (the Makefile's GOFLAGS), a binary does not depend on the checkout's directory, so
+# every checkout of the same code shares it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 race=" ${RACE_MODULES:-} "
 jobs=${TEST_JOBS:-2}
+bin_root=${BIN_ROOT:-${INFRA_OPERATOR_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/infra-operator}/test-bin/go-test}
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
+
+# test_groups prints the test packages of module $1 (TEST_FIRST's first), one line per group: go
+# test -o writes each binary under its package's last path element, so two packages of one
+# module that share it (emulator and emulator/cmd/emulator) go to different groups.
+test_groups() {
+  local m=$1 p first=() rest
+  for p in ${TEST_FIRST:-}; do [[ "$p" == "$m/"* ]] && first+=("./${p#"$m/"}"); done
+  # shellcheck disable=SC2016
+  rest=$(cd "$m" && GOWORK=off go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' \
+    "${first[@]}" ./...) || return 1
+  awk -F/ 'NF && !seen[$0]++ { g = ++n[$NF]; line[g] = line[g] " " $0; if (g > groups) groups = g }
+    END { for (g = 1; g <= groups; g++) print substr(line[g], 2) }' <<<"$rest"
+}
 
 # run_module runs the tests of module $1, writing its output to $logs/<n>.log and a summary row
 # to $logs/<n>.row, where n is $2.
 run_module() {
-  local m=$1 n=$2 flags=(-vet=off "-ldflags=-s -w") mode=() env=() pkgs=() p start result secs
+  local m=$1 n=$2 flags=(-vet=off "-ldflags=-s -w") mode=() env=() p start result=ok secs groups g=0 group
   [[ "$race" == *" $m "* ]] && mode=(-race) && env=("GOGC=${RACE_GOGC:-50}")
   flags+=("${mode[@]}")
   for p in ${TEST_P:-}; do [[ "$p" == "$m="* ]] && flags+=(-p "${p#"$m="}"); done
-  for p in ${TEST_FIRST:-}; do [[ "$p" == "$m/"* ]] && pkgs+=("./${p#"$m/"}"); done
-  pkgs+=(./...)
   start=$(date +%s)
   {
-    echo "== $m: ${env[*]} go test ${flags[*]} ${TESTFLAGS:-} ${pkgs[*]}"
-    # shellcheck disable=SC2086
-    if (cd "$m" && env GOWORK=off "${env[@]}" go test "${flags[@]}" ${TESTFLAGS:-} "${pkgs[@]}"); then result=ok; else result=FAIL; fi
+    if groups=$(test_groups "$m"); then
+      while read -r group; do
+        [[ -n "$group" ]] || continue
+        g=$((g + 1))
+        mkdir -p "$bin_root/$m/$g"
+        echo "== $m: ${env[*]} go test ${flags[*]} -o $bin_root/$m/$g/ ${TESTFLAGS:-} $group"
+        # shellcheck disable=SC2086
+        (cd "$m" && env GOWORK=off "${env[@]}" go test "${flags[@]}" -o "$bin_root/$m/$g/" ${TESTFLAGS:-} $group </dev/null) ||
+          result=FAIL
+      done <<<"$groups"
+    else
+      result=FAIL
+    fi
   } >"$logs/$n.log" 2>&1
   secs=$(( $(date +%s) - start ))
   printf '%-24s %-4s %4dm%02ds %s\n' "$m" "$result" $((secs / 60)) $((secs % 60)) "${mode[*]}" >"$logs/$n.row"

@@ -2,8 +2,6 @@ package testenv
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
@@ -27,8 +25,9 @@ type Binary struct {
 // RunBinary builds the main package in dir (for example ".") and starts it with args. The
 // process is killed when the test ends, if it is still running. The binary is linked without
 // DWARF and symbol tables, which halves the link; its panics still name functions and lines.
-// It is written to the project's cache (see binaryPath), where go build finds it up to date
-// and does not link it again, as it would every time into a new directory.
+// It is built with the go command's flags of the test's environment (make test sets
+// GOFLAGS=-trimpath) and written to the project's cache (see binaryPath), where go build finds
+// it up to date and does not link it again, as it would every time into a new directory.
 func RunBinary(t testing.TB, dir string, args ...string) *Binary {
 	t.Helper()
 	bin, err := binaryPath(dir)
@@ -56,18 +55,27 @@ func RunBinary(t testing.TB, dir string, args ...string) *Binary {
 }
 
 // binaryPath returns where RunBinary writes the binary of the main package in dir: a path in
-// the project's cache named after dir's absolute path, so that two checkouts never share one.
+// the project's cache named after dir's path inside the repository, so that checkouts of the
+// repository share it (a -trimpath build does not depend on the checkout's directory; any other
+// build is linked again when another checkout wrote the file last).
 func binaryPath(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", fmt.Errorf("find the directory of %s: %w", dir, err)
 	}
-	root, err := cacheRoot()
+	root, err := repoRoot(abs)
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(root, "test-bin", hex.EncodeToString(sum[:8]), filepath.Base(abs)), nil
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return "", fmt.Errorf("find %s inside the repository: %w", abs, err)
+	}
+	cache, err := cacheRoot()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(cache, "test-bin", rel, filepath.Base(abs)), nil
 }
 
 // PID returns the process id of the running binary.
@@ -149,21 +157,30 @@ func Get(t testing.TB, url string) string {
 }
 
 // OperatorDir returns the directory of the main package of family's operator binary
-// (operators/<family>/cmd/<family>-operator), found from the repository's root: the nearest
-// directory above the working directory that holds go.work.
+// (operators/<family>/cmd/<family>-operator), found from the repository's root.
 func OperatorDir(t testing.TB, family string) string {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
 		t.Fatalf("find the repository's root: %v", err)
 	}
+	root, err := repoRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(root, "operators", family, "cmd", family+"-operator")
+}
+
+// repoRoot returns the repository's root: the nearest directory at or above dir that holds
+// go.work.
+func repoRoot(dir string) (string, error) {
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			return filepath.Join(dir, "operators", family, "cmd", family+"-operator")
+			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatalf("find the repository's root: no go.work above the working directory")
+			return "", fmt.Errorf("find the repository's root: no go.work above %s", dir)
 		}
 		dir = parent
 	}
